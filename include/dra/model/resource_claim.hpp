@@ -1,0 +1,120 @@
+// ResourceClaim: requests, constraints, configuration, and the AllocationResult in its status.
+#pragma once
+
+#include <dra/core/quantity.hpp>
+#include <dra/model/common.hpp>
+#include <dra/model/device_class.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dra::model {
+
+enum class allocation_mode : std::uint8_t { exact_count, all };
+
+// CapacityRequirements.requests (KEP-5075).
+struct capacity_requirements {
+  sorted_map<quantity> requests;
+  friend bool operator==(const capacity_requirements&, const capacity_requirements&) = default;
+};
+
+// What ExactDeviceRequest and DeviceSubRequest have in common. On input the
+// API server's defaults are applied: mode ExactCount, and count 1 with it.
+struct device_request_spec {
+  text device_class_name;
+  std::vector<device_selector> selectors;
+  allocation_mode mode = allocation_mode::exact_count;
+  std::int64_t count = 1;
+  std::vector<device_toleration> tolerations;
+  std::optional<capacity_requirements> capacity;
+  friend bool operator==(const device_request_spec&, const device_request_spec&) = default;
+};
+
+// ExactDeviceRequest.
+struct exact_device_request : device_request_spec {
+  std::optional<bool> admin_access;
+  friend bool operator==(const exact_device_request&, const exact_device_request&) = default;
+};
+
+// DeviceSubRequest (an alternative of firstAvailable).
+struct device_sub_request : device_request_spec {
+  text name;
+  friend bool operator==(const device_sub_request&, const device_sub_request&) = default;
+};
+
+// DeviceRequest: exactly one of `exactly` and `first_available` is set.
+struct device_request {
+  text name;
+  std::optional<exact_device_request> exactly;
+  std::vector<device_sub_request> first_available;
+  friend bool operator==(const device_request&, const device_request&) = default;
+};
+
+// DeviceConstraint: requests empty means all requests of the claim.
+struct device_constraint {
+  std::vector<text> requests;
+  std::optional<text> match_attribute;
+  std::optional<text> distinct_attribute;
+  friend bool operator==(const device_constraint&, const device_constraint&) = default;
+};
+
+// DeviceClaimConfiguration.
+struct device_claim_configuration {
+  std::vector<text> requests;
+  opaque_device_configuration opaque;
+  friend bool operator==(const device_claim_configuration&, const device_claim_configuration&) = default;
+};
+
+struct device_claim {
+  std::vector<device_request> requests;
+  std::vector<device_constraint> constraints;
+  std::vector<device_claim_configuration> config;
+  friend bool operator==(const device_claim&, const device_claim&) = default;
+};
+
+// DeviceRequestAllocationResult. `request` and `share_id` are owned because
+// the allocator makes them ("request/subrequest", a fresh UID); the rest
+// borrows from the slices (or from the input, for claims read back).
+struct device_request_allocation_result {
+  std::string request;
+  text driver;
+  text pool;
+  text device;
+  std::optional<bool> admin_access;
+  std::vector<device_toleration> tolerations;
+  std::vector<text> binding_conditions;
+  std::vector<text> binding_failure_conditions;
+  std::optional<std::string> share_id;
+  sorted_map<quantity> consumed_capacity;
+  friend bool operator==(const device_request_allocation_result&, const device_request_allocation_result&) = default;
+};
+
+enum class allocation_config_source : std::uint8_t { from_class, from_claim };
+
+// DeviceAllocationConfiguration.
+struct device_allocation_configuration {
+  allocation_config_source source = allocation_config_source::from_claim;
+  std::vector<std::string> requests;
+  opaque_device_configuration opaque;
+  friend bool operator==(const device_allocation_configuration&, const device_allocation_configuration&) = default;
+};
+
+// AllocationResult.
+struct allocation_result {
+  std::vector<device_request_allocation_result> results;
+  std::vector<device_allocation_configuration> config;
+  std::optional<node_selector> node_selector;
+  std::optional<text> allocation_timestamp;
+  friend bool operator==(const allocation_result&, const allocation_result&) = default;
+};
+
+struct resource_claim {
+  object_meta meta;
+  device_claim spec;
+  std::optional<allocation_result> allocation;  // status.allocation
+  friend bool operator==(const resource_claim&, const resource_claim&) = default;
+};
+
+}  // namespace dra::model

@@ -1,0 +1,157 @@
+// ResourceSlice and what it publishes: devices, attributes, capacities, counter sets, mixins (KEP-4815, KEP-5075, KEP-5234).
+#pragma once
+
+#include <dra/core/quantity.hpp>
+#include <dra/core/semver.hpp>
+#include <dra/model/common.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace dra::model {
+
+// A version attribute keeps its text (what CEL and emit show) and, when the
+// text is a valid semantic version, the parsed form (validation reports it
+// otherwise).
+struct version_value {
+  text source;
+  std::optional<semver> parsed;
+  friend bool operator==(const version_value& a, const version_value& b) { return a.source == b.source; }
+};
+
+// DeviceAttribute: exactly one of int, bool, string, version, or (with the
+// ListTypeAttributes feature) their list forms ints, bools, strings, versions.
+using attribute_value = std::variant<std::int64_t, bool, text, version_value, std::vector<std::int64_t>,
+                                     std::vector<bool>, std::vector<text>, std::vector<version_value>>;
+
+// An attribute as written: JSON may set no field or several; validation
+// rejects both, the allocator only ever sees `value`.
+struct device_attribute {
+  attribute_value value;
+  std::uint8_t fields_set = 1;  // how many of the eight fields the input set
+  friend bool operator==(const device_attribute&, const device_attribute&) = default;
+};
+
+// CapacityRequestPolicyRange.
+struct capacity_range {
+  quantity min;
+  std::optional<quantity> max;
+  std::optional<quantity> step;
+  friend bool operator==(const capacity_range&, const capacity_range&) = default;
+};
+
+// CapacityRequestPolicy (KEP-5075): how much one allocation of a shared
+// device consumes, and which amounts are allowed.
+struct capacity_request_policy {
+  std::optional<quantity> default_value;
+  std::vector<quantity> valid_values;
+  std::optional<capacity_range> valid_range;
+  friend bool operator==(const capacity_request_policy&, const capacity_request_policy&) = default;
+};
+
+// DeviceCapacity.
+struct device_capacity {
+  quantity value;
+  std::optional<capacity_request_policy> request_policy;
+  friend bool operator==(const device_capacity&, const device_capacity&) = default;
+};
+
+using attribute_map = sorted_map<device_attribute>;
+using capacity_map = sorted_map<device_capacity>;
+using counter_map = sorted_map<quantity>;  // Counter{value}
+
+// CounterSet: named counters that devices of the pool draw from.
+struct counter_set {
+  text name;
+  counter_map counters;
+  std::vector<text> includes;  // CounterSetMixin names (KEP-5234)
+  friend bool operator==(const counter_set&, const counter_set&) = default;
+};
+
+// DeviceCounterConsumption: what a device takes from one counter set.
+struct device_counter_consumption {
+  text counter_set;
+  counter_map counters;
+  std::vector<text> includes;  // DeviceCounterConsumptionMixin names (KEP-5234)
+  friend bool operator==(const device_counter_consumption&, const device_counter_consumption&) = default;
+};
+
+// DeviceTaint (KEP-5055).
+struct device_taint {
+  text key;
+  text value;
+  text effect;  // NoSchedule, NoExecute, None
+  std::optional<text> time_added;
+  friend bool operator==(const device_taint&, const device_taint&) = default;
+};
+
+// Device (v1: the former `basic` fields inline).
+struct device {
+  text name;
+  attribute_map attributes;
+  capacity_map capacity;
+  std::vector<device_counter_consumption> consumes_counters;
+  // Per-device node selection, only with spec.perDeviceNodeSelection.
+  std::optional<text> node_name;
+  std::optional<node_selector> node_selector;
+  std::optional<bool> all_nodes;
+  std::vector<device_taint> taints;
+  std::optional<bool> binds_to_node;
+  std::vector<text> binding_conditions;
+  std::vector<text> binding_failure_conditions;
+  std::optional<bool> allow_multiple_allocations;
+  std::vector<text> includes;  // DeviceMixin names (KEP-5234)
+  friend bool operator==(const device&, const device&) = default;
+};
+
+// KEP-5234 mixins.
+struct device_mixin {
+  text name;
+  attribute_map attributes;
+  capacity_map capacity;
+  friend bool operator==(const device_mixin&, const device_mixin&) = default;
+};
+struct counter_set_mixin {
+  text name;
+  counter_map counters;
+  friend bool operator==(const counter_set_mixin&, const counter_set_mixin&) = default;
+};
+struct device_counter_consumption_mixin {
+  text name;
+  counter_map counters;
+  friend bool operator==(const device_counter_consumption_mixin&, const device_counter_consumption_mixin&) = default;
+};
+struct resource_slice_mixins {
+  std::vector<device_mixin> device;
+  std::vector<device_counter_consumption_mixin> device_counter_consumption;
+  std::vector<counter_set_mixin> counter_set;
+  friend bool operator==(const resource_slice_mixins&, const resource_slice_mixins&) = default;
+};
+
+// ResourcePool.
+struct resource_pool {
+  text name;
+  std::int64_t generation = 0;
+  std::int64_t resource_slice_count = 0;
+  friend bool operator==(const resource_pool&, const resource_pool&) = default;
+};
+
+// ResourceSlice (metadata + spec).
+struct resource_slice {
+  object_meta meta;
+  text driver;
+  resource_pool pool;
+  // Exactly one of these four selects the nodes (validation checks it).
+  std::optional<text> node_name;
+  std::optional<node_selector> node_selector;
+  std::optional<bool> all_nodes;
+  std::optional<bool> per_device_node_selection;
+  std::vector<device> devices;
+  std::vector<counter_set> shared_counters;
+  std::optional<resource_slice_mixins> mixins;
+  friend bool operator==(const resource_slice&, const resource_slice&) = default;
+};
+
+}  // namespace dra::model

@@ -1,0 +1,38 @@
+// A scenario: every object of a cluster state that device allocation looks at, in input order.
+#pragma once
+
+#include <dra/model/device_class.hpp>
+#include <dra/model/resource_claim.hpp>
+#include <dra/model/resource_slice.hpp>
+#include <dra/model/workload.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dra::model {
+
+// Where an object stood in the input, for error messages and for keeping
+// the input order across kinds.
+struct source_position {
+  std::size_t index = 0;  // position among all input objects
+  std::string path;       // "items[3]", "[3]" or "" for a single object
+  friend bool operator==(const source_position&, const source_position&) = default;
+};
+
+template <class T>
+struct located {
+  T object;
+  source_position source;
+  friend bool operator==(const located&, const located&) = default;
+};
+
+struct scenario {
+  std::vector<located<resource_slice>> slices;
+  std::vector<located<device_class>> classes;
+  std::vector<located<resource_claim>> claims;
+  std::vector<located<node>> nodes;
+  std::vector<located<pod>> pods;
+  std::vector<std::string> warnings;  // e.g. unknown kinds, ignored with a note
+};
+
+}  // namespace dra::model
