@@ -1,0 +1,22 @@
+// The parsed command line of the dra command, shared by all its subcommands.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dra_cli {
+
+enum class output_format { text, json };
+
+struct invocation {
+  std::string command;                 // summary, validate, flatten, select, allocate
+  std::optional<std::string> file;     // a path, "-" for stdin, none for the embedded default
+  std::vector<std::string> arguments;  // positional arguments after FILE (e.g. the CEL expression of select)
+  output_format output = output_format::text;
+  bool output_given = false;           // --output was on the command line
+  std::optional<std::string> device_class;  // select --class NAME
+  std::optional<std::string> features;      // allocate --features all|none|A,B
+};
+
+}  // namespace dra_cli
