@@ -1,4 +1,5 @@
-# Finds dra's dependencies the same way for the build tree and for draConfig.cmake.
+# Finds dra's dependencies the same way for the build tree and for an
+# installed draConfig.cmake.
 include(CMakeFindDependencyMacro)
 if(NOT TARGET range-v3::range-v3)
   find_dependency(range-v3)
@@ -7,7 +8,16 @@ if(NOT TARGET simdjson::simdjson)
   find_dependency(simdjson)
 endif()
 if(NOT TARGET PkgConfig::RE2)
-  # Debian 12's RE2 has no CMake package, only pkg-config.
-  find_dependency(PkgConfig)
-  pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET GLOBAL re2)
+  # Debian's RE2 has no CMake package, only pkg-config: that is the primary
+  # way. Package managers whose RE2 ships a CMake package instead (vcpkg,
+  # Conan) get the same target name through re2::re2.
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(RE2 QUIET IMPORTED_TARGET GLOBAL re2)
+  endif()
+  if(NOT TARGET PkgConfig::RE2)
+    find_dependency(re2 CONFIG)
+    add_library(PkgConfig::RE2 INTERFACE IMPORTED GLOBAL)
+    target_link_libraries(PkgConfig::RE2 INTERFACE re2::re2)
+  endif()
 endif()

@@ -1,0 +1,94 @@
+// Turns the dra command's argv into an invocation, with a usage error for anything it does not know.
+#pragma once
+
+#include "invocation.hpp"
+
+#include <dra/core/result.hpp>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace dra_cli {
+
+inline constexpr std::array<std::string_view, 5> command_names{"summary", "validate", "flatten", "select",
+                                                               "allocate"};
+
+inline constexpr std::string_view usage_text =
+    "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json]\n"
+    "\n"
+    "commands:\n"
+    "  allocate [FILE] [--features all|none|A,B]  allocate every pending claim (the default command)\n"
+    "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
+    "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
+    "  flatten  [FILE]                            the objects with every mixin applied\n"
+    "  select   [FILE] EXPR [--class NAME]        the devices a CEL selector matches\n"
+    "\n"
+    "FILE is a scenario (a Kubernetes List, a JSON array or one object); '-' reads stdin;\n"
+    "without FILE the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
+    "--output json prints machine-readable output; allocate prints JSON when stdout is not a terminal.\n";
+
+// argv without the program name. `default_command` is what runs when none is named.
+[[nodiscard]] inline dra::result<invocation> parse_arguments(std::span<const std::string_view> args,
+                                                             std::string_view default_command) {
+  invocation parsed;
+  std::size_t i = 0;
+  auto next_value = [&](std::string_view flag) -> dra::result<std::string> {
+    if (i + 1 >= args.size()) return dra::error{"option " + std::string(flag) + " needs a value"};
+    return std::string(args[++i]);
+  };
+  bool command_seen = false;
+  bool file_seen = false;
+  for (; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    std::string_view flag = arg;
+    std::optional<std::string> inline_value;
+    if (arg.starts_with("--") && arg.find('=') != std::string_view::npos) {
+      flag = arg.substr(0, arg.find('='));
+      inline_value = std::string(arg.substr(arg.find('=') + 1));
+    }
+    auto value = [&]() -> dra::result<std::string> {
+      if (inline_value) return *inline_value;
+      return next_value(flag);
+    };
+    if (flag == "--output" || flag == "-o") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      if (*v == "json")
+        parsed.output = output_format::json;
+      else if (*v == "text")
+        parsed.output = output_format::text;
+      else
+        return dra::error{"--output must be text or json, not \"" + *v + "\""};
+      parsed.output_given = true;
+    } else if (flag == "--class") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      parsed.device_class = std::move(*v);
+    } else if (flag == "--features") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      parsed.features = std::move(*v);
+    } else if (arg == "-h" || arg == "--help") {
+      parsed.command = "help";
+      return parsed;
+    } else if (arg.starts_with("--") || (arg.starts_with("-") && arg != "-")) {
+      return dra::error{"unknown option \"" + std::string(arg) + "\""};
+    } else if (!command_seen && !file_seen && std::ranges::find(command_names, arg) != command_names.end()) {
+      parsed.command = std::string(arg);
+      command_seen = true;
+    } else if (!file_seen) {
+      parsed.file = std::string(arg);
+      file_seen = true;
+    } else {
+      parsed.arguments.emplace_back(arg);
+    }
+  }
+  if (!command_seen) parsed.command = std::string(default_command);
+  return parsed;
+}
+
+}  // namespace dra_cli

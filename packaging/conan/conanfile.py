@@ -1,0 +1,63 @@
+# Conan 2 recipe for dra: a header-only library packaged exactly as
+# `cmake --install` lays it out (headers + draConfig.cmake).
+import os
+
+from conan import ConanFile
+from conan.tools.build import check_min_cppstd
+from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
+from conan.tools.files import copy
+
+
+class DraConan(ConanFile):
+    name = "dra"
+    version = "0.1.0"
+    description = ("Header-only C++20 engine for Kubernetes Dynamic Resource Allocation: "
+                   "ingest, validate, flatten, CEL selectors, allocation")
+    license = "Apache-2.0"
+    url = "https://github.com/dra-project/dra"
+    topics = ("kubernetes", "dra", "scheduling", "cel", "header-only")
+    package_type = "header-library"
+    settings = "os", "arch", "compiler", "build_type"
+    no_copy_source = True
+
+    def export_sources(self):
+        # The recipe lives in packaging/conan/; the sources at the repository root.
+        root = os.path.join(self.recipe_folder, "..", "..")
+        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "LICENSE"):
+            copy(self, pattern, root, self.export_sources_folder)
+
+    def requirements(self):
+        self.requires("range-v3/0.12.0")
+        self.requires("simdjson/3.0.1")
+        self.requires("re2/20230301")
+
+    def validate(self):
+        check_min_cppstd(self, 20)
+
+    def layout(self):
+        cmake_layout(self)
+
+    def generate(self):
+        CMakeDeps(self).generate()
+        toolchain = CMakeToolchain(self)
+        for option in ("TESTS", "EXAMPLES", "BENCHMARKS", "FUZZERS"):
+            toolchain.cache_variables[f"DRA_BUILD_{option}"] = False
+        toolchain.cache_variables["DRA_INSTALL"] = True
+        toolchain.generate()
+
+    def build(self):
+        CMake(self).configure()
+
+    def package(self):
+        CMake(self).install()
+        copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
+
+    def package_id(self):
+        self.info.clear()
+
+    def package_info(self):
+        # Consumers use the draConfig.cmake that `cmake --install` wrote.
+        self.cpp_info.set_property("cmake_find_mode", "none")
+        self.cpp_info.builddirs = [os.path.join("share", "cmake", "dra")]
+        self.cpp_info.bindirs = []
+        self.cpp_info.libdirs = []
