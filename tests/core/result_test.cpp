@@ -1,0 +1,63 @@
+// Tests of dra::result and dra::error, the value-or-error type of every input-facing function.
+#include <dra/core/result.hpp>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace {
+
+dra::result<int> parse_digit(char c) {
+  if (c < '0' || c > '9') return dra::error{"not a digit", "spec.value", "Thing/x"};
+  return c - '0';
+}
+
+TEST(Result, HoldsAValue) {
+  auto r = parse_digit('7');
+  ASSERT_TRUE(r.has_value());
+  EXPECT_TRUE(static_cast<bool>(r));
+  EXPECT_EQ(*r, 7);
+  EXPECT_EQ(r.value(), 7);
+  EXPECT_EQ(r.value_or(0), 7);
+}
+
+TEST(Result, HoldsAnErrorWithObjectAndPath) {
+  auto r = parse_digit('x');
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().message, "not a digit");
+  EXPECT_EQ(r.error().to_string(), "Thing/x: spec.value: not a digit");
+  EXPECT_EQ(r.value_or(-1), -1);
+}
+
+TEST(Result, ErrorTextLeavesOutEmptyParts) {
+  EXPECT_EQ((dra::error{"m"}).to_string(), "m");
+  EXPECT_EQ((dra::error{"m", "p"}).to_string(), "p: m");
+  EXPECT_EQ((dra::error{"m", "", "o"}).to_string(), "o: m");
+}
+
+TEST(Result, WithinPrefixesThePath) {
+  EXPECT_EQ((dra::error{"m", "name"}).within("spec.devices[2]").path, "spec.devices[2].name");
+  EXPECT_EQ((dra::error{"m", "[3]"}).within("items").path, "items[3]");
+  EXPECT_EQ((dra::error{"m"}).within("spec").path, "spec");
+  EXPECT_EQ((dra::error{"m", "x"}).within("").path, "x");
+}
+
+TEST(Result, MovesOutOwnedValues) {
+  dra::result<std::unique_ptr<int>> r = std::make_unique<int>(5);
+  std::unique_ptr<int> owned = std::move(r).value();
+  ASSERT_NE(owned, nullptr);
+  EXPECT_EQ(*owned, 5);
+  dra::result<std::string> s = std::string("text");
+  EXPECT_EQ(s->size(), 4u);
+}
+
+TEST(Result, VoidResultCarriesOnlySuccessOrError) {
+  dra::status ok;
+  EXPECT_TRUE(ok.has_value());
+  dra::status failed = dra::error{"broken", "spec"};
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_EQ(failed.error().to_string(), "spec: broken");
+}
+
+}  // namespace
