@@ -12,7 +12,8 @@ namespace names = dra::names;
 bool valid(const names::problems& p) { return p.empty(); }
 
 TEST(Names, Dns1123Label) {
-  for (const char* ok : {"a", "abc", "my-name", "123-abc", "0", "a1"}) EXPECT_TRUE(valid(names::dns1123_label(ok))) << ok;
+  for (const char* ok : {"a", "abc", "my-name", "123-abc", "0", "a1"})
+    EXPECT_TRUE(valid(names::dns1123_label(ok))) << ok;
   EXPECT_TRUE(valid(names::dns1123_label(std::string(63, 'a'))));
   for (const char* bad : {"", "-a", "a-", "A", "a_b", "a b", "ä"}) {
     auto p = names::dns1123_label(bad);

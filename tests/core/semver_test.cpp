@@ -98,9 +98,10 @@ TEST(Semver, RejectsWhatBlangRejectsWithItsMessage) {
 TEST(Semver, OrdersByPrecedence) {
   // semver.org section 11, then numeric parts.
   const std::vector<std::string_view> ascending = {
-      "0.9.9",         "1.0.0-alpha",  "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta",
-      "1.0.0-beta.2",  "1.0.0-beta.11", "1.0.0-rc.1",   "1.0.0",            "1.0.1",
-      "1.1.0",         "1.10.0",       "2.0.0",         "10.0.0",
+      "0.9.9",      "1.0.0-alpha",  "1.0.0-alpha.1", "1.0.0-alpha.beta",
+      "1.0.0-beta", "1.0.0-beta.2", "1.0.0-beta.11", "1.0.0-rc.1",
+      "1.0.0",      "1.0.1",        "1.1.0",         "1.10.0",
+      "2.0.0",      "10.0.0",
   };
   for (std::size_t i = 0; i < ascending.size(); ++i) {
     for (std::size_t j = 0; j < ascending.size(); ++j) {

@@ -1,6 +1,10 @@
-// Kubernetes name rules (DNS labels and subdomains, C identifiers, label keys and values, DRA qualified names) with Kubernetes' messages.
+// Kubernetes name rules (DNS labels and subdomains, C identifiers, label keys and values, DRA qualified names) with
+// Kubernetes' messages.
 #pragma once
 
+#include <dra/core/text.hpp>
+
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,16 +20,16 @@ inline constexpr std::size_t dns1123_subdomain_max_length = 253;
 inline constexpr std::size_t label_value_max_length = 63;
 inline constexpr std::size_t label_key_name_max_length = 63;
 // resource.k8s.io limits.
-inline constexpr std::size_t driver_name_max_length = 63;      // DriverNameMaxLength
-inline constexpr std::size_t device_max_domain_length = 63;    // DeviceMaxDomainLength
-inline constexpr std::size_t device_max_id_length = 32;        // DeviceMaxIDLength
+inline constexpr std::size_t driver_name_max_length = 63;    // DriverNameMaxLength
+inline constexpr std::size_t device_max_domain_length = 63;  // DeviceMaxDomainLength
+inline constexpr std::size_t device_max_id_length = 32;      // DeviceMaxIDLength
 
 namespace detail {
 
-[[nodiscard]] constexpr bool is_lower_alnum(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-[[nodiscard]] constexpr bool is_alnum(char c) noexcept {
-  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+[[nodiscard]] constexpr bool is_lower_alnum(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
+[[nodiscard]] constexpr bool is_alnum(char c) noexcept { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
 
 // [a-z0-9]([-a-z0-9]*[a-z0-9])?
 [[nodiscard]] constexpr bool matches_label(std::string_view s) noexcept {
@@ -56,21 +60,21 @@ namespace detail {
 }
 
 [[nodiscard]] inline std::string max_length(std::size_t n) {
-  return "must be no more than " + std::to_string(n) + " characters";
+  return dra::detail::concat("must be no more than ", std::to_string(n), " characters");
 }
 
 [[nodiscard]] inline std::string regex_error(std::string_view message, std::string_view regex,
                                              std::initializer_list<std::string_view> examples) {
   std::string out(message);
-  if (examples.size() == 0) return out + " (regex used for validation is '" + std::string(regex) + "')";
-  out += " (e.g. ";
+  out += examples.size() == 0 ? " (" : " (e.g. ";
   bool first = true;
   for (std::string_view e : examples) {
     if (!first) out += " or ";
     first = false;
-    out += "'" + std::string(e) + "', ";
+    out += dra::detail::concat("'", e, "', ");
   }
-  return out + "regex used for validation is '" + std::string(regex) + "')";
+  out += dra::detail::concat("regex used for validation is '", regex, "')");
+  return out;
 }
 
 inline constexpr std::string_view label_regex = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -126,11 +130,12 @@ inline constexpr std::string_view label_value_regex = "(([A-Za-z0-9][-A-Za-z0-9_
   problems out;
   const std::size_t slash = value.find('/');
   if (slash != std::string_view::npos && value.find('/', slash + 1) != std::string_view::npos)
-    return {"a valid label key " +
-            detail::regex_error("must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                                "with an alphanumeric character",
-                                detail::label_key_regex, {"MyName", "my.name", "123-abc"}) +
-            " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"};
+    return {dra::detail::concat(
+        "a valid label key ",
+        detail::regex_error("must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                            "with an alphanumeric character",
+                            detail::label_key_regex, {"MyName", "my.name", "123-abc"}),
+        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")};
   std::string_view name = value;
   if (slash != std::string_view::npos) {
     std::string_view prefix = value.substr(0, slash);
@@ -138,18 +143,20 @@ inline constexpr std::string_view label_value_regex = "(([A-Za-z0-9][-A-Za-z0-9_
     if (prefix.empty())
       out.emplace_back("prefix part must be non-empty");
     else
-      for (std::string& problem : dns1123_subdomain(prefix)) out.push_back("prefix part " + problem);
+      for (std::string& problem : dns1123_subdomain(prefix))
+        out.push_back(dra::detail::concat("prefix part ", problem));
   }
   if (name.empty()) {
     out.emplace_back("name part must be non-empty");
   } else {
     if (name.size() > label_key_name_max_length)
-      out.push_back("name part " + detail::max_length(label_key_name_max_length));
+      out.push_back(dra::detail::concat("name part ", detail::max_length(label_key_name_max_length)));
   }
   if (!detail::matches_label_key_name(name))
-    out.push_back("name part " + detail::regex_error("must consist of alphanumeric characters, '-', '_' or '.', and "
-                                                     "must start and end with an alphanumeric character",
-                                                     detail::label_key_regex, {"MyName", "my.name", "123-abc"}));
+    out.push_back(dra::detail::concat(
+        "name part ", detail::regex_error("must consist of alphanumeric characters, '-', '_' or '.', and "
+                                          "must start and end with an alphanumeric character",
+                                          detail::label_key_regex, {"MyName", "my.name", "123-abc"})));
   return out;
 }
 

@@ -1,8 +1,11 @@
-// Kubernetes resource.Quantity: exact parsing, canonical strings, comparison and arithmetic, as k8s.io/apimachinery does them.
+// Kubernetes resource.Quantity: exact parsing, canonical strings, comparison and arithmetic, as k8s.io/apimachinery
+// does them.
 #pragma once
 
 #include <dra/core/result.hpp>
+#include <dra/core/text.hpp>
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <limits>
@@ -21,23 +24,26 @@ __extension__ typedef unsigned __int128 uint128;
 
 inline constexpr int max_digits = 38;  // |mantissa| < 10^38 always holds
 
-[[nodiscard]] constexpr int128 pow10(int exponent) noexcept {
-  int128 result = 1;
-  for (int i = 0; i < exponent; ++i) result *= 10;
-  return result;
-}
+inline constexpr auto powers_of_ten = [] {
+  std::array<uint128, max_digits + 2> table{};
+  uint128 p = 1;
+  for (auto& entry : table) {
+    entry = p;
+    p *= 10;
+  }
+  return table;
+}();
+
+[[nodiscard]] constexpr int128 pow10(int exponent) noexcept { return static_cast<int128>(powers_of_ten[exponent]); }
 
 [[nodiscard]] constexpr uint128 magnitude(int128 v) noexcept {
   return v < 0 ? static_cast<uint128>(-(v + 1)) + 1 : static_cast<uint128>(v);
 }
 
 [[nodiscard]] constexpr int digit_count(int128 v) noexcept {
-  uint128 m = magnitude(v);
+  const uint128 m = magnitude(v);
   int digits = 0;
-  while (m != 0) {
-    m /= 10;
-    ++digits;
-  }
+  while (digits <= max_digits && m >= powers_of_ten[digits]) ++digits;
   return digits;
 }
 
@@ -64,14 +70,15 @@ inline constexpr int max_digits = 38;  // |mantissa| < 10^38 always holds
 }
 
 [[nodiscard]] inline std::string digits_of(int128 v) {
+  char buffer[40];
+  char* end = buffer + sizeof buffer;
+  char* begin = end;
   uint128 m = magnitude(v);
-  if (m == 0) return "0";
-  std::string out;
-  while (m != 0) {
-    out.insert(out.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+  do {
+    *--begin = static_cast<char>('0' + static_cast<int>(m % 10));
     m /= 10;
-  }
-  return out;
+  } while (m != 0);
+  return std::string(begin, end);
 }
 
 }  // namespace detail::quantity_math
@@ -192,9 +199,9 @@ inline constexpr std::string_view numeric_error = "unable to parse numeric part 
 // them (including its leniencies: "1.", ".5", "+" and "." are numbers).
 struct pieces {
   bool positive = true;
-  bool has_digits = false;     // the numeric part has a digit (inf.Dec needs one)
-  std::string_view num;        // integer digits without leading zeros; "" means 0
-  std::string_view denom;      // fraction digits
+  bool has_digits = false;  // the numeric part has a digit (inf.Dec needs one)
+  std::string_view num;     // integer digits without leading zeros; "" means 0
+  std::string_view denom;   // fraction digits
   std::string_view suffix;
 };
 
@@ -284,7 +291,7 @@ inline result<quantity> quantity::parse(std::string_view text) {
   namespace qp = detail::quantity_parse;
   namespace qm = detail::quantity_math;
   auto fail = [&](std::string_view why) {
-    return dra::error{"\"" + std::string(text) + "\" is not a quantity: " + std::string(why)};
+    return dra::error{dra::detail::concat(dra::detail::quoted(text), " is not a quantity: ", why)};
   };
   if (text.empty()) return fail(qp::format_error);
   if (text == "0") return quantity{};
@@ -310,8 +317,7 @@ inline result<quantity> quantity::parse(std::string_view text) {
       precision = 18 - num_len - static_cast<std::int64_t>(denom.size());
     } else if (meaning->exponent >= 0 && denom.empty()) {
       multiplier = std::int64_t{1} << meaning->exponent;
-      precision = 15 - num_len -
-                  static_cast<std::int64_t>(static_cast<float>(meaning->exponent) * 3 / 10) - 1;
+      precision = 15 - num_len - static_cast<std::int64_t>(static_cast<float>(meaning->exponent) * 3 / 10) - 1;
     } else {
       precision = -1;
     }
@@ -391,6 +397,7 @@ inline std::strong_ordering quantity::compare(const quantity& a, const quantity&
   namespace qm = detail::quantity_math;
   if (a.sign() != b.sign()) return a.sign() <=> b.sign();
   if (a.sign() == 0) return std::strong_ordering::equal;
+  if (a.scale_ == b.scale_) return a.mantissa_ <=> b.mantissa_;
   // Same sign: compare magnitudes by the position of the leading digit first.
   const std::int64_t lead_a = qm::digit_count(a.mantissa_) + a.scale_;
   const std::int64_t lead_b = qm::digit_count(b.mantissa_) + b.scale_;
@@ -398,12 +405,10 @@ inline std::strong_ordering quantity::compare(const quantity& a, const quantity&
   if (lead_a != lead_b) {
     by_magnitude = lead_a <=> lead_b;
   } else {
+    // Equal leading positions: both align into at most max_digits digits.
     const std::int64_t common = std::min(a.scale_, b.scale_);
-    // Equal leading positions: both align into at most max_digits + 1 digits.
-    qm::uint128 ma = qm::magnitude(a.mantissa_);
-    qm::uint128 mb = qm::magnitude(b.mantissa_);
-    for (std::int64_t i = common; i < a.scale_; ++i) ma *= 10;
-    for (std::int64_t i = common; i < b.scale_; ++i) mb *= 10;
+    const qm::uint128 ma = qm::magnitude(a.mantissa_) * qm::powers_of_ten[a.scale_ - common];
+    const qm::uint128 mb = qm::magnitude(b.mantissa_) * qm::powers_of_ten[b.scale_ - common];
     by_magnitude = ma <=> mb;
   }
   if (a.sign() > 0) return by_magnitude;
@@ -551,13 +556,14 @@ inline result<quantity> quantity::round_up_to_step(const quantity& value, const 
   const std::int64_t requested = value.value();
   const std::int64_t step_units = step.value();
   const std::int64_t min_units = min.value();
-  if (step_units <= 0) return dra::error{"step " + step.to_string() + " must be positive"};
+  if (step_units <= 0) return dra::error{dra::detail::concat("step ", step.to_string(), " must be positive")};
   detail::quantity_math::int128 added = static_cast<detail::quantity_math::int128>(requested) - min_units;
   detail::quantity_math::int128 n = added / step_units;
   if (added % step_units != 0) n += 1;
   detail::quantity_math::int128 rounded = min_units + step_units * n;
   if (!detail::quantity_math::fits_int64(rounded))
-    return dra::error{"rounding " + value.to_string() + " up to a step of " + step.to_string() + " overflows"};
+    return dra::error{
+        dra::detail::concat("rounding ", value.to_string(), " up to a step of ", step.to_string(), " overflows")};
   return from_int(static_cast<std::int64_t>(rounded), format::binary_si);
 }
 
@@ -612,7 +618,10 @@ inline std::string quantity::to_string() const {
   exponent -= adjust;
   out += digits;
   if (f == format::decimal_exponent) {
-    if (exponent != 0) out += "e" + std::to_string(exponent);
+    if (exponent != 0) {
+      out += 'e';
+      out += std::to_string(exponent);
+    }
     return out;
   }
   // Kubernetes looks the exponent up in its decimal suffix table and writes

@@ -63,10 +63,11 @@ class [[nodiscard]] result {
   using value_type = T;
 
   template <class U = T>
-    requires std::is_constructible_v<T, U&&> && (!std::is_same_v<std::remove_cvref_t<U>, result>) &&
-             (!std::is_same_v<std::remove_cvref_t<U>, dra::error>)
-  result(U&& value) : state_(std::in_place_index<0>, std::forward<U>(value)) {}  // NOLINT(google-explicit-constructor)
-  result(dra::error e) : state_(std::in_place_index<1>, std::move(e)) {}        // NOLINT(google-explicit-constructor)
+  requires std::is_constructible_v<T, U&&> &&
+      (!std::is_same_v<std::remove_cvref_t<U>, result>)&&(!std::is_same_v<std::remove_cvref_t<U>, dra::error>)
+          result(U&& value)
+      : state_(std::in_place_index<0>, std::forward<U>(value)) {}         // NOLINT(google-explicit-constructor)
+  result(dra::error e) : state_(std::in_place_index<1>, std::move(e)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool has_value() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return has_value(); }

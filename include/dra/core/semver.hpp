@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/core/result.hpp>
+#include <dra/core/text.hpp>
 
 #include <charconv>
 #include <compare>
@@ -34,10 +35,8 @@ class semver {
   [[nodiscard]] std::string_view build() const noexcept { return build_; }
 
   [[nodiscard]] std::string to_string() const {
-    std::string out = std::to_string(major_) + "." + std::to_string(minor_) + "." + std::to_string(patch_);
-    if (!prerelease_.empty()) out += "-" + prerelease_;
-    if (!build_.empty()) out += "+" + build_;
-    return out;
+    return detail::concat(std::to_string(major_), ".", std::to_string(minor_), ".", std::to_string(patch_),
+                          prerelease_.empty() ? "" : "-", prerelease_, build_.empty() ? "" : "+", build_);
   }
 
   friend std::strong_ordering operator<=>(const semver& a, const semver& b) noexcept { return compare(a, b); }
@@ -57,6 +56,9 @@ inline std::ostream& operator<<(std::ostream& out, const semver& v) { return out
 
 namespace detail::semver_rules {
 
+using detail::concat;
+using detail::quoted;
+
 [[nodiscard]] constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 [[nodiscard]] constexpr bool is_alphanumeric(char c) noexcept {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
@@ -73,21 +75,20 @@ namespace detail::semver_rules {
 }
 [[nodiscard]] constexpr bool has_leading_zero(std::string_view s) noexcept { return s.size() > 1 && s[0] == '0'; }
 
-[[nodiscard]] inline std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
 // A version number part, as blang checks it before strconv.ParseUint.
 [[nodiscard]] inline result<std::uint64_t> number(std::string_view part, std::string_view what) {
-  if (!only_digits(part)) return dra::error{"Invalid character(s) found in " + std::string(what) + " number " + quoted(part)};
+  if (!only_digits(part)) return dra::error{concat("Invalid character(s) found in ", what, " number ", quoted(part))};
   if (has_leading_zero(part)) {
     std::string capitalised(what);
     capitalised[0] = static_cast<char>(capitalised[0] - 'a' + 'A');
-    return dra::error{capitalised + " number must not contain leading zeroes " + quoted(part)};
+    return dra::error{concat(capitalised, " number must not contain leading zeroes ", quoted(part))};
   }
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
   if (ec != std::errc{} || end != part.data() + part.size() || part.empty())
-    return dra::error{"strconv.ParseUint: parsing " + quoted(part) +
-                      (part.empty() || ec == std::errc::invalid_argument ? ": invalid syntax" : ": value out of range")};
+    return dra::error{
+        concat("strconv.ParseUint: parsing ", quoted(part),
+               part.empty() || ec == std::errc::invalid_argument ? ": invalid syntax" : ": value out of range")};
   return value;
 }
 
@@ -122,7 +123,7 @@ constexpr void for_each_identifier(std::string_view list, F&& each) {
 inline result<semver> semver::parse(std::string_view text) {
   namespace rules = detail::semver_rules;
   auto fail = [&](std::string message) {
-    return dra::error{"\"" + std::string(text) + "\" is not a semantic version: " + std::move(message)};
+    return dra::error{detail::concat(detail::quoted(text), " is not a semantic version: ", message)};
   };
   const std::size_t first_dot = text.find('.');
   const std::size_t second_dot = first_dot == std::string_view::npos ? first_dot : text.find('.', first_dot + 1);
@@ -162,11 +163,11 @@ inline result<semver> semver::parse(std::string_view text) {
         problem = "Prerelease is empty";
       else if (rules::only_digits(id)) {
         if (rules::has_leading_zero(id))
-          problem = "Numeric PreRelease version must not contain leading zeroes " + rules::quoted(id);
+          problem = detail::concat("Numeric PreRelease version must not contain leading zeroes ", detail::quoted(id));
         else if (auto n = rules::number(id, "prerelease"); !n)
           problem = n.error().message;
       } else if (!rules::only_alphanumerics(id)) {
-        problem = "Invalid character(s) found in prerelease " + rules::quoted(id);
+        problem = detail::concat("Invalid character(s) found in prerelease ", detail::quoted(id));
       }
     });
   }
@@ -176,7 +177,7 @@ inline result<semver> semver::parse(std::string_view text) {
       if (id.empty())
         problem = "Build meta data is empty";
       else if (!rules::only_alphanumerics(id))
-        problem = "Invalid character(s) found in build meta data " + rules::quoted(id);
+        problem = detail::concat("Invalid character(s) found in build meta data ", detail::quoted(id));
     });
   }
   if (!problem.empty()) return fail(std::move(problem));

@@ -105,7 +105,7 @@ struct device_allocation_configuration {
 struct allocation_result {
   std::vector<device_request_allocation_result> results;
   std::vector<device_allocation_configuration> config;
-  std::optional<node_selector> node_selector;
+  std::optional<dra::model::node_selector> node_selector;
   std::optional<text> allocation_timestamp;
   friend bool operator==(const allocation_result&, const allocation_result&) = default;
 };

@@ -95,7 +95,7 @@ struct device {
   std::vector<device_counter_consumption> consumes_counters;
   // Per-device node selection, only with spec.perDeviceNodeSelection.
   std::optional<text> node_name;
-  std::optional<node_selector> node_selector;
+  std::optional<dra::model::node_selector> node_selector;
   std::optional<bool> all_nodes;
   std::vector<device_taint> taints;
   std::optional<bool> binds_to_node;
@@ -145,7 +145,7 @@ struct resource_slice {
   resource_pool pool;
   // Exactly one of these four selects the nodes (validation checks it).
   std::optional<text> node_name;
-  std::optional<node_selector> node_selector;
+  std::optional<dra::model::node_selector> node_selector;
   std::optional<bool> all_nodes;
   std::optional<bool> per_device_node_selection;
   std::vector<device> devices;
