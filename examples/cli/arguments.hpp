@@ -14,8 +14,7 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 5> command_names{"summary", "validate", "flatten", "select",
-                                                               "allocate"};
+inline constexpr std::array<std::string_view, 5> command_names{"summary", "validate", "flatten", "select", "allocate"};
 
 inline constexpr std::string_view usage_text =
     "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json]\n"

@@ -14,7 +14,7 @@ struct invocation {
   std::optional<std::string> file;     // a path, "-" for stdin, none for the embedded default
   std::vector<std::string> arguments;  // positional arguments after FILE (e.g. the CEL expression of select)
   output_format output = output_format::text;
-  bool output_given = false;           // --output was on the command line
+  bool output_given = false;                // --output was on the command line
   std::optional<std::string> device_class;  // select --class NAME
   std::optional<std::string> features;      // allocate --features all|none|A,B
 };

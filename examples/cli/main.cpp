@@ -1,9 +1,62 @@
 // The dra command: parses flags and prints; all behaviour lives in the headers.
+#include "arguments.hpp"
+#include "default_scenario.hpp"
+
 #include <dra/dra.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
 
-int main() {
-  std::puts("dra: nothing to do yet");
+namespace {
+
+dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
+  if (!call.file) {
+    auto doc = dra::json::load(dra_cli::default_scenario);
+    if (!doc && doc.error().object.empty()) {
+      dra::error e = std::move(doc).error();
+      e.object = std::string(dra_cli::default_scenario_name);
+      return e;
+    }
+    return doc;
+  }
+  if (*call.file == "-") return dra::json::load(std::cin, "<stdin>");
+  return dra::json::load_file(*call.file);
+}
+
+int run_summary(const dra_cli::invocation& call, const dra::json::document& doc, std::ostream& out) {
+  dra::sim::scenario_summary summary = dra::sim::summarize(doc.scenario());
+  out << (call.output == dra_cli::output_format::json ? dra::sim::to_json(summary) : dra::sim::to_text(summary));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  // The main job; `allocate` once the allocator lands.
+  auto parsed = dra_cli::parse_arguments(args, "summary");
+  if (!parsed) {
+    std::cerr << "dra: " << parsed.error().to_string() << "\n\n" << dra_cli::usage_text;
+    return 2;
+  }
+  const dra_cli::invocation& call = *parsed;
+  if (call.command == "help") {
+    std::cout << dra_cli::usage_text;
+    return 0;
+  }
+  if (call.command != "summary") {
+    std::cerr << "dra: the " << call.command << " command is not available in this version\n";
+    return 2;
+  }
+  auto doc = load_input(call);
+  if (!doc) {
+    std::cerr << "dra: " << doc.error().to_string() << "\n";
+    return 1;
+  }
+  for (const std::string& warning : doc->scenario().warnings) std::cerr << "dra: warning: " << warning << "\n";
+  return run_summary(call, *doc, std::cout);
 }

@@ -6,9 +6,14 @@
 #include <dra/core/result.hpp>
 #include <dra/core/semver.hpp>
 #include <dra/flatten/concepts.hpp>
+#include <dra/json/emit.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/json/writer.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/device_class.hpp>
+#include <dra/model/outcome.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/model/workload.hpp>
+#include <dra/sim/summary.hpp>

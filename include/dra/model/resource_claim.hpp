@@ -12,7 +12,9 @@
 
 namespace dra::model {
 
-enum class allocation_mode : std::uint8_t { exact_count, all };
+// `unsupported` keeps a mode this version does not know (its text is in
+// device_request_spec::mode_name), so that allocation reports it as upstream does.
+enum class allocation_mode : std::uint8_t { exact_count, all, unsupported };
 
 // CapacityRequirements.requests (KEP-5075).
 struct capacity_requirements {
@@ -26,6 +28,7 @@ struct device_request_spec {
   text device_class_name;
   std::vector<device_selector> selectors;
   allocation_mode mode = allocation_mode::exact_count;
+  text mode_name;  // allocationMode as written; empty when defaulted
   std::int64_t count = 1;
   std::vector<device_toleration> tolerations;
   std::optional<capacity_requirements> capacity;

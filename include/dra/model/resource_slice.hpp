@@ -1,4 +1,5 @@
-// ResourceSlice and what it publishes: devices, attributes, capacities, counter sets, mixins (KEP-4815, KEP-5075, KEP-5234).
+// ResourceSlice and what it publishes: devices, attributes, capacities, counter sets, mixins (KEP-4815, KEP-5075,
+// KEP-5234).
 #pragma once
 
 #include <dra/core/quantity.hpp>

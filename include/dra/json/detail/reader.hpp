@@ -1,0 +1,284 @@
+// The machinery under JSON ingest: typed reads of simdjson On-Demand values with JSON paths in every error.
+#pragma once
+
+#include <dra/core/quantity.hpp>
+#include <dra/core/result.hpp>
+#include <dra/core/semver.hpp>
+#include <dra/core/text.hpp>
+#include <dra/model/common.hpp>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dra::json::detail {
+
+namespace od = simdjson::ondemand;
+using dra::detail::concat;
+using dra::detail::quoted;
+
+// Owns the few strings that cannot be views into the input: those with
+// escape sequences, unescaped once. Addresses stay stable as it grows.
+using string_arena = std::deque<std::string>;
+
+[[nodiscard]] inline std::string_view type_name(od::json_type type) noexcept {
+  switch (type) {
+    case od::json_type::array:
+      return "an array";
+    case od::json_type::object:
+      return "an object";
+    case od::json_type::number:
+      return "a number";
+    case od::json_type::string:
+      return "a string";
+    case od::json_type::boolean:
+      return "a boolean";
+    case od::json_type::null:
+      return "null";
+  }
+  return "unknown";
+}
+
+// Whether a map key can follow a dot in a path, or needs ["..."].
+[[nodiscard]] constexpr bool plain_key(std::string_view key) noexcept {
+  if (key.empty()) return false;
+  for (char c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+      return false;
+  return true;
+}
+
+// Reads typed values and remembers where it is, so that every error names
+// the object and the JSON path.
+class reader {
+ public:
+  explicit reader(string_arena& arena) : arena_(arena) {}
+
+  std::string object_name;  // "ResourceSlice/name", for errors
+
+  [[nodiscard]] dra::error fail(std::string message) const {
+    return dra::error{std::move(message), path_, object_name};
+  }
+  [[nodiscard]] dra::error fail(simdjson::error_code code) const {
+    return fail(concat("invalid JSON: ", simdjson::error_message(code)));
+  }
+
+  // RAII steps into a field or an element; the path shrinks back after.
+  class step {
+   public:
+    step(reader& r, std::size_t previous) : reader_(r), previous_(previous) {}
+    step(const step&) = delete;
+    step& operator=(const step&) = delete;
+    ~step() { reader_.path_.resize(previous_); }
+
+   private:
+    reader& reader_;
+    std::size_t previous_;
+  };
+  [[nodiscard]] step field(std::string_view name) {
+    std::size_t previous = path_.size();
+    if (!path_.empty()) path_ += '.';
+    path_ += name;
+    return step(*this, previous);
+  }
+  [[nodiscard]] step key(std::string_view name) {
+    if (plain_key(name)) return field(name);
+    std::size_t previous = path_.size();
+    path_ += concat("[", quoted(name), "]");
+    return step(*this, previous);
+  }
+  [[nodiscard]] step index(std::size_t i) {
+    std::size_t previous = path_.size();
+    path_ += concat("[", std::to_string(i), "]");
+    return step(*this, previous);
+  }
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+
+  [[nodiscard]] dra::error wrong_type(od::value& v, std::string_view wanted) {
+    od::json_type type{};
+    if (v.type().get(type) != simdjson::SUCCESS) return fail(concat("must be ", wanted));
+    return fail(concat("must be ", wanted, ", not ", type_name(type)));
+  }
+
+  // A string's text: a view into the input, or into the arena when it had escapes.
+  [[nodiscard]] result<std::string_view> string_of(od::raw_json_string raw) {
+    const char* start = raw.raw();
+    const char* end = start;
+    bool escaped = false;
+    while (*end != '"') {  // the input is padded and its quotes were validated
+      if (*end == '\\') {
+        escaped = true;
+        ++end;
+      }
+      ++end;
+    }
+    std::string_view literal(start, static_cast<std::size_t>(end - start));
+    if (!escaped) return literal;
+    return unescape(literal);
+  }
+
+  [[nodiscard]] result<std::string_view> string(od::value& v) {
+    od::raw_json_string raw;
+    if (v.get_raw_json_string().get(raw) != simdjson::SUCCESS) return wrong_type(v, "a string");
+    return string_of(raw);
+  }
+  [[nodiscard]] result<std::int64_t> integer(od::value& v) {
+    std::int64_t out = 0;
+    if (v.get_int64().get(out) != simdjson::SUCCESS) {
+      od::json_type type{};
+      if (v.type().get(type) == simdjson::SUCCESS && type == od::json_type::number) {
+        std::string_view token = v.raw_json_token();
+        if (token.find_first_of(".eE") == std::string_view::npos)
+          return fail("is out of the range of a 64-bit integer");
+        return fail("must be an integer, not a fractional number");
+      }
+      return wrong_type(v, "an integer");
+    }
+    return out;
+  }
+  [[nodiscard]] result<bool> boolean(od::value& v) {
+    bool out = false;
+    if (v.get_bool().get(out) != simdjson::SUCCESS) return wrong_type(v, "a boolean");
+    return out;
+  }
+  [[nodiscard]] result<quantity> quantity_value(od::value& v) {
+    // Kubernetes accepts a quantity as a JSON string, and also as a number.
+    od::json_type type{};
+    if (auto code = v.type().get(type)) return fail(code);
+    std::string_view text;
+    if (type == od::json_type::number) {
+      text = v.raw_json_token();
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    } else {
+      auto s = string(v);
+      if (!s) return std::move(s).error();
+      text = *s;
+    }
+    auto q = quantity::parse(text);
+    if (!q) return fail(std::move(q).error().message);
+    return *q;
+  }
+  [[nodiscard]] result<std::vector<std::string_view>> strings(od::value& v) {
+    std::vector<std::string_view> out;
+    auto status = each_element(v, [&](od::value& element) -> dra::status {
+      auto s = string(element);
+      if (!s) return std::move(s).error();
+      out.push_back(*s);
+      return {};
+    });
+    if (!status) return std::move(status).error();
+    return out;
+  }
+
+  // Calls `on_field(key, value)` for every field of an object. A field
+  // seen twice is an error (Go's decoder would silently keep the last).
+  template <class OnField>
+  [[nodiscard]] dra::status each_field(od::value& v, OnField&& on_field) {
+    od::object object;
+    if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
+    return each_field_of(object, std::forward<OnField>(on_field));
+  }
+  template <class OnField>
+  [[nodiscard]] dra::status each_field_of(od::object& object, OnField&& on_field) {
+    std::vector<std::string_view> seen;
+    for (auto field_result : object) {
+      od::field field;
+      if (auto code = std::move(field_result).get(field)) return fail(code);
+      auto name = string_of(field.key());
+      if (!name) return std::move(name).error();
+      if (std::find(seen.begin(), seen.end(), *name) != seen.end())
+        return fail(concat("duplicate field ", quoted(*name)));
+      seen.push_back(*name);
+      dra::status status = on_field(*name, field.value());
+      if (!status) return status;
+    }
+    return {};
+  }
+
+  // Calls `on_element(value)` for every element of an array, with the index in the path.
+  template <class OnElement>
+  [[nodiscard]] dra::status each_element(od::value& v, OnElement&& on_element) {
+    od::array array;
+    if (v.get_array().get(array) != simdjson::SUCCESS) return wrong_type(v, "an array");
+    std::size_t i = 0;
+    for (auto element_result : array) {
+      auto at = index(i++);
+      od::value element;
+      if (auto code = std::move(element_result).get(element)) return fail(code);
+      dra::status status = on_element(element);
+      if (!status) return status;
+    }
+    return {};
+  }
+
+  // A JSON object used as a map: entries sorted by key, duplicates rejected.
+  template <class V, class ReadValue>
+  [[nodiscard]] dra::status map(od::value& v, model::sorted_map<V>& out, ReadValue&& read_value) {
+    out.clear();
+    auto status = each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = key(name);
+      auto read = read_value(value);
+      if (!read) return std::move(read).error();
+      out.push_back(model::keyed<V>{name, std::move(*read)});
+      return {};
+    });
+    if (!status) return status;
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return {};
+  }
+
+  // The JSON text of any value, as written in the input.
+  [[nodiscard]] result<std::string_view> raw_json(od::value& v) {
+    od::json_type type{};
+    if (auto code = v.type().get(type)) return fail(code);
+    std::string_view raw;
+    simdjson::error_code code = simdjson::SUCCESS;
+    if (type == od::json_type::object) {
+      od::object object;
+      code = v.get_object().get(object);
+      if (!code) code = object.raw_json().get(raw);
+    } else if (type == od::json_type::array) {
+      od::array array;
+      code = v.get_array().get(array);
+      if (!code) code = array.raw_json().get(raw);
+    } else {
+      raw = v.raw_json_token();
+    }
+    if (code) return fail(code);
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+      raw.remove_suffix(1);
+    return raw;
+  }
+
+  [[nodiscard]] static bool is_null(od::value& v) noexcept {
+    bool null = false;
+    return v.is_null().get(null) == simdjson::SUCCESS && null;
+  }
+
+ private:
+  [[nodiscard]] result<std::string_view> unescape(std::string_view literal) {
+    // simdjson unescapes (including \u surrogate pairs); a tiny document
+    // holding just this string is parsed for it. Rare: most names have no escapes.
+    simdjson::padded_string quoted_literal(concat("\"", literal, "\""));
+    od::parser parser;
+    od::document document;
+    std::string_view text;
+    if (parser.iterate(quoted_literal).get(document) != simdjson::SUCCESS ||
+        document.get_string().get(text) != simdjson::SUCCESS)
+      return fail("is not a valid JSON string");
+    arena_.emplace_back(text);
+    return std::string_view(arena_.back());
+  }
+
+  string_arena& arena_;
+  std::string path_;
+};
+
+}  // namespace dra::json::detail

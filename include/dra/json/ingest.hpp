@@ -1,0 +1,916 @@
+// Ingest of Kubernetes JSON (a List, an array or one object) into a dra::model::scenario with simdjson On-Demand.
+#pragma once
+
+#include <dra/json/detail/reader.hpp>
+#include <dra/model/scenario.hpp>
+
+#include <simdjson.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace dra::json {
+
+// A loaded scenario and the buffer its strings point into. Moving a
+// document keeps every view valid (the buffer is on the heap).
+class document {
+ public:
+  [[nodiscard]] const model::scenario& scenario() const noexcept { return scenario_; }
+  [[nodiscard]] model::scenario& scenario() noexcept { return scenario_; }
+  [[nodiscard]] std::string_view text() const noexcept { return {buffer_->data(), buffer_->size()}; }
+
+ private:
+  friend result<document> load(std::string_view json);
+  std::unique_ptr<simdjson::padded_string> buffer_;
+  std::unique_ptr<detail::string_arena> arena_ = std::make_unique<detail::string_arena>();
+  model::scenario scenario_;
+};
+
+namespace detail {
+
+enum class api_version : std::uint8_t { v1, v1beta2, v1beta1, other };
+
+[[nodiscard]] constexpr api_version resource_api_version(std::string_view text) noexcept {
+  if (text == "resource.k8s.io/v1") return api_version::v1;
+  if (text == "resource.k8s.io/v1beta2") return api_version::v1beta2;
+  if (text == "resource.k8s.io/v1beta1") return api_version::v1beta1;
+  return api_version::other;
+}
+
+// Reads one object of each kind. Unknown fields are skipped, as Kubernetes
+// clients skip them.
+class object_reader {
+ public:
+  explicit object_reader(reader& r) : r_(r) {}
+
+  dra::status metadata(od::value& v, model::object_meta& meta) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(meta.name, r_.string(value));
+      if (name == "namespace") return assign(meta.namespace_, r_.string(value));
+      if (name == "uid") return assign(meta.uid, r_.string(value));
+      if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l) { return r_.string(l); });
+      return {};
+    });
+  }
+
+  dra::status node_selector(od::value& v, model::node_selector& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name != "nodeSelectorTerms") return {};
+      return r_.each_element(value, [&](od::value& term_value) -> dra::status {
+        model::node_selector_term& term = out.terms.emplace_back();
+        return r_.each_field(term_value, [&](std::string_view term_field, od::value& requirements) -> dra::status {
+          auto in = r_.field(term_field);
+          if (term_field == "matchExpressions") return requirement_list(requirements, term.match_expressions);
+          if (term_field == "matchFields") return requirement_list(requirements, term.match_fields);
+          return {};
+        });
+      });
+    });
+  }
+
+  dra::status toleration(od::value& v, model::device_toleration& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "key") return assign(out.key, r_.string(value));
+      if (name == "value") return assign(out.value, r_.string(value));
+      if (name == "effect") return assign(out.effect, r_.string(value));
+      if (name == "operator") {
+        auto op = r_.string(value);
+        if (!op) return std::move(op).error();
+        if (*op == "Exists")
+          out.op = model::toleration_operator::exists;
+        else if (*op == "Equal" || op->empty())
+          out.op = model::toleration_operator::equal;
+        else
+          return r_.fail(concat("Unsupported value: ", quoted(*op), ": supported values: \"Equal\", \"Exists\""));
+        return {};
+      }
+      if (name == "tolerationSeconds") {
+        if (reader::is_null(value)) return {};
+        auto seconds = r_.integer(value);
+        if (!seconds) return std::move(seconds).error();
+        out.toleration_seconds = *seconds;
+      }
+      return {};
+    });
+  }
+
+  dra::status tolerations(od::value& v, std::vector<model::device_toleration>& out) {
+    return r_.each_element(v, [&](od::value& t) { return toleration(t, out.emplace_back()); });
+  }
+
+  dra::status opaque(od::value& v, model::opaque_device_configuration& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "parameters") return assign(out.parameters_json, r_.raw_json(value));
+      return {};
+    });
+  }
+
+  dra::status selectors(od::value& v, std::vector<model::device_selector>& out) {
+    return r_.each_element(v, [&](od::value& selector) -> dra::status {
+      model::device_selector& s = out.emplace_back();
+      return r_.each_field(selector, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (name != "cel") return {};
+        return r_.each_field(value, [&](std::string_view cel_field, od::value& expression) -> dra::status {
+          auto in = r_.field(cel_field);
+          if (cel_field == "expression") return assign(s.cel_expression, r_.string(expression));
+          return {};
+        });
+      });
+    });
+  }
+
+  // ---- ResourceSlice
+
+  dra::status attribute(od::value& v, model::device_attribute& out) {
+    std::uint8_t fields = 0;
+    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "int") {
+        ++fields;
+        auto i = r_.integer(value);
+        if (!i) return std::move(i).error();
+        out.value = *i;
+      } else if (name == "bool") {
+        ++fields;
+        auto b = r_.boolean(value);
+        if (!b) return std::move(b).error();
+        out.value = *b;
+      } else if (name == "string") {
+        ++fields;
+        auto s = r_.string(value);
+        if (!s) return std::move(s).error();
+        out.value = *s;
+      } else if (name == "version") {
+        ++fields;
+        auto s = r_.string(value);
+        if (!s) return std::move(s).error();
+        out.value = version(*s);
+      } else if (name == "ints") {
+        ++fields;
+        std::vector<std::int64_t> list;
+        auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
+          auto i = r_.integer(e);
+          if (!i) return std::move(i).error();
+          list.push_back(*i);
+          return {};
+        });
+        if (!st) return st;
+        out.value = std::move(list);
+      } else if (name == "bools") {
+        ++fields;
+        std::vector<bool> list;
+        auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
+          auto b = r_.boolean(e);
+          if (!b) return std::move(b).error();
+          list.push_back(*b);
+          return {};
+        });
+        if (!st) return st;
+        out.value = std::move(list);
+      } else if (name == "strings") {
+        ++fields;
+        auto list = r_.strings(value);
+        if (!list) return std::move(list).error();
+        out.value = std::move(*list);
+      } else if (name == "versions") {
+        ++fields;
+        auto list = r_.strings(value);
+        if (!list) return std::move(list).error();
+        std::vector<model::version_value> versions;
+        versions.reserve(list->size());
+        for (std::string_view s : *list) versions.push_back(version(s));
+        out.value = std::move(versions);
+      }
+      return {};
+    });
+    out.fields_set = fields;
+    return status;
+  }
+
+  dra::status capacity(od::value& v, model::device_capacity& out) {
+    bool has_value = false;
+    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "value") {
+        has_value = true;
+        return assign(out.value, r_.quantity_value(value));
+      }
+      if (name == "requestPolicy") {
+        if (reader::is_null(value)) return {};
+        return request_policy(value, out.request_policy.emplace());
+      }
+      return {};
+    });
+    if (status && !has_value) return r_.fail("missing required field \"value\"");
+    return status;
+  }
+
+  dra::status request_policy(od::value& v, model::capacity_request_policy& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "default") return assign(out.default_value, r_.quantity_value(value));
+      if (name == "validValues")
+        return r_.each_element(value, [&](od::value& q) -> dra::status {
+          auto parsed = r_.quantity_value(q);
+          if (!parsed) return std::move(parsed).error();
+          out.valid_values.push_back(*parsed);
+          return {};
+        });
+      if (name == "validRange") {
+        model::capacity_range& range = out.valid_range.emplace();
+        bool has_min = false;
+        auto st = r_.each_field(value, [&](std::string_view bound, od::value& q) -> dra::status {
+          auto in = r_.field(bound);
+          if (bound == "min") {
+            has_min = true;
+            return assign(range.min, r_.quantity_value(q));
+          }
+          if (bound == "max") return assign(range.max, r_.quantity_value(q));
+          if (bound == "step") return assign(range.step, r_.quantity_value(q));
+          return {};
+        });
+        if (st && !has_min) return r_.fail("missing required field \"min\"");
+        return st;
+      }
+      return {};
+    });
+  }
+
+  dra::status counters(od::value& v, model::counter_map& out) {
+    return r_.map(v, out, [&](od::value& counter) -> result<quantity> {
+      quantity value;
+      bool has_value = false;
+      auto st = r_.each_field(counter, [&](std::string_view name, od::value& q) -> dra::status {
+        auto at = r_.field(name);
+        if (name != "value") return {};
+        has_value = true;
+        return assign(value, r_.quantity_value(q));
+      });
+      if (!st) return std::move(st).error();
+      if (!has_value) return r_.fail("missing required field \"value\"");
+      return value;
+    });
+  }
+
+  dra::status counter_set(od::value& v, model::counter_set& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(out.name, r_.string(value));
+      if (name == "counters") return counters(value, out.counters);
+      if (name == "includes") return assign(out.includes, r_.strings(value));
+      return {};
+    });
+  }
+
+  dra::status counter_consumption(od::value& v, model::device_counter_consumption& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "counterSet") return assign(out.counter_set, r_.string(value));
+      if (name == "counters") return counters(value, out.counters);
+      if (name == "includes") return assign(out.includes, r_.strings(value));
+      return {};
+    });
+  }
+
+  dra::status taint(od::value& v, model::device_taint& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "key") return assign(out.key, r_.string(value));
+      if (name == "value") return assign(out.value, r_.string(value));
+      if (name == "effect") return assign(out.effect, r_.string(value));
+      if (name == "timeAdded") {
+        if (reader::is_null(value)) return {};
+        return assign(out.time_added, r_.string(value));
+      }
+      return {};
+    });
+  }
+
+  // The fields of a device that v1 has inline and v1beta1 has under `basic`.
+  dra::status device_field(std::string_view name, od::value& value, model::device& out) {
+    if (name == "attributes")
+      return r_.map(value, out.attributes, [&](od::value& a) -> result<model::device_attribute> {
+        model::device_attribute attr;
+        auto st = attribute(a, attr);
+        if (!st) return std::move(st).error();
+        return attr;
+      });
+    if (name == "capacity")
+      return r_.map(value, out.capacity, [&](od::value& c) -> result<model::device_capacity> {
+        model::device_capacity cap;
+        auto st = capacity(c, cap);
+        if (!st) return std::move(st).error();
+        return cap;
+      });
+    if (name == "consumesCounters")
+      return r_.each_element(
+          value, [&](od::value& c) { return counter_consumption(c, out.consumes_counters.emplace_back()); });
+    if (name == "nodeName") return assign(out.node_name, r_.string(value));
+    if (name == "nodeSelector") {
+      if (reader::is_null(value)) return {};
+      return node_selector(value, out.node_selector.emplace());
+    }
+    if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
+    if (name == "taints")
+      return r_.each_element(value, [&](od::value& t) { return taint(t, out.taints.emplace_back()); });
+    if (name == "bindsToNode") return assign(out.binds_to_node, r_.boolean(value));
+    if (name == "bindingConditions") return assign(out.binding_conditions, r_.strings(value));
+    if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
+    if (name == "allowMultipleAllocations") return assign(out.allow_multiple_allocations, r_.boolean(value));
+    if (name == "includes") return assign(out.includes, r_.strings(value));
+    return {};
+  }
+
+  dra::status device(od::value& v, model::device& out, api_version version) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(out.name, r_.string(value));
+      if (version == api_version::v1beta1) {
+        if (name != "basic") return {};
+        return r_.each_field(value, [&](std::string_view basic_field, od::value& basic_value) -> dra::status {
+          auto in = r_.field(basic_field);
+          return device_field(basic_field, basic_value, out);
+        });
+      }
+      return device_field(name, value, out);
+    });
+  }
+
+  dra::status mixins(od::value& v, model::resource_slice_mixins& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "device")
+        return r_.each_element(value, [&](od::value& m) -> dra::status {
+          model::device_mixin& mixin = out.device.emplace_back();
+          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+            auto in = r_.field(field);
+            if (field == "name") return assign(mixin.name, r_.string(fv));
+            if (field == "attributes" || field == "capacity") {
+              model::device scratch;  // the same readers as a device's own maps
+              auto st = device_field(field, fv, scratch);
+              if (field == "attributes")
+                mixin.attributes = std::move(scratch.attributes);
+              else
+                mixin.capacity = std::move(scratch.capacity);
+              return st;
+            }
+            return {};
+          });
+        });
+      if (name == "deviceCounterConsumption")
+        return r_.each_element(value, [&](od::value& m) -> dra::status {
+          model::device_counter_consumption_mixin& mixin = out.device_counter_consumption.emplace_back();
+          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+            auto in = r_.field(field);
+            if (field == "name") return assign(mixin.name, r_.string(fv));
+            if (field == "counters") return counters(fv, mixin.counters);
+            return {};
+          });
+        });
+      if (name == "counterSet")
+        return r_.each_element(value, [&](od::value& m) -> dra::status {
+          model::counter_set_mixin& mixin = out.counter_set.emplace_back();
+          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+            auto in = r_.field(field);
+            if (field == "name") return assign(mixin.name, r_.string(fv));
+            if (field == "counters") return counters(fv, mixin.counters);
+            return {};
+          });
+        });
+      return {};
+    });
+  }
+
+  dra::status slice_spec(od::value& v, model::resource_slice& out, api_version version) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "pool")
+        return r_.each_field(value, [&](std::string_view pool_field, od::value& pv) -> dra::status {
+          auto in = r_.field(pool_field);
+          if (pool_field == "name") return assign(out.pool.name, r_.string(pv));
+          if (pool_field == "generation") return assign(out.pool.generation, r_.integer(pv));
+          if (pool_field == "resourceSliceCount") return assign(out.pool.resource_slice_count, r_.integer(pv));
+          return {};
+        });
+      if (name == "nodeName") return assign(out.node_name, r_.string(value));
+      if (name == "nodeSelector") {
+        if (reader::is_null(value)) return {};
+        return node_selector(value, out.node_selector.emplace());
+      }
+      if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
+      if (name == "perDeviceNodeSelection") return assign(out.per_device_node_selection, r_.boolean(value));
+      if (name == "devices")
+        return r_.each_element(value, [&](od::value& d) { return device(d, out.devices.emplace_back(), version); });
+      if (name == "sharedCounters")
+        return r_.each_element(value, [&](od::value& c) { return counter_set(c, out.shared_counters.emplace_back()); });
+      if (name == "mixins") {
+        if (reader::is_null(value)) return {};
+        return mixins(value, out.mixins.emplace());
+      }
+      return {};
+    });
+  }
+
+  // ---- DeviceClass
+
+  dra::status class_spec(od::value& v, model::device_class& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "selectors") return selectors(value, out.selectors);
+      if (name == "config")
+        return r_.each_element(value, [&](od::value& c) -> dra::status {
+          model::device_class_configuration& config = out.config.emplace_back();
+          return r_.each_field(c, [&](std::string_view field, od::value& fv) -> dra::status {
+            auto in = r_.field(field);
+            if (field == "opaque") return opaque(fv, config.opaque);
+            return {};
+          });
+        });
+      if (name == "extendedResourceName") return assign(out.extended_resource_name, r_.string(value));
+      return {};
+    });
+  }
+
+  // ---- ResourceClaim
+
+  // The fields ExactDeviceRequest and DeviceSubRequest share (and v1beta1's
+  // DeviceRequest has inline).
+  dra::status request_spec_field(std::string_view name, od::value& value, model::device_request_spec& out,
+                                 std::optional<bool>* admin_access, bool& mode_set, bool& count_set) {
+    if (name == "deviceClassName") return assign(out.device_class_name, r_.string(value));
+    if (name == "selectors") return selectors(value, out.selectors);
+    if (name == "allocationMode") {
+      auto mode = r_.string(value);
+      if (!mode) return std::move(mode).error();
+      mode_set = !mode->empty();
+      out.mode_name = *mode;
+      if (*mode == "All")
+        out.mode = model::allocation_mode::all;
+      else if (*mode == "ExactCount" || mode->empty())
+        out.mode = model::allocation_mode::exact_count;
+      else
+        out.mode = model::allocation_mode::unsupported;  // validation and allocation report it
+      return {};
+    }
+    if (name == "count") {
+      count_set = true;
+      return assign(out.count, r_.integer(value));
+    }
+    if (name == "adminAccess" && admin_access != nullptr) {
+      if (reader::is_null(value)) return {};
+      return assign(*admin_access, r_.boolean(value));
+    }
+    if (name == "tolerations") return tolerations(value, out.tolerations);
+    if (name == "capacity")
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (field != "requests") return {};
+        model::capacity_requirements& requirements = out.capacity.emplace();
+        return r_.map(fv, requirements.requests, [&](od::value& q) { return r_.quantity_value(q); });
+      });
+    return {};
+  }
+
+  // API server defaults: ExactCount when no mode is set; count 1 with ExactCount.
+  static void apply_request_defaults(model::device_request_spec& spec, bool count_set) {
+    if (spec.mode == model::allocation_mode::exact_count && !count_set) spec.count = 1;
+    if (spec.mode == model::allocation_mode::all && !count_set) spec.count = 0;
+  }
+
+  dra::status request_spec(od::value& v, model::device_request_spec& out, std::optional<bool>* admin_access,
+                           model::text* sub_request_name) {
+    bool mode_set = false;
+    bool count_set = false;
+    auto st = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name" && sub_request_name != nullptr) return assign(*sub_request_name, r_.string(value));
+      return request_spec_field(name, value, out, admin_access, mode_set, count_set);
+    });
+    apply_request_defaults(out, count_set);
+    return st;
+  }
+
+  dra::status request(od::value& v, model::device_request& out, api_version version) {
+    if (version == api_version::v1beta1) {
+      // v1beta1: the ExactDeviceRequest fields sit on the request itself.
+      bool mode_set = false;
+      bool count_set = false;
+      bool exact = false;
+      model::exact_device_request exactly;
+      auto st = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (name == "name") return assign(out.name, r_.string(value));
+        if (name == "firstAvailable") return sub_requests(value, out.first_available);
+        if (name == "deviceClassName" || name == "selectors" || name == "allocationMode" || name == "count" ||
+            name == "adminAccess" || name == "tolerations" || name == "capacity")
+          exact = true;
+        return request_spec_field(name, value, exactly, &exactly.admin_access, mode_set, count_set);
+      });
+      if (!st) return st;
+      apply_request_defaults(exactly, count_set);
+      if (exact || out.first_available.empty()) out.exactly = std::move(exactly);
+      return {};
+    }
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(out.name, r_.string(value));
+      if (name == "exactly") {
+        if (reader::is_null(value)) return {};
+        model::exact_device_request& exactly = out.exactly.emplace();
+        return request_spec(value, exactly, &exactly.admin_access, nullptr);
+      }
+      if (name == "firstAvailable") return sub_requests(value, out.first_available);
+      return {};
+    });
+  }
+
+  dra::status sub_requests(od::value& v, std::vector<model::device_sub_request>& out) {
+    return r_.each_element(v, [&](od::value& s) -> dra::status {
+      model::device_sub_request& sub = out.emplace_back();
+      return request_spec(s, sub, nullptr, &sub.name);
+    });
+  }
+
+  dra::status claim_spec(od::value& v, model::device_claim& out, api_version version) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name != "devices") return {};
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (field == "requests")
+          return r_.each_element(fv, [&](od::value& rq) { return request(rq, out.requests.emplace_back(), version); });
+        if (field == "constraints")
+          return r_.each_element(fv, [&](od::value& c) -> dra::status {
+            model::device_constraint& constraint = out.constraints.emplace_back();
+            return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
+              auto cin = r_.field(cf);
+              if (cf == "requests") return assign(constraint.requests, r_.strings(cv));
+              if (cf == "matchAttribute") return assign(constraint.match_attribute, r_.string(cv));
+              if (cf == "distinctAttribute") return assign(constraint.distinct_attribute, r_.string(cv));
+              return {};
+            });
+          });
+        if (field == "config")
+          return r_.each_element(fv, [&](od::value& c) -> dra::status {
+            model::device_claim_configuration& config = out.config.emplace_back();
+            return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
+              auto cin = r_.field(cf);
+              if (cf == "requests") return assign(config.requests, r_.strings(cv));
+              if (cf == "opaque") return opaque(cv, config.opaque);
+              return {};
+            });
+          });
+        return {};
+      });
+    });
+  }
+
+  dra::status allocation(od::value& v, model::allocation_result& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "nodeSelector") {
+        if (reader::is_null(value)) return {};
+        return node_selector(value, out.node_selector.emplace());
+      }
+      if (name == "allocationTimestamp") return assign(out.allocation_timestamp, r_.string(value));
+      if (name != "devices") return {};
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (field == "results")
+          return r_.each_element(fv, [&](od::value& rv) { return allocation_device(rv, out.results.emplace_back()); });
+        if (field == "config")
+          return r_.each_element(fv, [&](od::value& cv) -> dra::status {
+            model::device_allocation_configuration& config = out.config.emplace_back();
+            return r_.each_field(cv, [&](std::string_view cf, od::value& v2) -> dra::status {
+              auto cin = r_.field(cf);
+              if (cf == "source") {
+                auto source = r_.string(v2);
+                if (!source) return std::move(source).error();
+                if (*source == "FromClass")
+                  config.source = model::allocation_config_source::from_class;
+                else if (*source == "FromClaim")
+                  config.source = model::allocation_config_source::from_claim;
+                else
+                  return r_.fail(concat("Unsupported value: ", quoted(*source),
+                                        ": supported values: \"FromClaim\", \"FromClass\""));
+                return {};
+              }
+              if (cf == "requests") {
+                auto requests = r_.strings(v2);
+                if (!requests) return std::move(requests).error();
+                for (std::string_view rq : *requests) config.requests.emplace_back(rq);
+                return {};
+              }
+              if (cf == "opaque") return opaque(v2, config.opaque);
+              return {};
+            });
+          });
+        return {};
+      });
+    });
+  }
+
+  dra::status allocation_device(od::value& v, model::device_request_allocation_result& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "request") {
+        auto s = r_.string(value);
+        if (!s) return std::move(s).error();
+        out.request = std::string(*s);
+        return {};
+      }
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "pool") return assign(out.pool, r_.string(value));
+      if (name == "device") return assign(out.device, r_.string(value));
+      if (name == "adminAccess") {
+        if (reader::is_null(value)) return {};
+        return assign(out.admin_access, r_.boolean(value));
+      }
+      if (name == "tolerations") return tolerations(value, out.tolerations);
+      if (name == "bindingConditions") return assign(out.binding_conditions, r_.strings(value));
+      if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
+      if (name == "shareID") {
+        if (reader::is_null(value)) return {};
+        auto s = r_.string(value);
+        if (!s) return std::move(s).error();
+        out.share_id = std::string(*s);
+        return {};
+      }
+      if (name == "consumedCapacity")
+        return r_.map(value, out.consumed_capacity, [&](od::value& q) { return r_.quantity_value(q); });
+      return {};
+    });
+  }
+
+  // ---- Pod
+
+  dra::status pod_spec(od::value& v, model::pod& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "nodeName") return assign(out.node_name, r_.string(value));
+      if (name != "resourceClaims") return {};
+      return r_.each_element(value, [&](od::value& c) -> dra::status {
+        model::pod_resource_claim& claim = out.resource_claims.emplace_back();
+        return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
+          auto in = r_.field(cf);
+          if (cf == "name") return assign(claim.name, r_.string(cv));
+          if (reader::is_null(cv)) return {};
+          if (cf == "resourceClaimName") return assign(claim.resource_claim_name, r_.string(cv));
+          if (cf == "resourceClaimTemplateName") return assign(claim.resource_claim_template_name, r_.string(cv));
+          return {};
+        });
+      });
+    });
+  }
+
+ private:
+  template <class T, class U>
+  static dra::status assign(T& target, result<U>&& value) {
+    if (!value) return std::move(value).error();
+    target = std::move(*value);
+    return {};
+  }
+
+  static model::version_value version(std::string_view text) {
+    model::version_value v{text, std::nullopt};
+    if (auto parsed = semver::parse(text)) v.parsed = std::move(*parsed);
+    return v;
+  }
+
+  dra::status requirement_list(od::value& v, std::vector<model::node_selector_requirement>& out) {
+    return r_.each_element(v, [&](od::value& element) -> dra::status {
+      model::node_selector_requirement& requirement = out.emplace_back();
+      return r_.each_field(element, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (name == "key") return assign(requirement.key, r_.string(value));
+        if (name == "values") return assign(requirement.values, r_.strings(value));
+        if (name == "operator") {
+          auto op = r_.string(value);
+          if (!op) return std::move(op).error();
+          using o = model::node_selector_operator;
+          static constexpr std::pair<std::string_view, o> operators[] = {
+              {"In", o::in}, {"NotIn", o::not_in}, {"Exists", o::exists}, {"DoesNotExist", o::does_not_exist},
+              {"Gt", o::gt}, {"Lt", o::lt}};
+          for (auto [text, op_value] : operators)
+            if (*op == text) {
+              requirement.op = op_value;
+              return {};
+            }
+          return r_.fail(concat("Unsupported value: ", quoted(*op),
+                                ": supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\""));
+        }
+        return {};
+      });
+    });
+  }
+
+  reader& r_;
+};
+
+// The kind, apiVersion and metadata of one object, looked up before the rest
+// so that errors in its spec can name it.
+struct object_header {
+  std::string_view kind;
+  std::string_view api_version;
+  model::object_meta meta;
+};
+
+[[nodiscard]] inline std::string object_label(std::string_view kind, const model::object_meta& meta) {
+  if (meta.namespace_.empty()) return concat(kind, "/", meta.name);
+  return concat(kind, "/", meta.namespace_, "/", meta.name);
+}
+
+inline dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position) {
+  object_header header;
+  {
+    od::value kind;
+    auto code = object.find_field_unordered("kind").get(kind);
+    if (code == simdjson::NO_SUCH_FIELD) return r.fail("missing required field \"kind\"");
+    if (code) return r.fail(code);
+    auto at = r.field("kind");
+    auto text = r.string(kind);
+    if (!text) return std::move(text).error();
+    header.kind = *text;
+  }
+  if (header.kind != "ResourceSlice" && header.kind != "DeviceClass" && header.kind != "ResourceClaim" &&
+      header.kind != "Node" && header.kind != "Pod") {
+    out.warnings.push_back(concat(position.path.empty() ? "input" : position.path, ": kind ", quoted(header.kind),
+                                  " is not used by device allocation; ignored"));
+    return {};
+  }
+  object_reader objects(r);
+  for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
+    if (auto code = object.reset().error()) return r.fail(code);
+    od::value value;
+    auto code = object.find_field_unordered(name).get(value);
+    if (code == simdjson::NO_SUCH_FIELD) continue;
+    if (code) return r.fail(code);
+    auto at = r.field(name);
+    if (name == "apiVersion") {
+      auto text = r.string(value);
+      if (!text) return std::move(text).error();
+      header.api_version = *text;
+    } else if (auto st = objects.metadata(value, header.meta); !st) {
+      return st;
+    }
+  }
+  if (auto code = object.reset().error()) return r.fail(code);
+  r.object_name = object_label(header.kind, header.meta);
+  const api_version version = resource_api_version(header.api_version);
+  const bool resource_kind = header.kind != "Node" && header.kind != "Pod";
+  if (resource_kind && version == api_version::other)
+    return r.fail(concat("apiVersion ", quoted(header.api_version),
+                         " is not supported: use resource.k8s.io/v1, v1beta2 or v1beta1"));
+
+  auto each_spec_field = [&](auto&& on_field) {
+    return r.each_field_of(object, [&](std::string_view name, od::value& value) -> dra::status {
+      if (name == "kind" || name == "apiVersion" || name == "metadata") return {};
+      auto at = r.field(name);
+      return on_field(name, value);
+    });
+  };
+  dra::status status;
+  if (header.kind == "ResourceSlice") {
+    model::resource_slice slice;
+    slice.meta = std::move(header.meta);
+    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
+      if (name == "spec") return objects.slice_spec(value, slice, version);
+      return {};
+    });
+    if (status) out.slices.push_back({std::move(slice), std::move(position)});
+  } else if (header.kind == "DeviceClass") {
+    model::device_class device_class;
+    device_class.meta = std::move(header.meta);
+    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
+      if (name == "spec") return objects.class_spec(value, device_class);
+      return {};
+    });
+    if (status) out.classes.push_back({std::move(device_class), std::move(position)});
+  } else if (header.kind == "ResourceClaim") {
+    model::resource_claim claim;
+    claim.meta = std::move(header.meta);
+    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
+      if (name == "spec") return objects.claim_spec(value, claim.spec, version);
+      if (name == "status")
+        return r.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+          auto in = r.field(field);
+          if (field != "allocation" || reader::is_null(fv)) return {};
+          return objects.allocation(fv, claim.allocation.emplace());
+        });
+      return {};
+    });
+    if (status) out.claims.push_back({std::move(claim), std::move(position)});
+  } else if (header.kind == "Node") {
+    out.nodes.push_back({model::node{std::move(header.meta)}, std::move(position)});
+  } else {
+    model::pod pod;
+    pod.meta = std::move(header.meta);
+    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
+      if (name == "spec") return objects.pod_spec(value, pod);
+      return {};
+    });
+    if (status) out.pods.push_back({std::move(pod), std::move(position)});
+  }
+  return status;
+}
+
+inline dra::status read_items(reader& r, od::array& items, model::scenario& out, std::string_view prefix,
+                              std::size_t& next_index) {
+  std::size_t i = 0;
+  for (auto element_result : items) {
+    auto at = r.index(i);
+    od::object object;
+    if (auto code = std::move(element_result).get_object().get(object)) {
+      if (code == simdjson::INCORRECT_TYPE) return r.fail("must be an object");
+      return r.fail(code);
+    }
+    std::string path = concat(prefix, "[", std::to_string(i), "]");
+    auto status = read_object(r, object, out, model::source_position{next_index++, std::move(path)});
+    r.object_name.clear();
+    if (!status) return status;
+    ++i;
+  }
+  return {};
+}
+
+}  // namespace detail
+
+// Parses a scenario: a Kubernetes List, a JSON array of objects, or one
+// object. Strings in the result point into the document's own copy of
+// `json`. Every error names the object and the JSON path.
+[[nodiscard]] inline result<document> load(std::string_view json) {
+  namespace od = simdjson::ondemand;
+  document doc;
+  doc.buffer_ = std::make_unique<simdjson::padded_string>(json);
+  detail::reader r(*doc.arena_);
+  od::parser parser;
+  od::document root;
+  if (auto code = parser.iterate(*doc.buffer_).get(root)) return r.fail(code);
+  od::json_type type{};
+  if (auto code = root.type().get(type)) return r.fail(code);
+  std::size_t next_index = 0;
+  dra::status status;
+  if (type == od::json_type::array) {
+    od::array items;
+    if (auto code = root.get_array().get(items)) return r.fail(code);
+    status = detail::read_items(r, items, doc.scenario_, "", next_index);
+  } else if (type == od::json_type::object) {
+    od::object object;
+    if (auto code = root.get_object().get(object)) return r.fail(code);
+    od::value kind;
+    std::string_view kind_text;
+    if (object.find_field_unordered("kind").get(kind) == simdjson::SUCCESS &&
+        kind.get_string().get(kind_text) == simdjson::SUCCESS && kind_text == "List") {
+      if (auto code = object.reset().error()) return r.fail(code);
+      od::value items_value;
+      auto code = object.find_field_unordered("items").get(items_value);
+      if (code != simdjson::NO_SUCH_FIELD) {
+        if (code) return r.fail(code);
+        auto at = r.field("items");
+        od::array items;
+        if (items_value.get_array().get(items)) return r.fail("must be an array");
+        status = detail::read_items(r, items, doc.scenario_, "items", next_index);
+      }
+    } else {
+      if (auto code = object.reset().error()) return r.fail(code);
+      status = detail::read_object(r, object, doc.scenario_, model::source_position{0, ""});
+    }
+  } else {
+    return r.fail("a scenario must be a JSON object or array");
+  }
+  if (!status) return std::move(status).error();
+  return doc;
+}
+
+// Reads a whole stream (a file or stdin) and loads it.
+[[nodiscard]] inline result<document> load(std::istream& in, std::string_view name) {
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name)};
+  auto doc = load(text);
+  if (!doc && doc.error().object.empty()) {
+    dra::error e = std::move(doc).error();
+    e.object = std::string(name);
+    return e;
+  }
+  return doc;
+}
+
+[[nodiscard]] inline result<document> load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return dra::error{dra::detail::concat("cannot open ", dra::detail::quoted(path))};
+  return load(in, path);
+}
+
+}  // namespace dra::json

@@ -1,0 +1,112 @@
+// A summary of a scenario: objects by kind, pools, devices and claims, as text or JSON.
+#pragma once
+
+#include <dra/core/text.hpp>
+#include <dra/json/writer.hpp>
+#include <dra/model/scenario.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dra::sim {
+
+struct pool_summary {
+  std::string_view driver;
+  std::string_view pool;
+  std::int64_t generation = 0;   // the newest one published; older slices are ignored
+  std::size_t slices = 0;        // slices of that generation
+  std::int64_t slice_count = 0;  // resourceSliceCount they announce
+  std::size_t devices = 0;
+  std::size_t counter_sets = 0;
+  [[nodiscard]] bool complete() const noexcept { return static_cast<std::int64_t>(slices) == slice_count; }
+};
+
+struct scenario_summary {
+  std::size_t slices = 0, classes = 0, claims = 0, nodes = 0, pods = 0;
+  std::vector<pool_summary> pools;  // sorted by driver, then pool name
+  std::size_t devices = 0;          // in the newest generation of every pool
+  std::vector<std::string> pending_claims;
+  std::size_t allocated_claims = 0;
+  std::vector<std::string> warnings;
+};
+
+// "namespace/name", or "name" without a namespace (the output format's claim names).
+[[nodiscard]] inline std::string claim_name(const model::object_meta& meta) {
+  if (meta.namespace_.empty()) return std::string(meta.name);
+  return dra::detail::concat(meta.namespace_, "/", meta.name);
+}
+
+[[nodiscard]] inline scenario_summary summarize(const model::scenario& scenario) {
+  scenario_summary out;
+  out.slices = scenario.slices.size();
+  out.classes = scenario.classes.size();
+  out.claims = scenario.claims.size();
+  out.nodes = scenario.nodes.size();
+  out.pods = scenario.pods.size();
+  out.warnings = scenario.warnings;
+  for (const auto& [slice, source] : scenario.slices) {
+    auto pool = std::find_if(out.pools.begin(), out.pools.end(), [&](const pool_summary& p) {
+      return p.driver == slice.driver && p.pool == slice.pool.name;
+    });
+    if (pool == out.pools.end()) pool = out.pools.insert(out.pools.end(), pool_summary{slice.driver, slice.pool.name});
+    if (slice.pool.generation < pool->generation) continue;
+    if (slice.pool.generation > pool->generation || pool->slices == 0)
+      *pool = pool_summary{slice.driver, slice.pool.name, slice.pool.generation};
+    ++pool->slices;
+    pool->slice_count = slice.pool.resource_slice_count;
+    pool->devices += slice.devices.size();
+    pool->counter_sets += slice.shared_counters.size();
+  }
+  std::sort(out.pools.begin(), out.pools.end(), [](const pool_summary& a, const pool_summary& b) {
+    return a.driver != b.driver ? a.driver < b.driver : a.pool < b.pool;
+  });
+  for (const pool_summary& p : out.pools) out.devices += p.devices;
+  for (const auto& [claim, source] : scenario.claims) {
+    if (claim.allocation)
+      ++out.allocated_claims;
+    else
+      out.pending_claims.push_back(claim_name(claim.meta));
+  }
+  return out;
+}
+
+[[nodiscard]] inline std::string to_text(const scenario_summary& s) {
+  using dra::detail::concat;
+  auto n = [](std::size_t v) { return std::to_string(v); };
+  std::string out = concat("objects: ", n(s.slices), " ResourceSlices, ", n(s.classes), " DeviceClasses, ", n(s.claims),
+                           " ResourceClaims, ", n(s.nodes), " Nodes, ", n(s.pods), " Pods\n");
+  out += concat("pools: ", n(s.pools.size()), ", devices: ", n(s.devices), "\n");
+  for (const pool_summary& p : s.pools)
+    out += concat("  ", p.driver, "/", p.pool, "  generation ", std::to_string(p.generation), ", ", n(p.slices), " of ",
+                  std::to_string(p.slice_count), " slices", p.complete() ? "" : " (incomplete)", ", ", n(p.devices),
+                  " devices, ", n(p.counter_sets), " counter sets\n");
+  out += concat("claims: ", n(s.pending_claims.size()), " pending, ", n(s.allocated_claims), " allocated\n");
+  for (const std::string& c : s.pending_claims) out += concat("  ", c, "\n");
+  for (const std::string& w : s.warnings) out += concat("warning: ", w, "\n");
+  return out;
+}
+
+[[nodiscard]] inline std::string to_json(const scenario_summary& s) {
+  json::writer w(2);
+  auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+  w.begin_object().key("objects").begin_object();
+  w.field("ResourceSlice", count(s.slices)).field("DeviceClass", count(s.classes));
+  w.field("ResourceClaim", count(s.claims)).field("Node", count(s.nodes)).field("Pod", count(s.pods));
+  w.end_object().key("pools").begin_array();
+  for (const pool_summary& p : s.pools) {
+    w.begin_object().field("driver", p.driver).field("pool", p.pool).field("generation", p.generation);
+    w.field("slices", count(p.slices)).field("resourceSliceCount", p.slice_count).field("complete", p.complete());
+    w.field("devices", count(p.devices)).field("counterSets", count(p.counter_sets)).end_object();
+  }
+  w.end_array().field("devices", count(s.devices)).key("pendingClaims").begin_array();
+  for (const std::string& c : s.pending_claims) w.string(c);
+  w.end_array().field("allocatedClaims", count(s.allocated_claims)).key("warnings").begin_array();
+  for (const std::string& warning : s.warnings) w.string(warning);
+  w.end_array().end_object();
+  return std::move(w).str() + "\n";
+}
+
+}  // namespace dra::sim

@@ -1,0 +1,128 @@
+// Tests that broken input gives a clear error naming the object and the JSON path, never a crash.
+#include <dra/json/ingest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+struct bad_case {
+  std::string name;
+  std::string json;
+  std::string object;   // expected error().object
+  std::string path;     // expected error().path
+  std::string message;  // expected to occur in error().message
+};
+
+std::string slice_with_device(const std::string& device) {
+  return R"({"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}},
+    {"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s1"},
+     "spec":{"driver":"d","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n",
+             "devices":[{"name":"ok"},)" +
+         device + "]}}]}";
+}
+
+std::string claim_with_request(const std::string& exactly) {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns"},
+    "spec":{"devices":{"requests":[{"name":"r","exactly":)" +
+         exactly + "}]}}}";
+}
+
+const bad_case cases[] = {
+    {"malformed quantity", slice_with_device(R"({"name":"x","capacity":{"memory":{"value":"12Q"}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].capacity.memory.value",
+     "\"12Q\" is not a quantity: quantities must match the regular expression"},
+    {"quantity with a bad suffix", slice_with_device(R"({"name":"x","capacity":{"memory":{"value":"12iK"}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].capacity.memory.value",
+     "\"12iK\" is not a quantity: unable to parse quantity's suffix"},
+    {"quantity of wrong type", slice_with_device(R"({"name":"x","capacity":{"memory":{"value":true}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].capacity.memory.value", "must be a string, not a boolean"},
+    {"capacity without value", slice_with_device(R"({"name":"x","capacity":{"memory":{}}})"), "ResourceSlice/s1",
+     "items[1].spec.devices[1].capacity.memory", "missing required field \"value\""},
+    {"name of wrong type", slice_with_device(R"({"name":7})"), "ResourceSlice/s1", "items[1].spec.devices[1].name",
+     "must be a string, not a number"},
+    {"devices not an array", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
+      "spec":{"devices":{}}})",
+     "ResourceSlice/s", "spec.devices", "must be an array, not an object"},
+    {"spec not an object", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
+      "spec":[]})",
+     "ResourceSlice/s", "spec", "must be an object, not an array"},
+    {"attribute int of wrong type", slice_with_device(R"({"name":"x","attributes":{"numa":{"int":"1"}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].attributes.numa.int", "must be an integer, not a string"},
+    {"qualified attribute name in path", slice_with_device(R"({"name":"x","attributes":{"a.b/c":{"bool":1}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].attributes[\"a.b/c\"].bool", "must be a boolean, not a number"},
+    {"huge integer", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
+      "spec":{"pool":{"name":"p","generation":99999999999999999999999}}})",
+     "ResourceSlice/s", "spec.pool.generation", "out of the range of a 64-bit integer"},
+    {"fractional count", claim_with_request(R"({"deviceClassName":"x","count":1.5})"), "ResourceClaim/ns/c",
+     "spec.devices.requests[0].exactly.count", "must be an integer"},
+    {"duplicate map key", slice_with_device(R"({"name":"x","attributes":{"a":{"int":1},"a":{"int":2}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].attributes", "duplicate field \"a\""},
+    {"duplicate field", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a","name":"b"}})", "", "metadata",
+     "duplicate field \"name\""},
+    {"unknown node selector operator",
+     slice_with_device(
+         R"({"name":"x","nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"k","operator":"Near"}]}]}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].nodeSelector.nodeSelectorTerms[0].matchExpressions[0].operator",
+     "Unsupported value: \"Near\""},
+    {"unknown toleration operator",
+     claim_with_request(R"({"deviceClassName":"x","tolerations":[{"operator":"Maybe"}]})"), "ResourceClaim/ns/c",
+     "spec.devices.requests[0].exactly.tolerations[0].operator", "Unsupported value: \"Maybe\""},
+    {"missing kind", R"({"apiVersion":"v1","metadata":{"name":"a"}})", "", "", "missing required field \"kind\""},
+    {"missing kind in a list", R"({"kind":"List","items":[{"metadata":{}}]})", "", "items[0]",
+     "missing required field \"kind\""},
+    {"item not an object", R"([{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}}, 5])", "", "[1]",
+     "must be an object"},
+    {"unsupported apiVersion",
+     R"({"apiVersion":"resource.k8s.io/v1alpha3","kind":"DeviceClass","metadata":{"name":"g"}})", "DeviceClass/g", "",
+     "apiVersion \"resource.k8s.io/v1alpha3\" is not supported"},
+    {"scalar document", R"("just a string")", "", "", "a scenario must be a JSON object or array"},
+    {"truncated", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a")", "", "", "invalid JSON"},
+    {"truncated in a string", R"([{"apiVersion":"v1","kind":"No)", "", "", "invalid JSON"},
+    {"empty input", "", "", "", "invalid JSON"},
+    {"invalid UTF-8", "[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"\xff\xfe\"}}]", "", "",
+     "invalid JSON"},
+    {"deep nesting", std::string(5000, '[') + std::string(5000, ']'), "", "[0]", "must be an object"},
+    {"allocation source", R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},
+      "status":{"allocation":{"devices":{"config":[{"source":"FromNowhere"}]}}}})",
+     "ResourceClaim/c", "status.allocation.devices.config[0].source", "Unsupported value: \"FromNowhere\""},
+};
+
+TEST(IngestErrors, NameTheObjectThePathAndTheProblem) {
+  for (const bad_case& c : cases) {
+    auto doc = dra::json::load(c.json);
+    ASSERT_FALSE(doc.has_value()) << c.name << ": loaded unexpectedly";
+    const dra::error& e = doc.error();
+    EXPECT_EQ(e.object, c.object) << c.name << ": " << e.to_string();
+    EXPECT_EQ(e.path, c.path) << c.name << ": " << e.to_string();
+    EXPECT_NE(e.message.find(c.message), std::string::npos) << c.name << ": " << e.to_string();
+  }
+}
+
+TEST(IngestErrors, EveryTruncationOfAValidDocumentFailsCleanly) {
+  const std::string valid = slice_with_device(R"({"name":"x","capacity":{"memory":{"value":"1Gi"}},
+      "attributes":{"v":{"version":"1.2.3"},"s":{"string":"a\"b"}}})");
+  ASSERT_TRUE(dra::json::load(valid).has_value());
+  for (std::size_t length = 0; length + 1 < valid.size(); ++length) {
+    auto doc = dra::json::load(std::string_view(valid).substr(0, length));
+    // A prefix is never a complete document here (the closing brackets are missing).
+    EXPECT_FALSE(doc.has_value()) << "prefix of length " << length << " loaded";
+  }
+}
+
+TEST(IngestErrors, SkipsDeeplyNestedUnknownFieldsWithoutRecursion) {
+  const std::string deep = std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a"},"x":)") +
+                           std::string(100000, '[') + std::string(100000, ']') + "}";
+  auto doc = dra::json::load(deep);
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_EQ(doc->scenario().nodes[0].object.meta.name, "a");
+}
+
+TEST(IngestErrors, ReadsFilesAndReportsMissingOnes) {
+  auto missing = dra::json::load_file("/nonexistent/dra/scenario.json");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().message, "cannot open \"/nonexistent/dra/scenario.json\"");
+}
+
+}  // namespace

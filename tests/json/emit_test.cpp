@@ -1,0 +1,121 @@
+// Tests of emit: Kubernetes' JSON shape for allocation results, Go's escaping, and ingest/emit round trips.
+#include <dra/json/emit.hpp>
+#include <dra/json/ingest.hpp>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "json_compare.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// The raw JSON of status.allocation of every allocated claim in `json`.
+std::vector<std::string> raw_allocations(const std::string& json) {
+  std::vector<std::string> out;
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(json);
+  simdjson::dom::element root = parser.parse(padded).value();
+  auto visit = [&](simdjson::dom::element object) {
+    auto allocation = object.at_pointer("/status/allocation");
+    if (!allocation.error()) out.push_back(simdjson::minify(allocation.value()));
+  };
+  simdjson::dom::array items;
+  if (root.get_array().get(items) == simdjson::SUCCESS || root["items"].get_array().get(items) == simdjson::SUCCESS) {
+    for (simdjson::dom::element item : items) visit(item);
+  } else {
+    visit(root);
+  }
+  return out;
+}
+
+void expect_round_trip(const std::string& json, const std::string& name, int& compared) {
+  auto doc = dra::json::load(json);
+  ASSERT_TRUE(doc.has_value()) << name << ": " << doc.error().to_string();
+  std::vector<std::string> expected = raw_allocations(json);
+  std::vector<std::string> emitted;
+  for (const auto& [claim, source] : doc->scenario().claims)
+    if (claim.allocation) emitted.push_back(dra::json::to_json(*claim.allocation));
+  ASSERT_EQ(emitted.size(), expected.size()) << name;
+  for (std::size_t i = 0; i < emitted.size(); ++i) {
+    std::string diff;
+    // Exact strings: what was read must be written back byte-identical where canonical.
+    EXPECT_TRUE(dra_test::json_equal(emitted[i], expected[i], diff)) << name << ": " << diff << "\n" << emitted[i];
+    ++compared;
+  }
+}
+
+TEST(Emit, RoundTripsAnAllocatedClaimWithEveryField) {
+  int compared = 0;
+  expect_round_trip(read_file(std::string(DRA_JSON_TEST_DATA) + "/allocated-claim.json"), "allocated-claim", compared);
+  EXPECT_EQ(compared, 1);
+}
+
+TEST(Emit, RoundTripsEveryAllocatedClaimOfTheUpstreamTable) {
+  const std::filesystem::path dir = std::filesystem::path(DRA_SHARED_DIR) / "conformance" / "upstream";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no shared conformance data at " << dir;
+  int compared = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.ends_with(".expected.json") || !name.ends_with(".json") || name.starts_with("_")) continue;
+    expect_round_trip(read_file(entry.path()), name, compared);
+  }
+  EXPECT_GE(compared, 24);  // the allocated claims of the table
+}
+
+TEST(Emit, WritesAllocationResultsInKubernetesFieldOrderAndOmitsEmptyFields) {
+  dra::model::allocation_result a;
+  auto& r = a.results.emplace_back();
+  r.request = "req/sub";
+  r.driver = "d";
+  r.pool = "p";
+  r.device = "dev";
+  r.consumed_capacity.push_back({"memory", *dra::quantity::parse("1024Mi")});
+  a.node_selector = dra::model::node_selector{{dra::model::node_selector_term{
+      {}, {dra::model::node_selector_requirement{"metadata.name", dra::model::node_selector_operator::in, {"n"}}}}}};
+  EXPECT_EQ(
+      dra::json::to_json(a),
+      R"({"devices":{"results":[{"request":"req/sub","driver":"d","pool":"p","device":"dev",)"
+      R"("consumedCapacity":{"memory":"1Gi"}}]},)"
+      R"("nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}]}]}})");
+  EXPECT_EQ(dra::json::to_json(dra::model::allocation_result{}), R"({"devices":{}})");
+}
+
+TEST(Emit, EscapesStringsLikeGo) {
+  dra::json::writer w;
+  w.begin_array().string("a\"b\\c\n\t\r\x01<>&\xe2\x80\xa8\xe2\x80\xa9\xc3\xa9").end_array();
+  EXPECT_EQ(w.str(), R"(["a\"b\\c\n\t\r\u0001\u003c\u003e\u0026\u2028\u2029)"
+                     "\xc3\xa9"
+                     R"("])");
+}
+
+TEST(Emit, WritesTheOutputDocument) {
+  std::vector<dra::model::claim_outcome> outcomes(3);
+  outcomes[0].claim = "default/a";
+  outcomes[0].node = "node-1";
+  outcomes[0].allocation.emplace();
+  outcomes[1].claim = "b";
+  outcomes[1].unschedulable = "cannot allocate all claims";
+  outcomes[2].claim = "default/c";
+  outcomes[2].error = "claim default/c, request r1: CEL compile error";
+  std::string doc = dra::json::output_document(outcomes, 0);
+  EXPECT_EQ(doc, R"({"results":[{"claim":"default/a","node":"node-1","allocation":{"devices":{}}},)"
+                 R"({"claim":"b","node":null,"unschedulable":"cannot allocate all claims"},)"
+                 R"({"claim":"default/c","node":null,"error":"claim default/c, request r1: CEL compile error"}]})");
+  std::string indented = dra::json::output_document(outcomes, 2);
+  std::string diff;
+  EXPECT_TRUE(dra_test::json_equal(indented, doc, diff)) << diff;
+  EXPECT_NE(indented.find("\n    {\n      \"claim\": \"default/a\""), std::string::npos) << indented;
+}
+
+}  // namespace

@@ -1,0 +1,253 @@
+// Tests of JSON ingest: every field of every kind lands in the model, v1beta1 converts, defaults apply.
+#include <dra/json/ingest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <variant>
+
+namespace {
+
+using namespace std::string_view_literals;
+
+dra::json::document load_fixture(const std::string& name) {
+  auto doc = dra::json::load_file(std::string(DRA_JSON_TEST_DATA) + "/" + name);
+  EXPECT_TRUE(doc.has_value()) << name << ": " << (doc ? "" : doc.error().to_string());
+  if (!doc) return *dra::json::load("[]");
+  return std::move(doc).value();
+}
+
+template <class T>
+const T& attribute(const dra::model::device& d, std::string_view name) {
+  const dra::model::device_attribute* a = dra::model::find(d.attributes, name);
+  EXPECT_NE(a, nullptr) << name;
+  static const T fallback{};
+  if (a == nullptr || !std::holds_alternative<T>(a->value)) {
+    ADD_FAILURE() << name << " has another type";
+    return fallback;
+  }
+  return std::get<T>(a->value);
+}
+
+dra::quantity q(std::string_view text) { return *dra::quantity::parse(text); }
+
+TEST(Ingest, ReadsEveryResourceSliceField) {
+  auto doc = load_fixture("full-slice.json");
+  const auto& s = doc.scenario();
+  ASSERT_EQ(s.slices.size(), 1u);
+  const dra::model::resource_slice& slice = s.slices[0].object;
+  EXPECT_EQ(slice.meta.name, "node-1-nics");
+  EXPECT_EQ(slice.meta.uid, "0e3c");
+  ASSERT_EQ(slice.meta.labels.size(), 2u);
+  EXPECT_EQ(slice.meta.labels[0].name, "app.kubernetes.io/name");  // sorted
+  EXPECT_EQ(slice.driver, "nic.example.com");
+  EXPECT_EQ(slice.pool.name, "node-1");
+  EXPECT_EQ(slice.pool.generation, 3);
+  EXPECT_EQ(slice.pool.resource_slice_count, 1);
+  EXPECT_EQ(slice.per_device_node_selection, true);
+  EXPECT_FALSE(slice.node_name.has_value());
+  ASSERT_EQ(slice.devices.size(), 3u);
+
+  const dra::model::device& nic0 = slice.devices[0];
+  EXPECT_EQ(nic0.name, "nic-0");
+  EXPECT_EQ(attribute<dra::model::text>(nic0, "model"), "CX-7");
+  EXPECT_EQ(attribute<std::int64_t>(nic0, "numa"), 1);
+  EXPECT_EQ(attribute<bool>(nic0, "rdma"), true);
+  const auto& firmware = attribute<dra::model::version_value>(nic0, "firmware");
+  EXPECT_EQ(firmware.source, "28.39.1002");
+  ASSERT_TRUE(firmware.parsed.has_value());
+  EXPECT_EQ(firmware.parsed->minor(), 39u);
+  EXPECT_EQ(attribute<std::vector<std::int64_t>>(nic0, "lanes"), (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_EQ(attribute<std::vector<bool>>(nic0, "flags"), (std::vector<bool>{true, false}));
+  EXPECT_EQ(attribute<std::vector<dra::model::text>>(nic0, "ports"), (std::vector<dra::model::text>{"p0", "p1"}));
+  const auto& compat = attribute<std::vector<dra::model::version_value>>(nic0, "compat");
+  ASSERT_EQ(compat.size(), 2u);
+  EXPECT_EQ(compat[1].parsed->prerelease(), "rc.1");
+  EXPECT_EQ(attribute<dra::model::text>(nic0, "kubernetes.io/pcieRoot"), "pci0000:3a");
+  for (const auto& a : nic0.attributes) EXPECT_EQ(a.value.fields_set, 1) << a.name;
+
+  ASSERT_EQ(nic0.capacity.size(), 3u);
+  const dra::model::device_capacity* bandwidth = dra::model::find(nic0.capacity, "bandwidth");
+  ASSERT_NE(bandwidth, nullptr);
+  EXPECT_EQ(bandwidth->value, q("100G"));
+  ASSERT_TRUE(bandwidth->request_policy.has_value());
+  EXPECT_EQ(bandwidth->request_policy->default_value, q("10G"));
+  ASSERT_TRUE(bandwidth->request_policy->valid_range.has_value());
+  EXPECT_EQ(bandwidth->request_policy->valid_range->min, q("1G"));
+  EXPECT_EQ(bandwidth->request_policy->valid_range->max, q("100G"));
+  EXPECT_EQ(bandwidth->request_policy->valid_range->step, q("1G"));
+  const dra::model::device_capacity* queues = dra::model::find(nic0.capacity, "queues");
+  ASSERT_NE(queues, nullptr);
+  EXPECT_EQ(queues->request_policy->valid_values, (std::vector<dra::quantity>{q("8"), q("16"), q("32")}));
+  EXPECT_EQ(dra::model::find(nic0.capacity, "vfs")->value, q("16"));  // a JSON number is a quantity too
+
+  EXPECT_EQ(nic0.node_name, "node-1");
+  ASSERT_EQ(nic0.taints.size(), 1u);
+  EXPECT_EQ(nic0.taints[0].key, "maintenance");
+  EXPECT_EQ(nic0.taints[0].effect, "NoSchedule");
+  EXPECT_EQ(nic0.taints[0].time_added, "2026-01-01T00:00:00Z");
+  EXPECT_EQ(nic0.binds_to_node, true);
+  EXPECT_EQ(nic0.binding_conditions, (std::vector<dra::model::text>{"dra.example.com/is-prepared"}));
+  EXPECT_EQ(nic0.binding_failure_conditions, (std::vector<dra::model::text>{"dra.example.com/preparation-failed"}));
+  EXPECT_EQ(nic0.allow_multiple_allocations, true);
+
+  const dra::model::device& nic1 = slice.devices[1];
+  ASSERT_TRUE(nic1.node_selector.has_value());
+  ASSERT_EQ(nic1.node_selector->terms.size(), 2u);
+  const auto& term = nic1.node_selector->terms[0];
+  ASSERT_EQ(term.match_expressions.size(), 2u);
+  EXPECT_EQ(term.match_expressions[0].key, "zone");
+  EXPECT_EQ(term.match_expressions[0].op, dra::model::node_selector_operator::in);
+  EXPECT_EQ(term.match_expressions[0].values, (std::vector<dra::model::text>{"a", "b"}));
+  EXPECT_EQ(term.match_expressions[1].op, dra::model::node_selector_operator::exists);
+  EXPECT_EQ(term.match_fields[0].op, dra::model::node_selector_operator::not_in);
+  const auto& second = nic1.node_selector->terms[1].match_expressions;
+  EXPECT_EQ(second[0].op, dra::model::node_selector_operator::gt);
+  EXPECT_EQ(second[1].op, dra::model::node_selector_operator::does_not_exist);
+  EXPECT_EQ(second[2].op, dra::model::node_selector_operator::lt);
+  ASSERT_EQ(nic1.consumes_counters.size(), 1u);
+  EXPECT_EQ(nic1.consumes_counters[0].counter_set, "nic-counters");
+  EXPECT_EQ(*dra::model::find(nic1.consumes_counters[0].counters, "bandwidth"), q("50G"));
+  EXPECT_EQ(slice.devices[2].all_nodes, true);
+}
+
+TEST(Ingest, StringsPointIntoTheDocumentBuffer) {
+  auto doc = load_fixture("full-slice.json");
+  std::string_view text = doc.text();
+  std::string_view driver = doc.scenario().slices[0].object.driver;
+  EXPECT_GE(driver.data(), text.data());
+  EXPECT_LE(driver.data() + driver.size(), text.data() + text.size());
+  // Moving the document keeps the views valid.
+  dra::json::document moved = std::move(doc);
+  EXPECT_EQ(moved.scenario().slices[0].object.driver, "nic.example.com");
+}
+
+TEST(Ingest, UnescapesStringsWithEscapes) {
+  auto doc = dra::json::load(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n\u00e9-\"1\"\\x"}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_EQ(doc->scenario().nodes[0].object.meta.name, "n\xc3\xa9-\"1\"\\x");
+}
+
+TEST(Ingest, ConvertsV1beta1ToTheV1Shape) {
+  auto beta = load_fixture("v1beta1.json");
+  auto v1 = load_fixture("v1-equivalent.json");
+  ASSERT_EQ(beta.scenario().slices.size(), 1u);
+  ASSERT_EQ(beta.scenario().claims.size(), 1u);
+  EXPECT_EQ(beta.scenario().slices[0].object, v1.scenario().slices[0].object);
+  EXPECT_EQ(beta.scenario().claims[0].object, v1.scenario().claims[0].object);
+  const auto& request = beta.scenario().claims[0].object.spec.requests[0];
+  ASSERT_TRUE(request.exactly.has_value());
+  EXPECT_EQ(request.exactly->count, 2);
+  EXPECT_EQ(request.exactly->admin_access, false);
+  EXPECT_EQ(request.exactly->tolerations[0].op, dra::model::toleration_operator::exists);
+  const auto& alternatives = beta.scenario().claims[0].object.spec.requests[1];
+  EXPECT_FALSE(alternatives.exactly.has_value());
+  ASSERT_EQ(alternatives.first_available.size(), 2u);
+  EXPECT_EQ(alternatives.first_available[1].mode, dra::model::allocation_mode::all);
+}
+
+TEST(Ingest, AppliesTheApiServerDefaults) {
+  auto doc = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},
+    "spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x",
+      "tolerations":[{"key":"k","value":"v"}]}}]}}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  const auto& exactly = *doc->scenario().claims[0].object.spec.requests[0].exactly;
+  EXPECT_EQ(exactly.mode, dra::model::allocation_mode::exact_count);
+  EXPECT_EQ(exactly.count, 1);
+  EXPECT_EQ(exactly.tolerations[0].op, dra::model::toleration_operator::equal);
+}
+
+TEST(Ingest, KeepsAnUnknownAllocationModeForAllocationToReport) {
+  auto doc = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},
+    "spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x","allocationMode":"future-mode"}}]}}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  const auto& exactly = *doc->scenario().claims[0].object.spec.requests[0].exactly;
+  EXPECT_EQ(exactly.mode, dra::model::allocation_mode::unsupported);
+  EXPECT_EQ(exactly.mode_name, "future-mode");
+}
+
+TEST(Ingest, ReadsKepExamples) {
+  auto claim_doc = load_fixture("kep-4815-mig-claim.json");
+  const auto& claim = claim_doc.scenario().claims[0].object;
+  ASSERT_EQ(claim.spec.requests.size(), 4u);
+  EXPECT_EQ(claim.spec.requests[3].name, "mig-3g-20gb");
+  EXPECT_EQ(claim.spec.requests[3].exactly->selectors[0].cel_expression,
+            "device.attributes['gpu.nvidia.com'].profile == '3g.20gb'");
+  ASSERT_EQ(claim.spec.constraints.size(), 1u);
+  EXPECT_TRUE(claim.spec.constraints[0].requests.empty());
+  EXPECT_EQ(claim.spec.constraints[0].match_attribute, "gpu.nvidia.com/parentUUID");
+
+  auto mixin_doc = load_fixture("kep-5234-mixins.json");
+  const auto& slice = mixin_doc.scenario().slices[0].object;
+  ASSERT_TRUE(slice.mixins.has_value());
+  ASSERT_EQ(slice.mixins->device.size(), 2u);
+  EXPECT_EQ(slice.mixins->device[0].name, "a100-common");
+  EXPECT_EQ(slice.mixins->device[0].attributes.size(), 2u);
+  EXPECT_EQ(slice.mixins->device[0].capacity.size(), 1u);
+  EXPECT_EQ(slice.mixins->device[1].capacity[0].value.value, q("4864Mi"));
+  ASSERT_EQ(slice.mixins->device_counter_consumption.size(), 1u);
+  EXPECT_EQ(slice.mixins->device_counter_consumption[0].counters.size(), 2u);
+  ASSERT_EQ(slice.mixins->counter_set.size(), 1u);
+  EXPECT_EQ(*dra::model::find(slice.mixins->counter_set[0].counters, "multiprocessors"), q("98"));
+  const auto& device = slice.devices[0];
+  EXPECT_EQ(device.includes, (std::vector<dra::model::text>{"a100-common", "mig-1g-5gb"}));
+  EXPECT_EQ(device.consumes_counters[0].includes, (std::vector<dra::model::text>{"mig-1g-5gb-counters"}));
+}
+
+TEST(Ingest, AcceptsAListAnArrayOrOneObjectAndKeepsInputOrder) {
+  const char* node = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}})";
+  const char* pod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"d"},
+    "spec":{"nodeName":"n1","resourceClaims":[{"name":"c","resourceClaimName":"claim"},{"name":"t","resourceClaimTemplateName":"tmpl"}]}})";
+  auto single = dra::json::load(node);
+  ASSERT_TRUE(single.has_value());
+  EXPECT_EQ(single->scenario().nodes.size(), 1u);
+  EXPECT_EQ(single->scenario().nodes[0].source.path, "");
+
+  auto array = dra::json::load(std::string("[") + node + "," + pod + "]");
+  ASSERT_TRUE(array.has_value()) << array.error().to_string();
+  EXPECT_EQ(array->scenario().pods[0].source.index, 1u);
+  EXPECT_EQ(array->scenario().pods[0].source.path, "[1]");
+  const auto& p = array->scenario().pods[0].object;
+  EXPECT_EQ(p.node_name, "n1");
+  ASSERT_EQ(p.resource_claims.size(), 2u);
+  EXPECT_EQ(p.resource_claims[0].resource_claim_name, "claim");
+  EXPECT_EQ(p.resource_claims[1].resource_claim_template_name, "tmpl");
+
+  auto list = dra::json::load(std::string(R"({"kind":"List","apiVersion":"v1","items":[)") + pod + "," + node +
+                              R"(,{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}]})");
+  ASSERT_TRUE(list.has_value()) << list.error().to_string();
+  EXPECT_EQ(list->scenario().nodes[0].source.path, "items[1]");
+  ASSERT_EQ(list->scenario().warnings.size(), 1u);
+  EXPECT_NE(list->scenario().warnings[0].find("ConfigMap"), std::string::npos);
+}
+
+TEST(Ingest, ReadsClassesWithConfig) {
+  auto doc = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},
+    "spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}],
+            "config":[{"opaque":{"driver":"gpu.example.com","parameters":{"a": [1, {"b": null}]}}}],
+            "extendedResourceName":"example.com/gpu"}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  const auto& c = doc->scenario().classes[0].object;
+  EXPECT_EQ(c.selectors[0].cel_expression, "device.driver == \"gpu.example.com\"");
+  EXPECT_EQ(c.config[0].opaque.driver, "gpu.example.com");
+  EXPECT_EQ(c.config[0].opaque.parameters_json, R"({"a": [1, {"b": null}]})");
+  EXPECT_EQ(c.extended_resource_name, "example.com/gpu");
+}
+
+TEST(Ingest, LoadsEveryUpstreamConformanceScenario) {
+  const std::filesystem::path dir = std::filesystem::path(DRA_SHARED_DIR) / "conformance" / "upstream";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no shared conformance data at " << dir;
+  int loaded = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.ends_with(".expected.json") || !name.ends_with(".json") || name.starts_with("_")) continue;
+    auto doc = dra::json::load_file(entry.path().string());
+    ASSERT_TRUE(doc.has_value()) << name << ": " << doc.error().to_string();
+    EXPECT_FALSE(doc->scenario().pods.empty()) << name;
+    ++loaded;
+  }
+  EXPECT_EQ(loaded, 223);
+}
+
+}  // namespace
