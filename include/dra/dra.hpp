@@ -6,6 +6,8 @@
 #include <dra/core/result.hpp>
 #include <dra/core/semver.hpp>
 #include <dra/flatten/concepts.hpp>
+#include <dra/flatten/mixin_view.hpp>
+#include <dra/flatten/plain_view.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/writer.hpp>

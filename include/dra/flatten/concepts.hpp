@@ -21,8 +21,8 @@ struct entry {
 
 namespace detail {
 template <class R, class T>
-concept range_of_entries = std::ranges::forward_range<R> &&
-                           std::convertible_to<std::ranges::range_reference_t<R>, entry<T>>;
+concept range_of_entries =
+    std::ranges::forward_range<R> && std::convertible_to<std::ranges::range_reference_t<R>, entry<T>>;
 }  // namespace detail
 
 // A counter map seen through its includes: a counter set, a counter set mixin
