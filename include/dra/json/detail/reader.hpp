@@ -10,6 +10,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -90,12 +92,18 @@ class reader {
   [[nodiscard]] step key(std::string_view name) {
     if (plain_key(name)) return field(name);
     std::size_t previous = path_.size();
-    path_ += concat("[", quoted(name), "]");
+    path_ += "[\"";
+    path_ += name;
+    path_ += "\"]";
     return step(*this, previous);
   }
   [[nodiscard]] step index(std::size_t i) {
     std::size_t previous = path_.size();
-    path_ += concat("[", std::to_string(i), "]");
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, i);
+    path_ += '[';
+    path_.append(digits, end);
+    path_ += ']';
     return step(*this, previous);
   }
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
@@ -186,18 +194,35 @@ class reader {
     return each_field_of(object, std::forward<OnField>(on_field));
   }
   template <class OnField>
-  [[nodiscard]] dra::status each_field_of(od::object& object, OnField&& on_field) {
-    std::vector<std::string_view> seen;
+  [[nodiscard]] dra::status each_field_of(od::object& object, OnField&& on_field, bool check_duplicates = true) {
+    // Field names seen so far, to reject duplicates without a heap
+    // allocation for ordinary objects and without quadratic work for huge ones.
+    std::array<std::string_view, 32> recent;
+    std::size_t seen = 0;
+    std::vector<std::string_view> many;
     for (auto field_result : object) {
       od::field field;
       if (auto code = std::move(field_result).get(field)) return fail(code);
       auto name = string_of(field.key());
       if (!name) return std::move(name).error();
-      if (std::find(seen.begin(), seen.end(), *name) != seen.end())
-        return fail(concat("duplicate field ", quoted(*name)));
-      seen.push_back(*name);
+      if (check_duplicates) {
+        if (seen < recent.size()) {
+          if (std::find(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(seen), *name) !=
+              recent.begin() + static_cast<std::ptrdiff_t>(seen))
+            return fail(concat("duplicate field ", quoted(*name)));
+          recent[seen++] = *name;
+        } else {
+          many.push_back(*name);
+        }
+      }
       dra::status status = on_field(*name, field.value());
       if (!status) return status;
+    }
+    if (!many.empty()) {
+      many.insert(many.end(), recent.begin(), recent.end());
+      std::sort(many.begin(), many.end());
+      if (auto twice = std::adjacent_find(many.begin(), many.end()); twice != many.end())
+        return fail(concat("duplicate field ", quoted(*twice)));
     }
     return {};
   }
@@ -222,15 +247,22 @@ class reader {
   template <class V, class ReadValue>
   [[nodiscard]] dra::status map(od::value& v, model::sorted_map<V>& out, ReadValue&& read_value) {
     out.clear();
-    auto status = each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = key(name);
-      auto read = read_value(value);
-      if (!read) return std::move(read).error();
-      out.push_back(model::keyed<V>{name, std::move(*read)});
-      return {};
-    });
+    od::object object;
+    if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
+    auto status = each_field_of(
+        object,
+        [&](std::string_view name, od::value& value) -> dra::status {
+          auto at = key(name);
+          auto read = read_value(value);
+          if (!read) return std::move(read).error();
+          out.push_back(model::keyed<V>{name, std::move(*read)});
+          return {};
+        },
+        /*check_duplicates=*/false);  // found below, after sorting
     if (!status) return status;
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    auto twice = std::adjacent_find(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name == b.name; });
+    if (twice != out.end()) return fail(concat("duplicate field ", quoted(twice->name)));
     return {};
   }
 
