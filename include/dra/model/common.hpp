@@ -1,6 +1,7 @@
 // Plain types shared by every Kubernetes object in the model: metadata, node selectors, tolerations.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -24,9 +25,18 @@ struct keyed {
 template <class V>
 using sorted_map = std::vector<keyed<V>>;
 
+// Puts a map built by hand into key order (ingest already does). Every
+// lookup relies on it.
+template <class V>
+void sort_by_key(sorted_map<V>& map) {
+  std::stable_sort(map.begin(), map.end(), [](const keyed<V>& a, const keyed<V>& b) { return a.name < b.name; });
+}
+
 // Finds `name` in a sorted_map; nullptr when absent.
 template <class V>
 [[nodiscard]] const V* find(const sorted_map<V>& map, text name) noexcept {
+  // Outside the key range: a cheap miss, common when looking through mixins.
+  if (map.empty() || name < map.front().name || map.back().name < name) return nullptr;
   std::size_t lo = 0, hi = map.size();
   while (lo < hi) {
     std::size_t mid = lo + (hi - lo) / 2;

@@ -1,0 +1,448 @@
+// The allocator: for one node, finds devices for a set of claims by upstream's backtracking first-fit search, and
+// builds their AllocationResults.
+#pragma once
+
+#include <dra/alloc/concepts.hpp>
+#include <dra/alloc/features.hpp>
+#include <dra/alloc/ledger.hpp>
+#include <dra/alloc/node_match.hpp>
+#include <dra/alloc/pools.hpp>
+#include <dra/flatten/mixin_view.hpp>
+#include <dra/model/device_class.hpp>
+#include <dra/model/resource_claim.hpp>
+#include <dra/model/workload.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+namespace dra::alloc {
+
+// The most results one AllocationResult may hold (resourceapi.AllocationResultsMaxSize).
+inline constexpr std::size_t allocation_results_max_size = 32;
+
+// What one allocate() call found. `results` has one entry per claim when
+// the claims fit; otherwise `unschedulable` says why not. When the node
+// had invalid pools and nothing fit, `invalid_pools` is set: that rules
+// out this node only (upstream's ErrFailedAllocationOnNode).
+struct allocation_outcome {
+  std::vector<model::allocation_result> results;
+  bool fits = false;
+  bool invalid_pools = false;
+  std::string unschedulable;  // a short reason when !fits
+  std::uint64_t search_steps = 0;
+};
+
+// "namespace/name", or "name" without a namespace (klog.KObj).
+[[nodiscard]] inline std::string object_name(const model::object_meta& meta) {
+  if (meta.namespace_.empty()) return std::string(meta.name);
+  return std::string(meta.namespace_) + "/" + std::string(meta.name);
+}
+
+namespace detail {
+
+// A device attribute as a set of values of one type (list-type attributes, KEP-5491).
+struct attribute_set {
+  enum class kind : std::uint8_t { none, ints, bools, strings, versions } type = kind::none;
+  std::vector<std::int64_t> ints;
+  std::vector<bool> bools;
+  std::vector<std::string_view> strings;  // strings and versions
+
+  [[nodiscard]] static attribute_set of(const model::device_attribute* a) {
+    attribute_set s;
+    if (a == nullptr) return s;
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, std::int64_t>) {
+            s.type = kind::ints, s.ints = {v};
+          } else if constexpr (std::is_same_v<T, bool>) {
+            s.type = kind::bools, s.bools = {v};
+          } else if constexpr (std::is_same_v<T, model::text>) {
+            s.type = kind::strings, s.strings = {v};
+          } else if constexpr (std::is_same_v<T, model::version_value>) {
+            s.type = kind::versions, s.strings = {v.source};
+          } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+            if (!v.empty()) s.type = kind::ints, s.ints = v;
+          } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
+            if (!v.empty()) s.type = kind::bools, s.bools = v;
+          } else if constexpr (std::is_same_v<T, std::vector<model::text>>) {
+            if (!v.empty()) s.type = kind::strings, s.strings.assign(v.begin(), v.end());
+          } else {
+            if (!v.empty()) {
+              s.type = kind::versions;
+              for (const auto& x : v) s.strings.push_back(x.source);
+            }
+          }
+        },
+        a->value);
+    if (a->fields_set == 0) s.type = kind::none;
+    return s;
+  }
+  [[nodiscard]] bool known() const noexcept { return type != kind::none; }
+
+  template <class T>
+  static std::vector<T> common(const std::vector<T>& a, const std::vector<T>& b) {
+    std::vector<T> out;
+    for (const auto& x : a)
+      if (std::find(b.begin(), b.end(), x) != b.end() && std::find(out.begin(), out.end(), x) == out.end())
+        out.push_back(x);
+    return out;
+  }
+  [[nodiscard]] bool intersects(const attribute_set& o) const {
+    if (type != o.type || type == kind::none) return false;
+    switch (type) {
+      case kind::ints: return !common(ints, o.ints).empty();
+      case kind::bools: return !common(bools, o.bools).empty();
+      default: return !common(strings, o.strings).empty();
+    }
+  }
+  void intersect_with(const attribute_set& o) {
+    if (type != o.type || type == kind::none) return;
+    switch (type) {
+      case kind::ints: ints = common(ints, o.ints); break;
+      case kind::bools: bools = common(bools, o.bools); break;
+      default: strings = common(strings, o.strings); break;
+    }
+  }
+};
+
+// The scalar kind of an attribute (without list types): 0 none/list, 1 int, 2 bool, 3 string, 4 version.
+[[nodiscard]] inline int scalar_kind(const model::device_attribute& a) noexcept {
+  if (a.fields_set == 0) return 0;
+  switch (a.value.index()) {
+    case 0: return 1;
+    case 1: return 2;
+    case 2: return 3;
+    case 3: return 4;
+    default: return 0;
+  }
+}
+[[nodiscard]] inline bool scalar_equal(const model::device_attribute& a, const model::device_attribute& b) noexcept {
+  int k = scalar_kind(a);
+  if (k != scalar_kind(b) || k == 0) return false;
+  if (k == 4) return std::get<3>(a.value).source == std::get<3>(b.value).source;
+  return a.value == b.value;
+}
+
+// Looks up a fully qualified attribute name; the driver's own domain may be left out on the device.
+[[nodiscard]] inline const model::device_attribute* lookup_attribute(const flatten::mixin_device_view& device,
+                                                                    std::string_view driver,
+                                                                    std::string_view qualified) {
+  if (const auto* a = device.attribute(qualified)) return a;
+  std::size_t slash = qualified.find('/');
+  if (slash == std::string_view::npos || qualified.substr(0, slash) != driver) return nullptr;
+  return device.attribute(qualified.substr(slash + 1));
+}
+
+// A claim constraint with upstream's add/remove protocol: every successful add is undone by exactly one remove.
+struct constraint_state {
+  bool is_match = true;
+  std::vector<std::string_view> requests;  // empty: every request of the claim
+  std::string_view attribute;
+  bool list_types = false;
+  // matchAttribute
+  std::size_t count = 0;
+  const model::device_attribute* first = nullptr;
+  attribute_set intersection;
+  std::vector<attribute_set> intersection_history;  // to undo intersect_with on remove
+  // distinctAttribute: one attribute per request name (upstream keys them so)
+  std::vector<std::pair<std::string_view, const model::device_attribute*>> by_request;
+
+  [[nodiscard]] bool applies(std::string_view request, std::string_view sub) const {
+    if (requests.empty()) return true;
+    for (auto r : requests) {
+      if (r == request) return true;
+      if (!sub.empty() && r.size() == request.size() + 1 + sub.size() && r.substr(0, request.size()) == request &&
+          r[request.size()] == '/' && r.substr(request.size() + 1) == sub)
+        return true;
+    }
+    return false;
+  }
+
+  bool add(std::string_view request, std::string_view sub, const flatten::mixin_device_view& device,
+           std::string_view driver) {
+    if (!applies(request, sub)) return true;
+    const model::device_attribute* a = lookup_attribute(device, driver, attribute);
+    if (a == nullptr) return false;
+    if (is_match) return add_match(*a);
+    return add_distinct(request, *a);
+  }
+  void remove(std::string_view request, std::string_view sub) {
+    if (!applies(request, sub)) return;
+    if (is_match) {
+      --count;
+      if (list_types && !intersection_history.empty()) {
+        intersection = std::move(intersection_history.back());
+        intersection_history.pop_back();
+      }
+      return;
+    }
+    std::erase_if(by_request, [&](const auto& e) { return e.first == request; });
+    --count;
+  }
+
+ private:
+  bool add_match(const model::device_attribute& a) {
+    if (count == 0) {
+      if (list_types) {
+        attribute_set s = attribute_set::of(&a);
+        if (!s.known()) return false;
+        intersection = std::move(s);
+      } else {
+        first = &a;
+      }
+      count = 1;
+      return true;
+    }
+    if (list_types) {
+      attribute_set s = attribute_set::of(&a);
+      if (!s.known() || !intersection.intersects(s)) return false;
+      intersection_history.push_back(intersection);
+      intersection.intersect_with(s);
+    } else if (!scalar_equal(a, *first)) {
+      return false;
+    }
+    ++count;
+    return true;
+  }
+  bool add_distinct(std::string_view request, const model::device_attribute& a) {
+    if (count != 0 && !distinct_from_all(a)) return false;
+    bool replaced = false;
+    for (auto& e : by_request)
+      if (e.first == request) e.second = &a, replaced = true;
+    if (!replaced) by_request.emplace_back(request, &a);
+    ++count;
+    return true;
+  }
+  [[nodiscard]] bool distinct_from_all(const model::device_attribute& a) const {
+    if (list_types) {
+      attribute_set s = attribute_set::of(&a);
+      if (!s.known()) return false;
+      for (const auto& e : by_request) {
+        attribute_set existing = attribute_set::of(e.second);
+        if (existing.known() && s.intersects(existing)) return false;
+      }
+      return true;
+    }
+    for (const auto& e : by_request) {
+      if (scalar_kind(a) == 0) return false;
+      if (scalar_equal(a, *e.second)) return false;
+    }
+    return true;
+  }
+};
+
+// The amount one allocation consumes of a capacity (KEP-5075 request policy).
+[[nodiscard]] inline quantity consumed_amount(const quantity* requested, const model::device_capacity& capacity) {
+  const auto& policy = capacity.request_policy;
+  if (requested == nullptr) return policy && policy->default_value ? *policy->default_value : capacity.value;
+  if (!policy) return *requested;
+  if (policy->valid_range) {
+    const auto& range = *policy->valid_range;
+    if (*requested < range.min) return range.min;
+    if (!range.step) return *requested;
+    auto rounded = quantity::round_up_to_step(*requested, range.min, *range.step);
+    return rounded ? *rounded : *requested;
+  }
+  if (!policy->valid_values.empty()) {
+    for (const auto& v : policy->valid_values)
+      if (*requested <= v) return v;
+  }
+  return *requested;
+}
+
+[[nodiscard]] inline bool violates_policy(const quantity& amount, const model::device_capacity& capacity) {
+  const auto& policy = capacity.request_policy;
+  if (!policy) return false;
+  if (policy->default_value && amount.identical(*policy->default_value)) return false;
+  if (policy->valid_range) {
+    const auto& range = *policy->valid_range;
+    if (range.max && amount > *range.max) return true;
+    if (range.step) {
+      std::int64_t step = range.step->value();
+      if (step != 0 && (amount.value() - range.min.value()) % step != 0) return true;
+    }
+    return false;
+  }
+  if (!policy->valid_values.empty())
+    return std::none_of(policy->valid_values.begin(), policy->valid_values.end(),
+                        [&](const quantity& v) { return v == amount; });
+  return false;
+}
+
+}  // namespace detail
+
+// Finds allocations for claims on one node. `Engine` evaluates CEL
+// selectors; `Policy` orders candidate devices (first_fit keeps upstream's
+// order, which makes results identical to upstream's allocator).
+// The allocator borrows everything it is given; they must outlive it.
+template <allocation_policy Policy, selector_engine Engine>
+class basic_allocator {
+ public:
+  basic_allocator(features f, const ledger& state, std::span<const model::device_class* const> classes,
+                  std::span<const model::resource_slice* const> slices, const Engine& engine, Policy policy = {})
+      : features_(f), state_(&state), engine_(&engine), policy_(std::move(policy)) {
+    for (const auto* c : classes) classes_.emplace(c->meta.name, c);
+    for (const auto* s : slices) {
+      model::text node = s->node_name.value_or(model::text{});
+      if (node.empty())
+        shared_slices_.push_back(s);
+      else
+        slices_on_node_[node].push_back(s);
+      by_pool_[pool_key{s->driver, s->pool.name}].push_back(s);
+    }
+  }
+
+  // Allocates all `claims` together on `node`: either every claim gets a
+  // result, or none does. Errors are problems of the input.
+  [[nodiscard]] result<allocation_outcome> allocate(const model::node& node,
+                                                    std::span<const model::resource_claim* const> claims) {
+    search s(*this, node, claims);
+    return s.run();
+  }
+
+  // The next shareID serial; callers that keep allocating continue from here.
+  [[nodiscard]] std::uint64_t share_serial() const noexcept { return share_serial_; }
+  void set_share_serial(std::uint64_t next) noexcept { share_serial_ = next; }
+
+ private:
+  struct compiled {
+    std::optional<typename Engine::program> program;
+    std::string error;
+  };
+
+  const compiled& compile(std::string_view expression) {
+    auto it = programs_.find(expression);
+    if (it != programs_.end()) return it->second;
+    compiled c;
+    auto p = engine_->compile(expression);
+    if (p)
+      c.program.emplace(std::move(p).value());
+    else
+      c.error = p.error().message;
+    return programs_.emplace(expression, std::move(c)).first->second;
+  }
+
+  std::string next_share_id() {
+    std::uint64_t n = share_serial_++;
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "00000000-0000-4000-8000-%012llx",
+                  static_cast<unsigned long long>(n & 0xffffffffffffULL));
+    return buffer;
+  }
+
+  // One allocate() call.
+  class search {
+   public:
+    search(basic_allocator& a, const model::node& node, std::span<const model::resource_claim* const> claims)
+        : a_(a), f_(a.features_), node_(node), claims_(claims) {}
+
+    result<allocation_outcome> run();
+
+   private:
+    struct candidate {
+      std::uint32_t pool = 0;
+      const model::resource_slice* slice = nullptr;
+      flatten::mixin_device_view view;
+      device_ref id;
+      bool exclusive_in_state = false;
+      const capacity_amounts* given_out = nullptr;
+      bool shared = false;
+      bool consumes_counters = false;
+      std::vector<std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
+      // search state
+      std::vector<std::uint32_t> exclusive_for;  // claim indices holding it exclusively in this search
+      std::uint32_t shares = 0;                  // shared allocations in this search
+      bool counters_charged_by_share = false;
+      capacity_amounts allocating;  // capacity given out in this search
+    };
+    struct counter_slot {
+      quantity available;
+      quantity consumed;
+    };
+    struct request_data {
+      const model::device_request* request = nullptr;
+      const model::device_request_spec* spec = nullptr;
+      bool is_sub = false;
+      std::string_view name;       // request or subrequest name
+      std::string_view base_name;  // the request's name
+      std::string full_name;
+      bool admin_access = false;
+      const model::device_class* klass = nullptr;
+      std::size_t num_devices = 0;
+      bool all_mode = false;
+      std::vector<std::uint32_t> all_devices;
+      std::vector<std::int8_t> selectable;  // per candidate: -1 unknown, 0 no, 1 yes
+      std::size_t selected_sub = 0;
+    };
+    struct device_result {
+      std::uint32_t candidate = 0;
+      const request_data* request = nullptr;
+      std::optional<std::string> share_id;
+      capacity_amounts consumed;
+      bool counters_charged = false;
+    };
+    enum class step { done, failed, max_exceeded };
+
+    std::string claim_name(std::size_t i) const { return object_name(claims_[i]->meta); }
+
+    result<bool> is_selectable(request_data& rd, std::size_t claim, std::uint32_t c);
+    result<bool> selectors_match(std::size_t claim, const model::device_class* klass,
+                                 std::span<const model::device_selector> selectors, const candidate& c);
+    bool capacity_fits(const request_data& rd, const candidate& c) const;
+    bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
+    bool reserve_counters(const candidate& c);
+    void release_counters(const candidate& c);
+    result<bool> allocate_device(std::size_t claim, request_data& rd, std::uint32_t c, bool must);
+    void deallocate(std::size_t claim, std::uint32_t c);
+    result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device,
+                              bool in_sub, std::size_t start);
+    result<request_data> validate_request(std::size_t claim, const model::device_request& request,
+                                          const model::device_request_spec& spec, bool is_sub, std::string_view name,
+                                          bool admin_access);
+    bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
+    result<model::allocation_result> build_result(std::size_t claim);
+
+    basic_allocator& a_;
+    const features& f_;
+    const model::node& node_;
+    std::span<const model::resource_claim* const> claims_;
+    std::vector<pool> pools_;
+    std::vector<candidate> candidates_;
+    std::vector<std::uint32_t> order_;
+    std::vector<counter_slot> slots_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots_;  // [first, last) per pool
+    std::vector<bool> pool_overdrawn_;
+    std::vector<std::vector<std::vector<request_data>>> requests_;  // claim, request, subrequest
+    std::vector<std::vector<detail::constraint_state>> constraints_;
+    std::vector<std::vector<device_result>> results_;
+    std::optional<dra::error> error_;
+    std::uint64_t steps_ = 0;
+  };
+
+  features features_;
+  const ledger* state_;
+  const Engine* engine_;
+  Policy policy_;
+  std::unordered_map<std::string_view, const model::device_class*> classes_;
+  std::unordered_map<std::string_view, std::vector<const model::resource_slice*>> slices_on_node_;
+  std::vector<const model::resource_slice*> shared_slices_;
+  slices_by_pool by_pool_;
+  std::unordered_map<std::string_view, compiled> programs_;
+  std::uint64_t share_serial_ = 1;
+};
+
+}  // namespace dra::alloc
+
+#include <dra/alloc/detail/search.hpp>

@@ -1,0 +1,64 @@
+// What the allocator's template parameters must provide: slice sources, device views, selector engines, policies.
+#pragma once
+
+#include <dra/core/result.hpp>
+#include <dra/flatten/concepts.hpp>
+#include <dra/flatten/mixin_view.hpp>
+#include <dra/model/resource_slice.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <ranges>
+#include <span>
+#include <string_view>
+
+namespace dra::alloc {
+
+// A device as the allocator sees it (mixins applied): the flatten room's concept.
+template <class V>
+concept device_view = flatten::device_view<V>;
+
+// Where the allocator takes ResourceSlices from: any forward range of slices
+// (the allocator keeps pointers, so the slices must outlive it).
+template <class S>
+concept slice_source =
+    std::ranges::forward_range<S> && std::same_as<std::ranges::range_value_t<S>, model::resource_slice>;
+
+// Compiles a CEL selector once and evaluates it against a device (with the
+// driver name of its slice). The allocator compiles each distinct
+// expression once per allocator and caches every (selector, device) result.
+template <class E>
+concept selector_engine =
+    std::movable<typename E::program> &&
+    requires(const E& engine, std::string_view expression, const typename E::program& program,
+             const flatten::mixin_device_view& device, std::string_view driver) {
+      { engine.compile(expression) } -> std::same_as<result<typename E::program>>;
+      { engine.matches(program, device, driver) } -> std::same_as<result<bool>>;
+    };
+
+// What a policy may see of one candidate device when it orders them.
+struct candidate_facts {
+  std::uint32_t pool_index = 0;  // pools in upstream's order (driver, pool name; binding-condition pools last)
+  std::uint32_t slice_index = 0;
+  std::uint32_t device_index = 0;
+  bool shared = false;  // allowMultipleAllocations (with ConsumableCapacity)
+  flatten::mixin_device_view device;
+};
+
+// A policy decides the order in which the search tries candidate devices
+// (the search itself never changes): `order` holds candidate indices in
+// upstream's visiting order on entry and may be permuted.
+template <class P>
+concept allocation_policy = std::default_initializable<P> && requires(const P& policy, std::span<std::uint32_t> order,
+                                                                     std::span<const candidate_facts> facts) {
+  { policy.order_candidates(order, facts) } -> std::same_as<void>;
+};
+
+// Upstream's first fit: pools by (driver, pool), slices by name, devices in slice order.
+struct first_fit {
+  void order_candidates(std::span<std::uint32_t>, std::span<const candidate_facts>) const noexcept {}
+};
+
+static_assert(allocation_policy<first_fit>);
+
+}  // namespace dra::alloc

@@ -1,0 +1,631 @@
+// The backtracking search behind basic_allocator::allocate (implementation; included by allocator.hpp).
+#pragma once
+
+#include <dra/alloc/allocator.hpp>
+
+namespace dra::alloc {
+
+template <allocation_policy Policy, selector_engine Engine>
+result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
+  std::vector<const model::resource_slice*> for_node;
+  if (auto it = a_.slices_on_node_.find(node_.meta.name); it != a_.slices_on_node_.end()) for_node = it->second;
+  for_node.insert(for_node.end(), a_.shared_slices_.begin(), a_.shared_slices_.end());
+  auto gathered = gather_pools(for_node, node_, f_, a_.by_pool_);
+  if (!gathered) return gathered.error();
+  pools_ = std::move(gathered).value();
+
+  // Candidates in upstream's visiting order, and the pools' counters.
+  pool_slots_.resize(pools_.size());
+  pool_overdrawn_.assign(pools_.size(), false);
+  for (std::uint32_t p = 0; p < pools_.size(); ++p) {
+    const pool& pl = pools_[p];
+    pool_slots_[p] = {static_cast<std::uint32_t>(slots_.size()), static_cast<std::uint32_t>(slots_.size())};
+    if (pl.incomplete || pl.invalid) continue;
+    std::map<std::pair<std::string_view, std::string_view>, std::uint32_t> slot_of;
+    if (f_.partitionable_devices)
+      for (const auto& set : pl.counter_sets)
+        for (const auto e : set.counters()) {
+          slot_of.emplace(std::pair{set.name(), e.name}, static_cast<std::uint32_t>(slots_.size()));
+          slots_.push_back({*e.value, quantity{}});
+        }
+    pool_slots_[p].second = static_cast<std::uint32_t>(slots_.size());
+    auto draws_of = [&](const flatten::mixin_device_view& view) {
+      std::vector<std::pair<std::uint32_t, quantity>> draws;
+      if (!f_.partitionable_devices) return draws;
+      for (const auto consumption : view.counter_consumptions())
+        for (const auto e : consumption.counters())
+          if (auto it = slot_of.find(std::pair{consumption.counter_set(), e.name}); it != slot_of.end())
+            draws.emplace_back(it->second, *e.value);
+      return draws;
+    };
+    for (std::uint32_t s = 0; s < pl.device_slices.size(); ++s) {
+      const auto* slice = pl.device_slices[s];
+      for (const auto view : flatten::device_views(*slice)) {
+        candidate c;
+        c.pool = p;
+        c.slice = slice;
+        c.view = view;
+        c.id = device_ref{slice->driver, slice->pool.name, view.name()};
+        c.exclusive_in_state = a_.state_->exclusively_allocated(c.id);
+        c.given_out = a_.state_->given_out(c.id);
+        c.shared = f_.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
+        c.consumes_counters = !view.base().consumes_counters.empty();
+        c.draws = draws_of(view);
+        candidates_.push_back(std::move(c));
+      }
+    }
+    // Counters held by devices that are allocated already (in any way).
+    if (f_.partitionable_devices && !slot_of.empty())
+      for (const auto* group : {&pl.device_slices, &pl.other_slices})
+        for (const auto* slice : *group)
+          for (const auto view : flatten::device_views(*slice)) {
+            if (!a_.state_->allocated(device_ref{slice->driver, slice->pool.name, view.name()})) continue;
+            for (const auto& [slot, amount] : draws_of(view))
+              if (auto rest = slots_[slot].available.sub(amount)) slots_[slot].available = *rest;
+          }
+    for (std::uint32_t i = pool_slots_[p].first; i < pool_slots_[p].second; ++i)
+      if (slots_[i].available.sign() < 0) pool_overdrawn_[p] = true;
+  }
+  order_.resize(candidates_.size());
+  std::iota(order_.begin(), order_.end(), 0u);
+  if constexpr (!std::is_same_v<Policy, first_fit>) {
+    std::vector<candidate_facts> facts;
+    facts.reserve(candidates_.size());
+    for (const auto& c : candidates_) facts.push_back({c.pool, 0, 0, c.shared, c.view});
+    a_.policy_.order_candidates(order_, facts);
+  }
+
+  // Check every request as upstream does before searching.
+  requests_.resize(claims_.size());
+  constraints_.resize(claims_.size());
+  results_.resize(claims_.size());
+  for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
+    const model::resource_claim& claim = *claims_[ci];
+    std::size_t min_devices = 0;
+    for (const auto& request : claim.spec.requests) {
+      const bool has_subs = !request.first_available.empty();
+      if (!f_.prioritized_list && has_subs)
+        return dra::error{"claim " + claim_name(ci) + ", request " + std::string(request.name) +
+                          ": has subrequests, but the DRAPrioritizedList feature is disabled"};
+      if (!f_.consumable_capacity) {
+        if (request.exactly && request.exactly->capacity)
+          return dra::error{"claim " + claim_name(ci) + ", request " + std::string(request.name) +
+                            ": has capacity requests, but the DRAConsumableCapacity feature is disabled"};
+        for (const auto& sub : request.first_available)
+          if (sub.capacity)
+            return dra::error{"claim " + claim_name(ci) + ", subrequest " + std::string(sub.name) +
+                              ": has capacity requests, but the DRAConsumableCapacity feature is disabled"};
+      }
+      std::vector<request_data> entries;
+      if (has_subs) {
+        std::size_t fewest = std::numeric_limits<std::size_t>::max();
+        for (const auto& sub : request.first_available) {
+          auto rd = validate_request(ci, request, sub, true, sub.name, false);
+          if (!rd) return rd.error();
+          fewest = std::min(fewest, rd->num_devices);
+          entries.push_back(std::move(rd).value());
+        }
+        min_devices += fewest;
+      } else {
+        static const model::exact_device_request missing{};
+        const model::exact_device_request& exact = request.exactly ? *request.exactly : missing;
+        auto rd = validate_request(ci, request, exact, false, request.name, exact.admin_access.has_value());
+        if (!rd) return rd.error();
+        min_devices += rd->num_devices;
+        entries.push_back(std::move(rd).value());
+      }
+      requests_[ci].push_back(std::move(entries));
+    }
+    if (min_devices > allocation_results_max_size)
+      return dra::error{"claim " + claim_name(ci) + ": number of requested devices " + std::to_string(min_devices) +
+                        " exceeds the claim limit of " + std::to_string(allocation_results_max_size)};
+    for (std::size_t i = 0; i < claim.spec.constraints.size(); ++i) {
+      const auto& c = claim.spec.constraints[i];
+      detail::constraint_state state;
+      state.requests.assign(c.requests.begin(), c.requests.end());
+      state.list_types = f_.list_type_attributes;
+      if (c.match_attribute) {
+        state.attribute = *c.match_attribute;
+      } else if (c.distinct_attribute) {
+        state.is_match = false;
+        state.attribute = *c.distinct_attribute;
+      } else {
+        return dra::error{"claim " + claim_name(ci) + ", constraint #" + std::to_string(i) +
+                          ": empty constraint (unsupported constraint type?)"};
+      }
+      constraints_[ci].push_back(std::move(state));
+    }
+  }
+
+  auto found = allocate_one(0, 0, 0, 0, false, 0);
+  if (!found) return found.error();
+  allocation_outcome outcome;
+  outcome.search_steps = steps_;
+  if (*found != step::done) {
+    for (const auto& p : pools_)
+      if (p.invalid) {
+        outcome.invalid_pools = true;
+        outcome.unschedulable = "invalid resource pools were encountered";
+        return outcome;
+      }
+    outcome.unschedulable = "cannot allocate all claims";
+    return outcome;
+  }
+  outcome.fits = true;
+  for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
+    auto built = build_result(ci);
+    if (!built) return built.error();
+    outcome.results.push_back(std::move(built).value());
+  }
+  return outcome;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, const model::device_request& request,
+                                                               const model::device_request_spec& spec, bool is_sub,
+                                                               std::string_view name, bool has_admin_access)
+    -> result<request_data> {
+  const std::string where = "claim " + claim_name(ci) + ", request " + std::string(name);
+  request_data rd;
+  rd.request = &request;
+  rd.spec = &spec;
+  rd.is_sub = is_sub;
+  rd.name = name;
+  rd.base_name = request.name;
+  rd.full_name = is_sub ? std::string(request.name) + "/" + std::string(name) : std::string(name);
+  if (!is_sub && request.exactly) rd.admin_access = request.exactly->admin_access.value_or(false);
+  for (std::size_t i = 0; i < spec.selectors.size(); ++i)
+    if (spec.selectors[i].cel_expression.empty())
+      return dra::error{where + ", selector #" + std::to_string(i) +
+                        ": CEL expression empty (unsupported selector type?)"};
+  if (!f_.admin_access && has_admin_access)
+    return dra::error{where + ": admin access is requested, but the feature is disabled"};
+  if (spec.device_class_name.empty()) return dra::error{where + ": missing device class name (unsupported request type?)"};
+  auto klass = a_.classes_.find(spec.device_class_name);
+  if (klass == a_.classes_.end())
+    return dra::error{where + ": could not retrieve device class " + std::string(spec.device_class_name) +
+                      ": deviceclass.resource.k8s.io \"" + std::string(spec.device_class_name) + "\" not found"};
+  rd.klass = klass->second;
+  rd.selectable.assign(candidates_.size(), -1);
+  switch (spec.mode) {
+    case model::allocation_mode::exact_count:
+      rd.num_devices = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;
+      break;
+    case model::allocation_mode::all:
+      rd.all_mode = true;
+      for (const auto& p : pools_) {
+        if (p.incomplete)
+          return dra::error{where + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
+                            " is currently being updated"};
+        if (p.invalid)
+          return dra::error{where + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
+                            " is currently invalid"};
+      }
+      for (std::uint32_t c = 0; c < candidates_.size(); ++c) {
+        auto selectable = is_selectable(rd, ci, c);
+        if (!selectable) return selectable.error();
+        if (!*selectable) continue;
+        if (f_.consumable_capacity && !capacity_fits(rd, candidates_[c])) continue;
+        rd.all_devices.push_back(c);
+      }
+      rd.num_devices = rd.all_devices.size();
+      break;
+    default:
+      return dra::error{where + ": unsupported count mode " + std::string(spec.mode_name)};
+  }
+  return rd;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const model::device_class* klass,
+                                                                      std::span<const model::device_selector> selectors,
+                                                                      const candidate& c) {
+  const std::string owner =
+      klass != nullptr ? "class " + std::string(klass->meta.name) : "claim " + claim_name(ci);
+  for (std::size_t i = 0; i < selectors.size(); ++i) {
+    const compiled& program = a_.compile(selectors[i].cel_expression);
+    if (!program.program)
+      return dra::error{owner + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
+    auto matches = a_.engine_->matches(*program.program, c.view, c.slice->driver);
+    if (!matches)
+      return dra::error{owner + ": selector #" + std::to_string(i) + " on device " + std::string(c.id.driver) + "/" +
+                        std::string(c.id.pool) + "/" + std::string(c.id.device) +
+                        ": CEL runtime error: " + matches.error().message};
+    if (!*matches) return false;
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data& rd, std::size_t ci, std::uint32_t ix) {
+  const candidate& c = candidates_[ix];
+  if (!f_.device_binding_and_status && !c.view.base().binding_conditions.empty()) return false;
+  if (rd.selectable[ix] >= 0) return rd.selectable[ix] == 1;
+  auto decide = [&](bool v) {
+    rd.selectable[ix] = v ? 1 : 0;
+    return v;
+  };
+  if (rd.klass != nullptr) {
+    auto m = selectors_match(ci, rd.klass, rd.klass->selectors, c);
+    if (!m) return m.error();
+    if (!*m) return decide(false);
+  }
+  auto m = selectors_match(ci, nullptr, rd.spec->selectors, c);
+  if (!m) return m.error();
+  if (!*m) return decide(false);
+  if (c.slice->per_device_node_selection.value_or(false)) {
+    const model::device& d = c.view.base();
+    auto n = node_matches(node_, d.node_name.value_or(model::text{}), d.all_nodes.value_or(false),
+                          d.node_selector ? &*d.node_selector : nullptr);
+    if (!n) return n.error();
+    if (!*n) return decide(false);
+  }
+  return decide(true);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& rd, const candidate& c) const {
+  const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
+  if (wanted != nullptr)
+    for (const auto& r : wanted->requests)
+      if (c.view.capacity(r.name) == nullptr) return false;
+  for (const auto e : c.view.capacities()) {
+    const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
+    quantity amount = detail::consumed_amount(requested, *e.value);
+    if (detail::violates_policy(amount, *e.value)) return false;
+    quantity total = amount;
+    if (c.given_out != nullptr)
+      if (const quantity* q = model::find(*c.given_out, e.name))
+        if (auto sum = total.add(*q)) total = *sum;
+    if (const quantity* q = model::find(c.allocating, e.name))
+      if (auto sum = total.add(*q)) total = *sum;
+    if (total > e.value->value) return false;
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::reserve_counters(const candidate& c) {
+  if (pool_overdrawn_[c.pool]) return false;
+  std::size_t added = 0;
+  bool fits = true;
+  for (; added < c.draws.size(); ++added) {
+    auto& slot = slots_[c.draws[added].first];
+    auto sum = slot.consumed.add(c.draws[added].second);
+    if (!sum) {
+      fits = false;
+      break;
+    }
+    slot.consumed = *sum;
+    if (slot.consumed > slot.available) fits = false;
+  }
+  if (fits) return true;
+  for (std::size_t i = 0; i < added; ++i) {
+    auto& slot = slots_[c.draws[i].first];
+    if (auto rest = slot.consumed.sub(c.draws[i].second)) slot.consumed = *rest;
+  }
+  return false;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::release_counters(const candidate& c) {
+  for (const auto& [slot, amount] : c.draws)
+    if (auto rest = slots_[slot].consumed.sub(amount)) slots_[slot].consumed = *rest;
+}
+
+namespace detail {
+[[nodiscard]] inline bool tolerates(const model::device_toleration& t, const model::device_taint& taint) {
+  if (!t.effect.empty() && t.effect != taint.effect) return false;
+  if (!t.key.empty() && t.key != taint.key) return false;
+  return t.op == model::toleration_operator::exists || t.value == taint.value;
+}
+[[nodiscard]] inline bool taint_prevents(const model::device& d, const model::device_request_spec& spec) {
+  for (const auto& taint : d.taints) {
+    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
+    if (std::none_of(spec.tolerations.begin(), spec.tolerations.end(),
+                     [&](const model::device_toleration& t) { return tolerates(t, taint); }))
+      return true;
+  }
+  return false;
+}
+}  // namespace detail
+
+template <allocation_policy Policy, selector_engine Engine>
+result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_t ci, request_data& rd,
+                                                                      std::uint32_t ix, bool must) {
+  candidate& c = candidates_[ix];
+  const bool shared = c.shared;
+  auto held_by_claim = [&] { return std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end(); };
+  if (!shared && rd.admin_access && held_by_claim()) return false;
+  if (!rd.admin_access && in_use(c)) return false;
+  if (!f_.partitionable_devices && c.consumes_counters) return false;
+  const bool capacity_in_use = c.given_out != nullptr || c.shares > 0;
+  bool charged = false;
+  if (!(shared && capacity_in_use) && c.consumes_counters) {
+    if (!reserve_counters(c)) return false;
+    charged = true;
+  }
+  auto give_back_counters = [&] {
+    if (charged) release_counters(c);
+  };
+  if (f_.device_taints && detail::taint_prevents(c.view.base(), *rd.spec)) {
+    give_back_counters();
+    return false;
+  }
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  auto& constraints = constraints_[ci];
+  for (std::size_t i = 0; i < constraints.size(); ++i) {
+    if (constraints[i].add(rd.base_name, sub, c.view, c.slice->driver)) continue;
+    if (must)
+      return dra::error{"claim " + claim_name(ci) + ", request " + std::string(rd.name) + ": cannot add device " +
+                        std::string(c.id.driver) + "/" + std::string(c.id.pool) + "/" + std::string(c.id.device) +
+                        " because a claim constraint would not be satisfied"};
+    for (std::size_t e = 0; e < i; ++e) constraints[e].remove(rd.base_name, sub);
+    give_back_counters();
+    return false;
+  }
+  const bool newly_held = !shared && !held_by_claim();
+  if (newly_held) c.exclusive_for.push_back(static_cast<std::uint32_t>(ci));
+  device_result r;
+  r.candidate = ix;
+  r.request = &rd;
+  r.counters_charged = charged;
+  if (f_.consumable_capacity) {
+    if (!capacity_fits(rd, c)) {
+      for (auto& constraint : constraints) constraint.remove(rd.base_name, sub);
+      if (newly_held) c.exclusive_for.pop_back();
+      give_back_counters();
+      return false;
+    }
+    if (shared) {
+      const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
+      for (const auto e : c.view.capacities()) {
+        const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
+        quantity amount = detail::consumed_amount(requested, *e.value);
+        r.consumed.push_back({e.name, amount});
+        detail::add_amount(c.allocating, e.name, amount);
+      }
+      r.share_id = a_.next_share_id();
+    }
+  }
+  if (shared) ++c.shares;
+  results_[ci].push_back(std::move(r));
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::deallocate(std::size_t ci, std::uint32_t ix) {
+  candidate& c = candidates_[ix];
+  device_result r = std::move(results_[ci].back());
+  results_[ci].pop_back();
+  const request_data& rd = *r.request;
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  for (auto& constraint : constraints_[ci]) constraint.remove(rd.base_name, sub);
+  if (c.shared) {
+    for (const auto& e : r.consumed)
+      for (auto& held : c.allocating)
+        if (held.name == e.name)
+          if (auto rest = held.value.sub(e.value)) held.value = *rest;
+    --c.shares;
+  } else {
+    std::erase(c.exclusive_for, static_cast<std::uint32_t>(ci));
+  }
+  if (r.counters_charged) release_counters(c);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_data& rd, std::size_t needed,
+                                                       std::size_t start) {
+  // Within one request the search only moves forward, and nothing it does
+  // deeper changes whether a later candidate is in use, selectable or has
+  // capacity; so fewer usable candidates than devices still needed means
+  // this branch cannot succeed. Unknown selector results are evaluated
+  // first (in upstream's order) so that pruning never hides an error.
+  auto usable = [&](std::uint32_t ix, bool unknown_counts) {
+    const candidate& c = candidates_[ix];
+    if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
+                        : in_use(c))
+      return false;
+    if (!f_.device_binding_and_status && !c.view.base().binding_conditions.empty()) return false;
+    if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
+    if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
+    return true;
+  };
+  std::size_t possible = 0;
+  for (std::size_t p = start; p < order_.size(); ++p)
+    if (usable(order_[p], true) && ++possible >= needed) return false;
+  for (std::size_t p = start; p < order_.size(); ++p) {
+    std::uint32_t ix = order_[p];
+    if (rd.selectable[ix] >= 0) continue;
+    const candidate& c = candidates_[ix];
+    if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
+                        : in_use(c))
+      continue;
+    if (!is_selectable(rd, ci, ix)) return false;  // an error: let the search meet it where upstream does
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::size_t ri, std::size_t si,
+                                                           std::size_t di, bool in_sub, std::size_t start)
+    -> result<step> {
+  ++steps_;
+  if (ci >= claims_.size()) return step::done;
+  if (ri >= requests_[ci].size()) {
+    auto next = allocate_one(ci + 1, 0, 0, 0, false, 0);
+    if (next && *next == step::max_exceeded) return step::failed;
+    return next;
+  }
+  auto& entries = requests_[ci][ri];
+  if (!in_sub && entries.front().is_sub) {
+    bool all_exceeded = true;
+    for (std::size_t s = 0; s < entries.size(); ++s) {
+      auto r = allocate_one(ci, ri, s, di, true, 0);
+      if (!r) return r;
+      if (*r == step::max_exceeded) continue;
+      all_exceeded = false;
+      if (*r == step::done) {
+        entries.front().selected_sub = s;
+        return step::done;
+      }
+    }
+    return all_exceeded ? step::max_exceeded : step::failed;
+  }
+  request_data& rd = entries[si];
+  if (rd.all_mode && rd.all_devices.empty()) return step::failed;
+  if (di >= rd.num_devices) return allocate_one(ci, ri + 1, 0, 0, false, 0);
+  if (results_[ci].size() + rd.num_devices - di > allocation_results_max_size) return step::max_exceeded;
+  if (rd.all_mode) {
+    std::uint32_t ix = rd.all_devices[di];
+    auto ok = allocate_device(ci, rd, ix, true);
+    if (!ok) return ok.error();
+    if (!*ok) return step::failed;
+    auto r = allocate_one(ci, ri, si, di + 1, in_sub, 0);
+    if (!r || *r != step::done) deallocate(ci, ix);
+    return r;
+  }
+  if (rd.num_devices - di >= 2 && hopeless(ci, rd, rd.num_devices - di, start)) return step::failed;
+  for (std::size_t p = start; p < order_.size(); ++p) {
+    const std::uint32_t ix = order_[p];
+    const candidate& c = candidates_[ix];
+    if (rd.admin_access) {
+      if (std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()) continue;
+    } else if (in_use(c)) {
+      continue;
+    }
+    auto selectable = is_selectable(rd, ci, ix);
+    if (!selectable) return selectable.error();
+    if (!*selectable) continue;
+    if (f_.consumable_capacity && !capacity_fits(rd, c)) continue;
+    auto ok = allocate_device(ci, rd, ix, false);
+    if (!ok) return ok.error();
+    if (!*ok) continue;
+    auto r = allocate_one(ci, ri, si, di + 1, in_sub, p + 1);
+    if (r && *r == step::done) return step::done;
+    deallocate(ci, ix);
+    if (!r || *r == step::max_exceeded) return r;
+  }
+  return step::failed;
+}
+
+namespace detail {
+[[nodiscard]] inline bool same_requirement(const model::node_selector_requirement& a,
+                                           const model::node_selector_requirement& b) {
+  if (a.key != b.key || a.op != b.op) return false;
+  auto has_all = [](const auto& x, const auto& y) {
+    return std::all_of(x.begin(), x.end(), [&](auto v) { return std::find(y.begin(), y.end(), v) != y.end(); });
+  };
+  return has_all(a.values, b.values) && has_all(b.values, a.values);
+}
+inline void add_new_requirements(const std::vector<model::node_selector_requirement>& from,
+                                 std::vector<model::node_selector_requirement>& to) {
+  for (const auto& r : from)
+    if (std::none_of(to.begin(), to.end(), [&](const auto& existing) { return same_requirement(existing, r); }))
+      to.push_back(r);
+}
+[[nodiscard]] inline bool contains_name(const std::vector<model::text>& list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+}  // namespace detail
+
+template <allocation_policy Policy, selector_engine Engine>
+result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_result(std::size_t ci) {
+  const model::resource_claim& claim = *claims_[ci];
+  model::allocation_result out;
+  for (const auto& r : results_[ci]) {
+    const candidate& c = candidates_[r.candidate];
+    model::device_request_allocation_result d;
+    d.request = r.request->full_name;
+    d.driver = c.id.driver;
+    d.pool = c.id.pool;
+    d.device = c.id.device;
+    if (r.request->admin_access) d.admin_access = true;
+    d.tolerations = r.request->spec->tolerations;
+    if (f_.device_binding_and_status) {
+      d.binding_conditions = c.view.base().binding_conditions;
+      d.binding_failure_conditions = c.view.base().binding_failure_conditions;
+    }
+    d.share_id = r.share_id;
+    d.consumed_capacity = r.consumed;
+    out.results.push_back(std::move(d));
+  }
+  // Class configuration, once per class, then the claim's own.
+  auto chosen = [&](std::size_t ri) -> const request_data& {
+    const auto& entries = requests_[ci][ri];
+    return entries.front().is_sub ? entries[entries.front().selected_sub] : entries.front();
+  };
+  std::map<std::string_view, std::pair<std::size_t, std::size_t>> class_configs;
+  for (std::size_t ri = 0; ri < claim.spec.requests.size(); ++ri) {
+    const request_data& rd = chosen(ri);
+    if (rd.klass == nullptr) continue;
+    if (auto it = class_configs.find(rd.klass->meta.name); it != class_configs.end()) {
+      for (std::size_t i = it->second.first; i < it->second.second; ++i) out.config[i].requests.push_back(rd.full_name);
+      continue;
+    }
+    std::size_t first = out.config.size();
+    for (const auto& config : rd.klass->config)
+      out.config.push_back({model::allocation_config_source::from_class, {rd.full_name}, config.opaque});
+    class_configs.emplace(rd.klass->meta.name, std::pair{first, out.config.size()});
+  }
+  auto to_strings = [](const std::vector<model::text>& names) {
+    return std::vector<std::string>(names.begin(), names.end());
+  };
+  for (const auto& config : claim.spec.config) {
+    if (config.requests.empty()) {
+      out.config.push_back({model::allocation_config_source::from_claim, {}, config.opaque});
+      continue;
+    }
+    for (std::size_t ri = 0; ri < claim.spec.requests.size(); ++ri) {
+      const auto& request = claim.spec.requests[ri];
+      bool applies = detail::contains_name(config.requests, request.name);
+      if (!applies && requests_[ci][ri].front().is_sub)
+        applies = detail::contains_name(config.requests, chosen(ri).full_name);
+      if (applies) {
+        out.config.push_back({model::allocation_config_source::from_claim, to_strings(config.requests), config.opaque});
+        break;
+      }
+    }
+  }
+  for (auto& config : out.config) {
+    if (config.requests.empty()) continue;
+    bool covers_all = true;
+    for (std::size_t ri = 0; ri < claim.spec.requests.size() && covers_all; ++ri) {
+      auto has = [&](std::string_view n) {
+        return std::find(config.requests.begin(), config.requests.end(), n) != config.requests.end();
+      };
+      covers_all = has(claim.spec.requests[ri].name) || (requests_[ci][ri].front().is_sub && has(chosen(ri).full_name));
+    }
+    if (covers_all) config.requests.clear();
+  }
+  // Node selector.
+  model::node_selector_term term;
+  for (const auto& r : results_[ci]) {
+    const candidate& c = candidates_[r.candidate];
+    const model::device& d = c.view.base();
+    const bool per_device = c.slice->per_device_node_selection.value_or(false);
+    std::optional<model::text> node_name = per_device ? d.node_name : c.slice->node_name;
+    const std::optional<model::node_selector>& selector = per_device ? d.node_selector : c.slice->node_selector;
+    if ((node_name && !node_name->empty()) || d.binds_to_node.value_or(false)) {
+      model::node_selector only_this;
+      only_this.terms.push_back(
+          {{}, {model::node_selector_requirement{"metadata.name", model::node_selector_operator::in, {node_.meta.name}}}});
+      out.node_selector = std::move(only_this);
+      return out;
+    }
+    if (selector) {
+      if (selector->terms.size() > 1)
+        return dra::error{"create NodeSelector for claim " + std::string(claim.meta.name) +
+                          ": unsupported ResourceSlice.NodeSelector with " + std::to_string(selector->terms.size()) +
+                          " terms"};
+      if (selector->terms.size() == 1) {
+        detail::add_new_requirements(selector->terms[0].match_fields, term.match_fields);
+        detail::add_new_requirements(selector->terms[0].match_expressions, term.match_expressions);
+      }
+    }
+  }
+  if (!term.match_fields.empty() || !term.match_expressions.empty()) out.node_selector = model::node_selector{{term}};
+  return out;
+}
+
+}  // namespace dra::alloc

@@ -1,0 +1,76 @@
+// The allocator's feature switches (upstream's structured.Features) and their command-line spelling.
+#pragma once
+
+#include <dra/core/result.hpp>
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace dra::alloc {
+
+// Every switch is on by default; a switched-off feature behaves as upstream's
+// allocator does with the matching DRA feature gate disabled.
+struct features {
+  bool admin_access = true;
+  bool consumable_capacity = true;
+  bool device_binding_and_status = true;
+  bool device_taints = true;
+  bool list_type_attributes = true;
+  bool partitionable_devices = true;
+  bool prioritized_list = true;
+
+  [[nodiscard]] static constexpr features all() noexcept { return {}; }
+  [[nodiscard]] static constexpr features none() noexcept { return {false, false, false, false, false, false, false}; }
+
+  // "all", "none", or a comma-separated list of upstream feature names
+  // (AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints,
+  // ListTypeAttributes, PartitionableDevices, PrioritizedList); a list
+  // enables exactly the features it names.
+  [[nodiscard]] static result<features> parse(std::string_view text);
+
+  // Sets the switch named like upstream's Features field; false when the name is unknown.
+  bool enable(std::string_view name) noexcept {
+    for (const auto& [field_name, member] : fields())
+      if (field_name == name) {
+        this->*member = true;
+        return true;
+      }
+    return false;
+  }
+
+  friend bool operator==(const features&, const features&) = default;
+
+ private:
+  using field = std::pair<std::string_view, bool features::*>;
+  static constexpr std::array<field, 7> fields() noexcept {
+    return {{{"AdminAccess", &features::admin_access},
+             {"ConsumableCapacity", &features::consumable_capacity},
+             {"DeviceBindingAndStatus", &features::device_binding_and_status},
+             {"DeviceTaints", &features::device_taints},
+             {"ListTypeAttributes", &features::list_type_attributes},
+             {"PartitionableDevices", &features::partitionable_devices},
+             {"PrioritizedList", &features::prioritized_list}}};
+  }
+};
+
+inline result<features> features::parse(std::string_view text) {
+  if (text == "all") return features::all();
+  if (text == "none" || text.empty()) return features::none();
+  features out = features::none();
+  while (!text.empty()) {
+    std::size_t comma = text.find(',');
+    std::string_view name = text.substr(0, comma);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (!out.enable(name))
+      return error{"unknown feature \"" + std::string(name) +
+                   "\" (known: AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints, "
+                   "ListTypeAttributes, PartitionableDevices, PrioritizedList, or all, none)"};
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+}  // namespace dra::alloc

@@ -1,0 +1,89 @@
+// The allocated-state ledger: which devices already-allocated claims hold, exclusively or shared, and how much capacity
+// shared devices have given out — built as kube-scheduler builds it.
+#pragma once
+
+#include <dra/core/quantity.hpp>
+#include <dra/model/resource_claim.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace dra::alloc {
+
+// A device by driver, pool and name (the strings borrow from slices or claims).
+struct device_ref {
+  std::string_view driver;
+  std::string_view pool;
+  std::string_view device;
+  friend bool operator==(const device_ref&, const device_ref&) = default;
+};
+
+struct device_ref_hash {
+  std::size_t operator()(const device_ref& d) const noexcept {
+    std::hash<std::string_view> h;
+    std::size_t seed = h(d.driver);
+    seed ^= h(d.pool) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+    seed ^= h(d.device) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+    return seed;
+  }
+};
+
+// Consumed capacity per capacity name (sorted by name).
+using capacity_amounts = model::sorted_map<quantity>;
+
+namespace detail {
+// Adds `amount` to the entry `name` of a sorted map, inserting it in order when missing.
+inline void add_amount(capacity_amounts& into, std::string_view name, const quantity& amount) {
+  auto it = std::lower_bound(into.begin(), into.end(), name,
+                             [](const model::keyed<quantity>& k, std::string_view n) { return k.name < n; });
+  if (it != into.end() && it->name == name) {
+    if (auto sum = it->value.add(amount)) it->value = *sum;
+  } else {
+    into.insert(it, model::keyed<quantity>{name, amount});
+  }
+}
+}  // namespace detail
+
+class ledger {
+ public:
+  // Records one allocation result: admin-access results do not block
+  // their device; results with a shareID are shared allocations and add
+  // their consumed capacity to the device's total; every other result
+  // makes its device exclusively in use.
+  void add(const model::device_request_allocation_result& r) {
+    if (r.admin_access.value_or(false)) return;
+    device_ref id{r.driver, r.pool, r.device};
+    if (!r.share_id) {
+      exclusive_.insert(id);
+      return;
+    }
+    shared_.insert(id);
+    capacity_amounts& total = given_out_[id];
+    for (const auto& c : r.consumed_capacity) detail::add_amount(total, c.name, c.value);
+  }
+  void add(const model::allocation_result& a) {
+    for (const auto& r : a.results) add(r);
+  }
+
+  // Held exclusively by some claim.
+  [[nodiscard]] bool exclusively_allocated(const device_ref& id) const { return exclusive_.contains(id); }
+  // Held in any way (upstream's IsDeviceAllocated): such devices consume their counters.
+  [[nodiscard]] bool allocated(const device_ref& id) const {
+    return exclusive_.contains(id) || shared_.contains(id) || given_out_.contains(id);
+  }
+  // Capacity given out by shared allocations of the device; nullptr when it has none.
+  [[nodiscard]] const capacity_amounts* given_out(const device_ref& id) const {
+    auto it = given_out_.find(id);
+    return it == given_out_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::unordered_set<device_ref, device_ref_hash> exclusive_;
+  std::unordered_set<device_ref, device_ref_hash> shared_;
+  std::unordered_map<device_ref, capacity_amounts, device_ref_hash> given_out_;
+};
+
+}  // namespace dra::alloc

@@ -1,0 +1,110 @@
+// Node matching: does a node satisfy a slice's or device's node selection (nodeName, allNodes, core/v1 NodeSelector)?
+#pragma once
+
+#include <dra/core/result.hpp>
+#include <dra/model/common.hpp>
+#include <dra/model/workload.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dra::alloc {
+
+namespace detail {
+
+[[nodiscard]] inline std::optional<std::int64_t> parse_int64(std::string_view text) noexcept {
+  std::int64_t value = 0;
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;
+  auto [end, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc{} || end != last || first == last) return std::nullopt;
+  return value;
+}
+
+[[nodiscard]] inline bool contains(const std::vector<model::text>& values, model::text v) noexcept {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// One matchExpressions requirement against the node's labels, as Kubernetes' label selectors evaluate it.
+[[nodiscard]] inline result<bool> label_requirement_matches(const model::node_selector_requirement& r,
+                                                            const model::node& node) {
+  using op = model::node_selector_operator;
+  const model::text* label = model::find(node.meta.labels, r.key);
+  switch (r.op) {
+    case op::in:
+    case op::not_in:
+      if (r.values.empty())
+        return error{"key " + std::string(r.key) + ": values must be non-empty for operators In and NotIn"};
+      if (r.op == op::in) return label != nullptr && contains(r.values, *label);
+      return label == nullptr || !contains(r.values, *label);
+    case op::exists:
+    case op::does_not_exist:
+      if (!r.values.empty())
+        return error{"key " + std::string(r.key) + ": values must be empty for operators Exists and DoesNotExist"};
+      return (label != nullptr) == (r.op == op::exists);
+    case op::gt:
+    case op::lt: {
+      if (r.values.size() != 1)
+        return error{"key " + std::string(r.key) + ": exactly one value is required for operators Gt and Lt"};
+      auto bound = parse_int64(r.values.front());
+      if (!bound) return error{"key " + std::string(r.key) + ": value must be an integer for operators Gt and Lt"};
+      if (label == nullptr) return false;
+      auto actual = parse_int64(*label);
+      if (!actual) return false;
+      return r.op == op::gt ? *actual > *bound : *actual < *bound;
+    }
+  }
+  return false;
+}
+
+// One matchFields requirement: nodes only have the field metadata.name.
+[[nodiscard]] inline result<bool> field_requirement_matches(const model::node_selector_requirement& r,
+                                                            const model::node& node) {
+  using op = model::node_selector_operator;
+  if (r.op != op::in && r.op != op::not_in)
+    return error{"\"" + std::string(r.key) + "\": only operators In and NotIn are valid for node field selectors"};
+  if (r.values.size() != 1)
+    return error{"unexpected number of values (" + std::to_string(r.values.size()) + ") for node field selector"};
+  model::text field = r.key == "metadata.name" ? node.meta.name : model::text{};
+  bool equal = field == r.values.front();
+  return r.op == op::in ? equal : !equal;
+}
+
+}  // namespace detail
+
+// NodeSelector semantics: terms ORed, requirements of a term ANDed, a term
+// without requirements matches nothing. Malformed requirements are errors.
+[[nodiscard]] inline result<bool> node_selector_matches(const model::node_selector& selector, const model::node& node) {
+  bool matched = false;
+  for (const auto& term : selector.terms) {
+    if (term.match_expressions.empty() && term.match_fields.empty()) continue;
+    bool term_matches = true;
+    for (const auto& r : term.match_expressions) {
+      auto m = detail::label_requirement_matches(r, node);
+      if (!m) return m.error();
+      term_matches = term_matches && *m;
+    }
+    for (const auto& r : term.match_fields) {
+      auto m = detail::field_requirement_matches(r, node);
+      if (!m) return m.error();
+      term_matches = term_matches && *m;
+    }
+    matched = matched || term_matches;
+  }
+  return matched;
+}
+
+// Upstream's NodeMatches: a node name wins over allNodes, which wins over a selector; none of them matches nothing.
+[[nodiscard]] inline result<bool> node_matches(const model::node& node, model::text node_name, bool all_nodes,
+                                               const model::node_selector* selector) {
+  if (!node_name.empty()) return node.meta.name == node_name;
+  if (all_nodes) return true;
+  if (selector != nullptr) return node_selector_matches(*selector, node);
+  return false;
+}
+
+}  // namespace dra::alloc

@@ -1,0 +1,203 @@
+// Pool gathering: the resource pools whose devices a node can use, newest generation only, with completeness and
+// validity decided as upstream decides them.
+#pragma once
+
+#include <dra/alloc/features.hpp>
+#include <dra/alloc/node_match.hpp>
+#include <dra/flatten/mixin_view.hpp>
+#include <dra/model/resource_slice.hpp>
+
+#include <algorithm>
+#include <map>
+#include <span>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace dra::alloc {
+
+struct pool_key {
+  std::string_view driver;
+  std::string_view pool;
+  friend auto operator<=>(const pool_key&, const pool_key&) = default;
+};
+
+struct pool {
+  pool_key key;
+  bool incomplete = false;
+  bool invalid = false;
+  std::string invalid_reason;
+  std::vector<const model::resource_slice*> device_slices;  // targeting the node, sorted by name
+  std::vector<const model::resource_slice*> other_slices;   // same generation, not targeting the node
+  // Counter sets of the pool, from slices that publish them (with their mixins).
+  std::vector<flatten::mixin_counter_set_view> counter_sets;
+
+  [[nodiscard]] const flatten::mixin_counter_set_view* counter_set(std::string_view name) const noexcept {
+    for (const auto& s : counter_sets)
+      if (s.name() == name) return &s;
+    return nullptr;
+  }
+  [[nodiscard]] bool has_binding_conditions() const noexcept {
+    for (const auto* slice : device_slices)
+      for (const auto& d : slice->devices)
+        if (!d.binding_conditions.empty()) return true;
+    return false;
+  }
+};
+
+// All slices by (driver, pool), for the checks that look past the node's own slices.
+using slices_by_pool = std::map<pool_key, std::vector<const model::resource_slice*>>;
+
+namespace detail {
+
+inline std::string pool_name(const pool_key& k) { return std::string(k.driver) + "/" + std::string(k.pool); }
+
+[[nodiscard]] inline const model::resource_slice_mixins* mixins_of(const model::resource_slice& s) noexcept {
+  return s.mixins ? &*s.mixins : nullptr;
+}
+
+// Every counter a device consumes must name a counter set of the pool and a counter in it.
+[[nodiscard]] inline std::string check_counter_consumption(const pool& p,
+                                                           std::span<const model::resource_slice* const> slices) {
+  for (const auto* slice : slices)
+    for (const auto view : flatten::device_views(*slice))
+      for (const auto consumption : view.counter_consumptions()) {
+        const auto* set = p.counter_set(consumption.counter_set());
+        if (set == nullptr) return "counter set " + std::string(consumption.counter_set()) + " not found";
+        for (const auto entry : consumption.counters())
+          if (set->counter(entry.name) == nullptr)
+            return "counter " + std::string(entry.name) + " not found in counter set " + std::string(set->name());
+      }
+  return {};
+}
+
+inline pool build_pool(const pool_key& key, std::vector<const model::resource_slice*> slices, const features& f,
+                       std::span<const model::resource_slice* const> all_slices_of_pool) {
+  auto by_name = [](const model::resource_slice* a, const model::resource_slice* b) {
+    return a->meta.name < b->meta.name;
+  };
+  std::stable_sort(slices.begin(), slices.end(), by_name);
+  pool p;
+  p.key = key;
+  std::vector<const model::resource_slice*> counter_slices;
+  for (const auto* s : slices) {
+    if (f.partitionable_devices && !s->shared_counters.empty())
+      counter_slices.push_back(s);
+    else
+      p.device_slices.push_back(s);
+  }
+  if (slices.size() < all_slices_of_pool.size()) {
+    std::unordered_set<std::string_view> targeting;
+    for (const auto* s : slices) targeting.insert(s->meta.name);
+    for (const auto* s : all_slices_of_pool) {
+      if (targeting.contains(s->meta.name)) continue;
+      if (f.partitionable_devices && !s->shared_counters.empty())
+        counter_slices.push_back(s);
+      else
+        p.other_slices.push_back(s);
+    }
+  }
+  auto fail = [&](std::string reason) {
+    pool bad;
+    bad.key = key;
+    bad.invalid = true;
+    bad.invalid_reason = std::move(reason);
+    return bad;
+  };
+  std::unordered_set<std::string_view> names;
+  for (const auto* s : p.device_slices)
+    for (const auto& d : s->devices)
+      if (!names.insert(d.name).second) return fail("duplicate device name " + std::string(d.name));
+  if (!f.partitionable_devices) return p;
+  for (const auto* s : counter_slices)
+    for (const auto view : flatten::counter_set_views(*s)) {
+      if (p.counter_set(view.name()) != nullptr)
+        return fail("duplicate counter set name " + std::string(view.name()));
+      p.counter_sets.push_back(view);
+    }
+  if (auto reason = check_counter_consumption(p, p.device_slices); !reason.empty()) return fail(std::move(reason));
+  if (auto reason = check_counter_consumption(p, p.other_slices); !reason.empty()) return fail(std::move(reason));
+  return p;
+}
+
+}  // namespace detail
+
+// Upstream's GatherPools: `for_node` are the slices with this node's name
+// plus those without a node name; `all` indexes every slice by pool.
+[[nodiscard]] inline result<std::vector<pool>> gather_pools(std::span<const model::resource_slice* const> for_node,
+                                                            const model::node& node, const features& f,
+                                                            const slices_by_pool& all) {
+  std::map<pool_key, std::vector<const model::resource_slice*>> relevant;
+  for (const auto* slice : for_node) {
+    if (!f.partitionable_devices && (slice->per_device_node_selection || !slice->shared_counters.empty())) continue;
+    bool is_relevant = false;
+    model::text node_name = slice->node_name.value_or(model::text{});
+    bool all_nodes = slice->all_nodes.value_or(false);
+    if (!node_name.empty() || all_nodes || slice->node_selector) {
+      auto m = node_matches(node, node_name, all_nodes, slice->node_selector ? &*slice->node_selector : nullptr);
+      if (!m)
+        return error{"gather pool information: failed to perform node selection for slice " +
+                     std::string(slice->meta.name) + ": " + m.error().message};
+      is_relevant = *m;
+    } else if (slice->per_device_node_selection.value_or(false)) {
+      for (const auto& d : slice->devices) {
+        auto m = node_matches(node, d.node_name.value_or(model::text{}), d.all_nodes.value_or(false),
+                              d.node_selector ? &*d.node_selector : nullptr);
+        if (!m)
+          return error{"gather pool information: failed to perform node selection for device " +
+                       std::string(d.name) + " in slice " + std::string(slice->meta.name) + ": " +
+                       m.error().message};
+        if (*m) {
+          is_relevant = true;
+          break;
+        }
+      }
+    } else {
+      continue;  // some future way of node selection: not usable
+    }
+    if (!is_relevant) continue;
+    pool_key key{slice->driver, slice->pool.name};
+    auto& list = relevant[key];
+    if (list.empty() || slice->pool.generation > list.front()->pool.generation) {
+      list.assign(1, slice);
+    } else if (slice->pool.generation == list.front()->pool.generation) {
+      list.push_back(slice);
+    }
+  }
+
+  std::vector<pool> plain, with_binding_conditions;
+  for (auto& [key, slices] : relevant) {
+    const std::int64_t generation = slices.front()->pool.generation;
+    const std::int64_t expected = slices.front()->pool.resource_slice_count;
+    pool built;
+    if (static_cast<std::int64_t>(slices.size()) == expected) {
+      built = detail::build_pool(key, std::move(slices), f, {});
+    } else {
+      std::vector<const model::resource_slice*> same_generation;
+      bool obsolete = false;
+      if (auto it = all.find(key); it != all.end())
+        for (const auto* s : it->second) {
+          if (s->pool.generation == generation)
+            same_generation.push_back(s);
+          else if (s->pool.generation > generation)
+            obsolete = true;
+        }
+      if (obsolete) continue;
+      if (static_cast<std::int64_t>(same_generation.size()) != expected) {
+        pool incomplete;
+        incomplete.key = key;
+        incomplete.incomplete = true;
+        plain.push_back(std::move(incomplete));
+        continue;
+      }
+      built = detail::build_pool(key, std::move(slices), f, same_generation);
+    }
+    (built.has_binding_conditions() ? with_binding_conditions : plain).push_back(std::move(built));
+  }
+  // `relevant` is ordered by (driver, pool) already, as upstream sorts.
+  for (auto& p : with_binding_conditions) plain.push_back(std::move(p));
+  return plain;
+}
+
+}  // namespace dra::alloc
