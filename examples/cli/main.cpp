@@ -27,6 +27,11 @@ dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
   return dra::json::load_file(*call.file);
 }
 
+int run_flatten(const dra::json::document& doc, std::ostream& out) {
+  out << dra::sim::flattened_list(doc.scenario());
+  return 0;
+}
+
 int run_summary(const dra_cli::invocation& call, const dra::json::document& doc, std::ostream& out) {
   dra::sim::scenario_summary summary = dra::sim::summarize(doc.scenario());
   out << (call.output == dra_cli::output_format::json ? dra::sim::to_json(summary) : dra::sim::to_text(summary));
@@ -48,7 +53,7 @@ int main(int argc, char** argv) {
     std::cout << dra_cli::usage_text;
     return 0;
   }
-  if (call.command != "summary") {
+  if (call.command != "summary" && call.command != "flatten") {
     std::cerr << "dra: the " << call.command << " command is not available in this version\n";
     return 2;
   }
@@ -58,5 +63,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const std::string& warning : doc->scenario().warnings) std::cerr << "dra: warning: " << warning << "\n";
+  if (call.command == "flatten") return run_flatten(*doc, std::cout);
   return run_summary(call, *doc, std::cout);
 }

@@ -18,4 +18,5 @@
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/model/workload.hpp>
+#include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/summary.hpp>

@@ -308,3 +308,33 @@ template <counter_set_view View>
 }
 
 }  // namespace dra::flatten
+
+namespace dra::flatten {
+
+// Whether a slice uses KEP-5234 mixins at all.
+[[nodiscard]] inline bool uses_mixins(const model::resource_slice& slice) noexcept {
+  if (slice.mixins) return true;
+  for (const model::device& d : slice.devices) {
+    if (!d.includes.empty()) return true;
+    for (const auto& c : d.consumes_counters)
+      if (!c.includes.empty()) return true;
+  }
+  for (const model::counter_set& s : slice.shared_counters)
+    if (!s.includes.empty()) return true;
+  return false;
+}
+
+// The same slice with every mixin applied and `mixins`/`includes` gone: a
+// valid v1 object for clusters without KEP-5234. Strings still borrow from
+// the input.
+[[nodiscard]] inline model::resource_slice flatten_slice(const model::resource_slice& slice) {
+  model::resource_slice out = slice;
+  out.mixins.reset();
+  out.devices.clear();
+  for (const mixin_device_view& view : device_views(slice)) out.devices.push_back(materialize(view));
+  out.shared_counters.clear();
+  for (const mixin_counter_set_view& view : counter_set_views(slice)) out.shared_counters.push_back(materialize(view));
+  return out;
+}
+
+}  // namespace dra::flatten

@@ -4,9 +4,12 @@
 #include <dra/json/writer.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/resource_claim.hpp>
+#include <dra/model/resource_slice.hpp>
 
 #include <span>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 namespace dra::json {
 
@@ -122,6 +125,193 @@ inline void write(writer& w, const model::allocation_result& a) {
   }
   if (a.allocation_timestamp) w.field("allocationTimestamp", *a.allocation_timestamp);
   w.end_object();
+}
+
+// ---- Whole objects (ResourceSlice), as the API server would write them.
+
+inline void write(writer& w, const model::object_meta& meta) {
+  w.begin_object().field("name", meta.name);
+  if (!meta.namespace_.empty()) w.field("namespace", meta.namespace_);
+  if (!meta.uid.empty()) w.field("uid", meta.uid);
+  if (!meta.labels.empty()) {
+    w.key("labels").begin_object();
+    for (const auto& [key, value] : meta.labels) w.field(key, value);
+    w.end_object();
+  }
+  w.end_object();
+}
+
+inline void write(writer& w, const model::device_attribute& attribute) {
+  w.begin_object();
+  std::visit(
+      [&](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, std::int64_t>) {
+          w.field("int", v);
+        } else if constexpr (std::is_same_v<V, bool>) {
+          w.field("bool", v);
+        } else if constexpr (std::is_same_v<V, model::text>) {
+          w.field("string", v);
+        } else if constexpr (std::is_same_v<V, model::version_value>) {
+          w.field("version", v.source);
+        } else if constexpr (std::is_same_v<V, std::vector<std::int64_t>>) {
+          w.key("ints").begin_array();
+          for (std::int64_t i : v) w.integer(i);
+          w.end_array();
+        } else if constexpr (std::is_same_v<V, std::vector<bool>>) {
+          w.key("bools").begin_array();
+          for (bool b : v) w.boolean(b);
+          w.end_array();
+        } else if constexpr (std::is_same_v<V, std::vector<model::text>>) {
+          detail::write_strings(w, "strings", v);
+        } else {
+          w.key("versions").begin_array();
+          for (const model::version_value& version : v) w.string(version.source);
+          w.end_array();
+        }
+      },
+      attribute.value);
+  w.end_object();
+}
+
+inline void write(writer& w, const model::device_capacity& capacity) {
+  w.begin_object().field("value", capacity.value.to_string());
+  if (const auto& policy = capacity.request_policy) {
+    w.key("requestPolicy").begin_object();
+    if (policy->default_value) w.field("default", policy->default_value->to_string());
+    if (!policy->valid_values.empty()) {
+      w.key("validValues").begin_array();
+      for (const quantity& v : policy->valid_values) w.string(v.to_string());
+      w.end_array();
+    }
+    if (const auto& range = policy->valid_range) {
+      w.key("validRange").begin_object().field("min", range->min.to_string());
+      if (range->max) w.field("max", range->max->to_string());
+      if (range->step) w.field("step", range->step->to_string());
+      w.end_object();
+    }
+    w.end_object();
+  }
+  w.end_object();
+}
+
+namespace detail {
+inline void write_counters(writer& w, const model::counter_map& counters) {
+  w.key("counters").begin_object();
+  for (const auto& [name, value] : counters) w.key(name).begin_object().field("value", value.to_string()).end_object();
+  w.end_object();
+}
+}  // namespace detail
+
+inline void write(writer& w, const model::device& d) {
+  w.begin_object().field("name", d.name);
+  if (!d.attributes.empty()) {
+    w.key("attributes").begin_object();
+    for (const auto& [name, attribute] : d.attributes) {
+      w.key(name);
+      write(w, attribute);
+    }
+    w.end_object();
+  }
+  if (!d.capacity.empty()) {
+    w.key("capacity").begin_object();
+    for (const auto& [name, capacity] : d.capacity) {
+      w.key(name);
+      write(w, capacity);
+    }
+    w.end_object();
+  }
+  if (!d.consumes_counters.empty()) {
+    w.key("consumesCounters").begin_array();
+    for (const auto& c : d.consumes_counters) {
+      w.begin_object().field("counterSet", c.counter_set);
+      detail::write_counters(w, c.counters);
+      detail::write_strings(w, "includes", c.includes);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  if (d.node_name) w.field("nodeName", *d.node_name);
+  if (d.node_selector) {
+    w.key("nodeSelector");
+    write(w, *d.node_selector);
+  }
+  if (d.all_nodes) w.field("allNodes", *d.all_nodes);
+  if (!d.taints.empty()) {
+    w.key("taints").begin_array();
+    for (const auto& t : d.taints) {
+      w.begin_object().field("key", t.key);
+      if (!t.value.empty()) w.field("value", t.value);
+      w.field("effect", t.effect);
+      if (t.time_added) w.field("timeAdded", *t.time_added);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  if (d.binds_to_node) w.field("bindsToNode", *d.binds_to_node);
+  detail::write_strings(w, "bindingConditions", d.binding_conditions);
+  detail::write_strings(w, "bindingFailureConditions", d.binding_failure_conditions);
+  if (d.allow_multiple_allocations) w.field("allowMultipleAllocations", *d.allow_multiple_allocations);
+  detail::write_strings(w, "includes", d.includes);
+  w.end_object();
+}
+
+inline void write(writer& w, const model::resource_slice& slice) {
+  w.begin_object().field("apiVersion", "resource.k8s.io/v1").field("kind", "ResourceSlice").key("metadata");
+  write(w, slice.meta);
+  w.key("spec").begin_object().field("driver", slice.driver);
+  w.key("pool").begin_object().field("name", slice.pool.name).field("generation", slice.pool.generation);
+  w.field("resourceSliceCount", slice.pool.resource_slice_count).end_object();
+  if (slice.node_name) w.field("nodeName", *slice.node_name);
+  if (slice.node_selector) {
+    w.key("nodeSelector");
+    write(w, *slice.node_selector);
+  }
+  if (slice.all_nodes) w.field("allNodes", *slice.all_nodes);
+  if (!slice.devices.empty()) {
+    w.key("devices").begin_array();
+    for (const auto& d : slice.devices) write(w, d);
+    w.end_array();
+  }
+  if (slice.per_device_node_selection) w.field("perDeviceNodeSelection", *slice.per_device_node_selection);
+  if (!slice.shared_counters.empty()) {
+    w.key("sharedCounters").begin_array();
+    for (const auto& s : slice.shared_counters) {
+      w.begin_object().field("name", s.name);
+      detail::write_counters(w, s.counters);
+      detail::write_strings(w, "includes", s.includes);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  if (const auto& m = slice.mixins) {
+    w.key("mixins").begin_object();
+    if (!m->device.empty()) {
+      w.key("device").begin_array();
+      for (const auto& mixin : m->device) {
+        model::device as_device;
+        as_device.name = mixin.name;
+        as_device.attributes = mixin.attributes;
+        as_device.capacity = mixin.capacity;
+        write(w, as_device);
+      }
+      w.end_array();
+    }
+    auto counter_mixins = [&](std::string_view name, const auto& list) {
+      if (list.empty()) return;
+      w.key(name).begin_array();
+      for (const auto& mixin : list) {
+        w.begin_object().field("name", mixin.name);
+        detail::write_counters(w, mixin.counters);
+        w.end_object();
+      }
+      w.end_array();
+    };
+    counter_mixins("deviceCounterConsumption", m->device_counter_consumption);
+    counter_mixins("counterSet", m->counter_set);
+    w.end_object();
+  }
+  w.end_object().end_object();
 }
 
 template <class T>

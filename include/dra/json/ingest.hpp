@@ -734,6 +734,8 @@ struct object_header {
 
 inline dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position) {
   object_header header;
+  if (auto code = object.raw_json().get(position.json)) return r.fail(code);
+  if (auto code = object.reset().error()) return r.fail(code);
   {
     od::value kind;
     auto code = object.find_field_unordered("kind").get(kind);
@@ -837,7 +839,7 @@ inline dra::status read_items(reader& r, od::array& items, model::scenario& out,
       return r.fail(code);
     }
     std::string path = concat(prefix, "[", std::to_string(i), "]");
-    auto status = read_object(r, object, out, model::source_position{next_index++, std::move(path)});
+    auto status = read_object(r, object, out, model::source_position{next_index++, std::move(path), {}});
     r.object_name.clear();
     if (!status) return status;
     ++i;
@@ -885,7 +887,7 @@ inline dra::status read_items(reader& r, od::array& items, model::scenario& out,
       }
     } else {
       if (auto code = object.reset().error()) return r.fail(code);
-      status = detail::read_object(r, object, doc.scenario_, model::source_position{0, ""});
+      status = detail::read_object(r, object, doc.scenario_, model::source_position{0, "", {}});
     }
   } else {
     return r.fail("a scenario must be a JSON object or array");

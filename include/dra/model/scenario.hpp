@@ -16,6 +16,7 @@ namespace dra::model {
 struct source_position {
   std::size_t index = 0;  // position among all input objects
   std::string path;       // "items[3]", "[3]" or "" for a single object
+  std::string_view json;  // the object's JSON text as written (empty when built in C++)
   friend bool operator==(const source_position&, const source_position&) = default;
 };
 

@@ -1,0 +1,258 @@
+// Allocator benchmarks: a MIG node with counters and a matchAttribute constraint, a 500-node cluster run through the
+// scenario runner, shared NICs with capacity requests, and a hopeless request (17 devices on a node with 16).
+#include "../tests/alloc/pattern_engine.hpp"
+
+#include <dra/alloc/allocator.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <deque>
+#include <string>
+
+namespace {
+
+using namespace dra;
+
+// Owns the strings the model's views point at.
+struct arena {
+  std::deque<std::string> strings;
+  model::text operator()(std::string s) { return strings.emplace_back(std::move(s)); }
+};
+
+quantity q(std::string_view s) { return *quantity::parse(s); }
+
+model::device_class simple_class(std::string_view name) {
+  model::device_class c;
+  c.meta.name = name;
+  return c;
+}
+
+// (a) 8 A100s, each published as the full GPU and every MIG placement, all drawing on per-GPU counters.
+struct mig_node {
+  arena names;
+  model::scenario s;
+  model::resource_claim claim;
+
+  mig_node() {
+    s.classes.push_back({simple_class("mig"), {}});
+    model::resource_slice slice;
+    slice.meta.name = "node-0-gpus";
+    slice.driver = "gpu.example.com";
+    slice.pool = {"node-0", 1, 2};
+    slice.node_name = model::text("node-0");
+    // Counter sets live in a slice of their own (the API keeps them apart from devices).
+    model::resource_slice counters = slice;
+    counters.meta.name = "node-0-counters";
+    struct profile {
+      const char* name;
+      int memory_slices, compute;
+      std::vector<int> starts;
+    };
+    const std::vector<profile> profiles = {{"1g.5gb", 1, 1, {0, 1, 2, 3, 4, 5, 6}},
+                                           {"2g.10gb", 2, 2, {0, 2, 4}},
+                                           {"3g.20gb", 4, 3, {0, 4}},
+                                           {"4g.20gb", 4, 4, {0}},
+                                           {"7g.40gb", 8, 7, {0}}};
+    for (int gpu = 0; gpu < 8; ++gpu) {
+      model::counter_set set;
+      set.name = names("gpu-" + std::to_string(gpu) + "-counters");
+      set.counters.push_back({"compute", quantity::from_int(7)});
+      for (int m = 0; m < 8; ++m) set.counters.push_back({names("memory-slice-" + std::to_string(m)), quantity::from_int(1)});
+      std::sort(set.counters.begin(), set.counters.end(), [](auto& a, auto& b) { return a.name < b.name; });
+      model::text uuid = names("GPU-" + std::to_string(gpu));
+      auto add_device = [&](std::string name, std::string_view profile_name, int first, int slices, int compute) {
+        model::device d;
+        d.name = names(std::move(name));
+        d.attributes.push_back({"parentUUID", {uuid}});
+        d.attributes.push_back({"profile", {model::text(names(std::string(profile_name)))}});
+        model::device_counter_consumption use;
+        use.counter_set = set.name;
+        use.counters.push_back({"compute", quantity::from_int(compute)});
+        for (int m = first; m < first + slices; ++m)
+          use.counters.push_back({names("memory-slice-" + std::to_string(m)), quantity::from_int(1)});
+        std::sort(use.counters.begin(), use.counters.end(), [](auto& a, auto& b) { return a.name < b.name; });
+        d.consumes_counters.push_back(std::move(use));
+        slice.devices.push_back(std::move(d));
+      };
+      add_device("gpu-" + std::to_string(gpu), "full", 0, 8, 7);
+      for (const auto& p : profiles)
+        for (int start : p.starts)
+          add_device("gpu-" + std::to_string(gpu) + "-mig-" + p.name + "-" + std::to_string(start), p.name, start,
+                     p.memory_slices, p.compute);
+      counters.shared_counters.push_back(std::move(set));
+    }
+    s.slices.push_back({std::move(slice), {}});
+    s.slices.push_back({std::move(counters), {}});
+    claim.meta.name = "four-partitions";
+    claim.meta.namespace_ = "default";
+    for (const char* p : {"1g.5gb", "2g.10gb", "3g.20gb", "1g.5gb"}) {
+      model::device_request r;
+      r.name = names("part-" + std::to_string(claim.spec.requests.size()));
+      model::exact_device_request e;
+      e.device_class_name = "mig";
+      e.selectors.push_back({names("device.attributes[\"gpu.example.com\"].profile == \"" + std::string(p) + "\"")});
+      r.exactly = e;
+      claim.spec.requests.push_back(std::move(r));
+    }
+    claim.spec.constraints.push_back({{}, model::text("gpu.example.com/parentUUID"), std::nullopt});
+  }
+};
+
+void BM_MigFourPartitionsWithConstraint(benchmark::State& state) {
+  mig_node fixture;
+  dra_test::pattern_engine engine;
+  alloc::ledger none;
+  std::vector<const model::device_class*> classes{&fixture.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&fixture.s.slices[0].object, &fixture.s.slices[1].object};
+  model::node node;
+  node.meta.name = "node-0";
+  const model::resource_claim* claims[] = {&fixture.claim};
+  for (auto _ : state) {
+    alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> allocator(alloc::features::all(), none, classes,
+                                                                                 slices, engine);
+    auto outcome = allocator.allocate(node, claims);
+    if (!outcome || !outcome->fits) {
+      state.SkipWithError(outcome ? outcome->unschedulable.c_str() : outcome.error().message.c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(outcome);
+  }
+  state.SetLabel("112 devices, 4 requests, matchAttribute parentUUID");
+}
+BENCHMARK(BM_MigFourPartitionsWithConstraint)->Unit(benchmark::kMicrosecond);
+
+// (b) 500 nodes with 8 GPUs each; 5,000 pods asking for one GPU each, scheduled in order.
+struct cluster {
+  arena names;
+  model::scenario s;
+  cluster(int nodes, int gpus, int pods) {
+    s.classes.push_back({simple_class("gpu"), {}});
+    for (int n = 0; n < nodes; ++n) {
+      model::text node_name = names("node-" + std::to_string(n));
+      model::node node;
+      node.meta.name = node_name;
+      s.nodes.push_back({node, {}});
+      model::resource_slice slice;
+      slice.meta.name = names(std::string(node_name) + "-gpus");
+      slice.driver = "gpu.example.com";
+      slice.pool = {node_name, 1, 1};
+      slice.node_name = node_name;
+      for (int g = 0; g < gpus; ++g) {
+        model::device d;
+        d.name = names("gpu-" + std::to_string(g));
+        slice.devices.push_back(std::move(d));
+      }
+      s.slices.push_back({std::move(slice), {}});
+    }
+    for (int p = 0; p < pods; ++p) {
+      model::resource_claim claim;
+      claim.meta.name = names("claim-" + std::to_string(p));
+      claim.meta.namespace_ = "default";
+      model::device_request r;
+      r.name = "gpu";
+      model::exact_device_request e;
+      e.device_class_name = "gpu";
+      r.exactly = e;
+      claim.spec.requests.push_back(std::move(r));
+      s.claims.push_back({std::move(claim), {}});
+      model::pod pod;
+      pod.meta.name = names("pod-" + std::to_string(p));
+      pod.meta.namespace_ = "default";
+      pod.resource_claims.push_back({"gpu", s.claims.back().object.meta.name, std::nullopt});
+      s.pods.push_back({std::move(pod), {}});
+    }
+  }
+};
+
+void BM_ClusterSinglePods(benchmark::State& state) {
+  cluster c(500, 8, 5000);
+  dra_test::pattern_engine engine;
+  std::size_t allocated = 0;
+  for (auto _ : state) {
+    auto report = sim::run_scenario(c.s, engine);
+    allocated = static_cast<std::size_t>(
+        std::count_if(report.outcomes.begin(), report.outcomes.end(), [](auto& o) { return o.allocation.has_value(); }));
+  }
+  if (allocated != 4000) state.SkipWithError("expected 4000 allocated pods");
+  state.SetLabel("500 nodes x 8 GPUs, 5000 pods (4000 fit)");
+}
+BENCHMARK(BM_ClusterSinglePods)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// (c) 4 shared NICs with 100G of bandwidth each; 40 claims of 10G each (all fit).
+struct shared_nics {
+  arena names;
+  model::scenario s;
+  shared_nics() {
+    s.classes.push_back({simple_class("nic"), {}});
+    model::resource_slice slice;
+    slice.meta.name = "node-0-nics";
+    slice.driver = "nic.example.com";
+    slice.pool = {"node-0", 1, 1};
+    slice.node_name = model::text("node-0");
+    for (int i = 0; i < 4; ++i) {
+      model::device d;
+      d.name = names("nic-" + std::to_string(i));
+      d.allow_multiple_allocations = true;
+      model::capacity_request_policy policy;
+      policy.default_value = q("1G");
+      policy.valid_range = model::capacity_range{q("1G"), q("100G"), q("1G")};
+      d.capacity.push_back({"bandwidth", {q("100G"), policy}});
+      slice.devices.push_back(std::move(d));
+    }
+    s.slices.push_back({std::move(slice), {}});
+    for (int i = 0; i < 40; ++i) {
+      model::resource_claim claim;
+      claim.meta.name = names("nic-claim-" + std::to_string(i));
+      model::device_request r;
+      r.name = "nic";
+      model::exact_device_request e;
+      e.device_class_name = "nic";
+      e.capacity = model::capacity_requirements{{{"bandwidth", q("10G")}}};
+      r.exactly = e;
+      claim.spec.requests.push_back(std::move(r));
+      s.claims.push_back({std::move(claim), {}});
+    }
+  }
+};
+
+void BM_SharedNicsWithCapacity(benchmark::State& state) {
+  shared_nics fixture;
+  dra_test::pattern_engine engine;
+  for (auto _ : state) {
+    auto report = sim::run_scenario(fixture.s, engine);
+    if (report.outcomes.size() != 40 || !report.outcomes.back().allocation) state.SkipWithError("all 40 should fit");
+    benchmark::DoNotOptimize(report);
+  }
+  state.SetLabel("4 NICs x 100G, 40 claims x 10G");
+}
+BENCHMARK(BM_SharedNicsWithCapacity)->Unit(benchmark::kMicrosecond);
+
+// (d) 17 devices requested on a node with 16: no solution exists.
+void BM_SeventeenOfSixteen(benchmark::State& state) {
+  cluster c(1, 16, 0);
+  model::resource_claim claim;
+  claim.meta.name = "too-many";
+  model::device_request r;
+  r.name = "gpus";
+  model::exact_device_request e;
+  e.device_class_name = "gpu";
+  e.count = 17;
+  r.exactly = e;
+  claim.spec.requests.push_back(r);
+  dra_test::pattern_engine engine;
+  alloc::ledger none;
+  std::vector<const model::device_class*> classes{&c.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&c.s.slices[0].object};
+  const model::resource_claim* claims[] = {&claim};
+  for (auto _ : state) {
+    alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> allocator(alloc::features::all(), none, classes,
+                                                                                 slices, engine);
+    auto outcome = allocator.allocate(c.s.nodes[0].object, claims);
+    if (!outcome || outcome->fits) state.SkipWithError("17 of 16 must not fit");
+    benchmark::DoNotOptimize(outcome);
+  }
+}
+BENCHMARK(BM_SeventeenOfSixteen)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

@@ -1,0 +1,88 @@
+// The `dra allocate` command: runs the scenario and prints the results as JSON or as a readable table.
+#pragma once
+
+#include "invocation.hpp"
+
+#include <dra/alloc/features.hpp>
+#include <dra/json/emit.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dra_cli {
+
+namespace detail {
+
+// One line per allocated device; claims that did not get devices say why.
+inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, std::ostream& out) {
+  struct row {
+    std::string claim, node, device, consumed;
+  };
+  std::vector<row> rows{{"CLAIM", "NODE", "DEVICE", "CONSUMED CAPACITY"}};
+  for (const auto& o : outcomes) {
+    std::string node = o.node.value_or("-");
+    if (!o.allocation) {
+      rows.push_back({o.claim, node, o.error ? "error: " + *o.error : "unschedulable: " + o.unschedulable.value_or(""), ""});
+      continue;
+    }
+    bool first = true;
+    for (const auto& r : o.allocation->results) {
+      std::string consumed;
+      for (const auto& c : r.consumed_capacity) {
+        if (!consumed.empty()) consumed += ", ";
+        consumed += std::string(c.name) + "=" + c.value.to_string();
+      }
+      std::string device = r.request + " -> " + std::string(r.driver) + "/" + std::string(r.pool) + "/" +
+                           std::string(r.device);
+      if (r.admin_access.value_or(false)) device += " (admin access)";
+      rows.push_back({first ? o.claim : "", first ? node : "", device, consumed});
+      first = false;
+    }
+    if (first) rows.push_back({o.claim, node, "(no devices)", ""});
+  }
+  std::size_t w0 = 0, w1 = 0, w2 = 0;
+  for (const auto& r : rows) {
+    w0 = std::max(w0, r.claim.size());
+    w1 = std::max(w1, r.node.size());
+    w2 = std::max(w2, r.device.size());
+  }
+  for (const auto& r : rows) {
+    std::string line = r.claim + std::string(w0 - r.claim.size() + 2, ' ') + r.node +
+                       std::string(w1 - r.node.size() + 2, ' ') + r.device;
+    if (!r.consumed.empty()) line += std::string(w2 - r.device.size() + 2, ' ') + r.consumed;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+}
+
+}  // namespace detail
+
+// Runs `dra allocate` with a given selector engine. Exit code 0 when the run
+// completed (unschedulable claims and input errors are part of the output),
+// 2 when --features is invalid.
+template <dra::alloc::selector_engine Engine>
+int run_allocate_with(const Engine& engine, const invocation& call, const dra::json::document& doc, std::ostream& out,
+                      std::ostream& err) {
+  dra::alloc::features features = dra::alloc::features::all();
+  if (call.features) {
+    auto parsed = dra::alloc::features::parse(*call.features);
+    if (!parsed) {
+      err << "dra: --features: " << parsed.error().message << "\n";
+      return 2;
+    }
+    features = *parsed;
+  }
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features);
+  for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
+  if (call.output == output_format::json)
+    out << dra::json::output_document(report.outcomes);
+  else
+    detail::print_table(report.outcomes, out);
+  return 0;
+}
+
+}  // namespace dra_cli
