@@ -45,7 +45,7 @@ void append_node(std::string& out, int node, std::size_t& devices) {
     out += R"({"name":"gpu-)" + std::to_string(g) +
            R"(","counters":{"memory":{"value":"40Gi"},"multiprocessors":{"value":"98"},"copy-engines":{"value":"7"},)"
            R"("decoders":{"value":"5"},"jpeg-engines":{"value":"1"},"ofa-engines":{"value":"1"})";
-    for (int s = 0; s < 8; ++s) out += R"(,"memorySlice)" + std::to_string(s) + R"(":{"value":"1"})";
+    for (int s = 0; s < 8; ++s) out += R"(,"memory-slice-)" + std::to_string(s) + R"(":{"value":"1"})";
     out += "}}";
   }
   out += "]}},";
@@ -83,7 +83,7 @@ void append_node(std::string& out, int node, std::size_t& devices) {
                  R"(","counters":{"memory":{"value":")" + p.memory + R"("},"multiprocessors":{"value":")" +
                  std::to_string(p.multiprocessors) + "\"}";
           for (int s = start; s < start + p.slices; ++s)
-            out += R"(,"memorySlice)" + std::to_string(s) + R"(":{"value":"1"})";
+            out += R"(,"memory-slice-)" + std::to_string(s) + R"(":{"value":"1"})";
           out += "}}]}";
         }
       }

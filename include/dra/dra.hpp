@@ -1,6 +1,13 @@
 // The umbrella header: everything dra offers, in one include.
 #pragma once
 
+#include <dra/alloc/allocator.hpp>
+#include <dra/alloc/check.hpp>
+#include <dra/alloc/concepts.hpp>
+#include <dra/alloc/features.hpp>
+#include <dra/alloc/ledger.hpp>
+#include <dra/alloc/node_match.hpp>
+#include <dra/alloc/pools.hpp>
 #include <dra/core/names.hpp>
 #include <dra/core/quantity.hpp>
 #include <dra/core/result.hpp>
@@ -19,4 +26,5 @@
 #include <dra/model/scenario.hpp>
 #include <dra/model/workload.hpp>
 #include <dra/sim/flatten_scenario.hpp>
+#include <dra/sim/runner.hpp>
 #include <dra/sim/summary.hpp>

@@ -1,22 +1,405 @@
-// Allocator tests on scenarios built in C++ (no shared data needed).
+// Allocator and scenario-runner tests on scenarios built in C++ (no shared data needed).
 #include "pattern_engine.hpp"
 
 #include <dra/alloc/allocator.hpp>
+#include <dra/alloc/check.hpp>
 #include <dra/alloc/features.hpp>
+#include <dra/alloc/node_match.hpp>
+#include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <string>
+
 namespace {
 
+using namespace dra;
+
+quantity q(std::string_view s) { return *quantity::parse(s); }
+
+// Builds small scenarios; owns every string the model's views point at.
+struct builder {
+  std::deque<std::string> strings;
+  model::scenario s;
+
+  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
+
+  builder() {
+    model::device_class c;
+    c.meta.name = "class-a";
+    c.selectors.push_back({"device.driver == \"driver-a\""});
+    s.classes.push_back({c, {}});
+    model::node n;
+    n.meta.name = "node-1";
+    n.meta.labels.push_back({"region", "r1"});
+    s.nodes.push_back({n, {}});
+  }
+  model::resource_slice& slice(std::string name, std::string pool = "pool-1", std::string driver = "driver-a",
+                               std::int64_t count = 1) {
+    model::resource_slice sl;
+    sl.meta.name = str(std::move(name));
+    sl.driver = str(std::move(driver));
+    sl.pool = {str(std::move(pool)), 1, count};
+    sl.node_name = model::text("node-1");
+    s.slices.push_back({sl, {}});
+    return s.slices.back().object;
+  }
+  model::device& device(model::resource_slice& sl, std::string name) {
+    model::device d;
+    d.name = str(std::move(name));
+    sl.devices.push_back(d);
+    return sl.devices.back();
+  }
+  model::resource_claim& claim(std::string name, std::int64_t count = 1, std::string request = "req-0") {
+    model::resource_claim c;
+    c.meta.name = str(std::move(name));
+    model::device_request r;
+    r.name = str(std::move(request));
+    model::exact_device_request e;
+    e.device_class_name = "class-a";
+    e.count = count;
+    r.exactly = e;
+    c.spec.requests.push_back(r);
+    s.claims.push_back({c, {}});
+    return s.claims.back().object;
+  }
+  sim::run_report run(alloc::features f = alloc::features::all()) {
+    dra_test::pattern_engine engine;
+    auto report = sim::run_scenario(s, engine, f);
+    EXPECT_EQ(alloc::find_overcommit(s, report.outcomes), "");
+    return report;
+  }
+};
+
+std::vector<std::string> devices_of(const model::claim_outcome& o) {
+  std::vector<std::string> out;
+  if (o.allocation)
+    for (const auto& r : o.allocation->results) out.push_back(r.request + "=" + std::string(r.device));
+  return out;
+}
+
 TEST(Features, Parse) {
-  EXPECT_EQ(*dra::alloc::features::parse("all"), dra::alloc::features::all());
-  EXPECT_EQ(*dra::alloc::features::parse("none"), dra::alloc::features::none());
-  auto some = dra::alloc::features::parse("AdminAccess, PrioritizedList");
+  EXPECT_EQ(*alloc::features::parse("all"), alloc::features::all());
+  EXPECT_EQ(*alloc::features::parse("none"), alloc::features::none());
+  auto some = alloc::features::parse("AdminAccess, PrioritizedList");
   ASSERT_TRUE(some);
   EXPECT_TRUE(some->admin_access);
   EXPECT_TRUE(some->prioritized_list);
   EXPECT_FALSE(some->device_taints);
-  EXPECT_FALSE(dra::alloc::features::parse("Bogus"));
+  EXPECT_FALSE(alloc::features::parse("Bogus"));
+}
+
+TEST(NodeMatch, Operators) {
+  model::node n;
+  n.meta.name = "node-1";
+  n.meta.labels = {{"gpus", "8"}, {"zone", "a"}};
+  using op = model::node_selector_operator;
+  struct row {
+    model::node_selector_requirement r;
+    bool field;
+    bool expected;
+  };
+  const std::vector<row> table = {
+      {{"zone", op::in, {"a", "b"}}, false, true},      {{"zone", op::in, {"b"}}, false, false},
+      {{"zone", op::not_in, {"b"}}, false, true},       {{"missing", op::not_in, {"b"}}, false, true},
+      {{"zone", op::exists, {}}, false, true},          {{"zone", op::does_not_exist, {}}, false, false},
+      {{"gpus", op::gt, {"4"}}, false, true},           {{"gpus", op::lt, {"4"}}, false, false},
+      {{"zone", op::gt, {"4"}}, false, false},          {{"metadata.name", op::in, {"node-1"}}, true, true},
+      {{"metadata.name", op::not_in, {"node-1"}}, true, false},
+  };
+  for (const auto& row : table) {
+    model::node_selector sel;
+    model::node_selector_term term;
+    (row.field ? term.match_fields : term.match_expressions).push_back(row.r);
+    sel.terms.push_back(term);
+    auto m = alloc::node_selector_matches(sel, n);
+    ASSERT_TRUE(m) << row.r.key;
+    EXPECT_EQ(*m, row.expected) << row.r.key;
+  }
+  model::node_selector bad{{{{{"gpus", op::gt, {"x"}}}, {}}}};
+  EXPECT_FALSE(alloc::node_selector_matches(bad, n));
+  EXPECT_FALSE(*alloc::node_selector_matches(model::node_selector{{model::node_selector_term{}}}, n));
+}
+
+TEST(Allocator, FirstFitInSliceOrderWithNodeSelector) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "device-1");
+  b.device(sl, "device-2");
+  b.claim("claim-0", 2);
+  auto r = b.run();
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=device-1", "req-0=device-2"}));
+  ASSERT_TRUE(r.outcomes[0].allocation->node_selector);
+  EXPECT_EQ(r.outcomes[0].allocation->node_selector->terms[0].match_fields[0].values[0], "node-1");
+  EXPECT_EQ(r.outcomes[0].node, "node-1");
+}
+
+TEST(Allocator, BacktracksForMatchAttribute) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "a").attributes = {{"numa", {std::int64_t{0}}}};
+  b.device(sl, "b").attributes = {{"numa", {std::int64_t{1}}}};
+  b.device(sl, "c").attributes = {{"numa", {std::int64_t{1}}}};
+  auto& c = b.claim("claim-0", 2);
+  c.spec.constraints.push_back({{}, model::text("driver-a/numa"), std::nullopt});
+  auto r = b.run();
+  EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=b", "req-0=c"}));
+}
+
+TEST(Allocator, ErrorsNameClaimAndRequest) {
+  struct row {
+    std::string name;
+    void (*prepare)(builder&);
+    alloc::features features;
+    std::string message;
+  };
+  const std::vector<row> table = {
+      {"unknown class", [](builder& b) { b.claim("c").spec.requests[0].exactly->device_class_name = "nope"; },
+       alloc::features::all(), "claim c, request req-0: could not retrieve device class nope"},
+      {"admin access off",
+       [](builder& b) { b.claim("c").spec.requests[0].exactly->admin_access = true; }, alloc::features::none(),
+       "claim c, request req-0: admin access is requested, but the feature is disabled"},
+      {"too many", [](builder& b) { b.claim("c", 33); }, alloc::features::all(),
+       "claim c: number of requested devices 33 exceeds the claim limit of 32"},
+      {"all over incomplete pool",
+       [](builder& b) {
+         b.slice("s", "pool-1", "driver-a", 2);
+         b.claim("c").spec.requests[0].exactly->mode = model::allocation_mode::all;
+       },
+       alloc::features::all(), "asks for all devices, but resource pool driver-a/pool-1 is currently being updated"},
+  };
+  for (const auto& row : table) {
+    builder b;
+    row.prepare(b);
+    auto r = b.run(row.features);
+    ASSERT_EQ(r.outcomes.size(), 1u) << row.name;
+    ASSERT_TRUE(r.outcomes[0].error) << row.name;
+    EXPECT_NE(r.outcomes[0].error->find(row.message), std::string::npos) << *r.outcomes[0].error;
+  }
+}
+
+TEST(Allocator, PrioritizedListFallsBackToSecondSubrequest) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "device-1");
+  model::resource_claim& c = b.claim("claim-0");
+  model::device_request r;
+  r.name = "req-0";
+  model::device_sub_request big, small;
+  big.name = "big";
+  big.device_class_name = "class-a";
+  big.count = 2;
+  small.name = "small";
+  small.device_class_name = "class-a";
+  r.first_available = {big, small};
+  c.spec.requests = {r};
+  EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0/small=device-1"}));
+  auto off = b.run(alloc::features::none());
+  ASSERT_TRUE(off.outcomes[0].error);
+}
+
+// Two partitions of one GPU share its counters: only one fits at a time.
+builder partitioned_gpu() {
+  builder b;
+  auto& devices = b.slice("a-devices", "pool-1", "driver-a", 2);
+  for (const char* name : {"half-0", "half-1", "whole"}) {
+    auto& d = b.device(devices, name);
+    d.consumes_counters.push_back({"gpu", {{"memory", q(std::string_view(name) == "whole" ? "2" : "1")}}, {}});
+  }
+  auto& counters = b.slice("b-counters", "pool-1", "driver-a", 2);
+  counters.shared_counters.push_back({"gpu", {{"memory", q("2")}}, {}});
+  return b;
+}
+
+TEST(Allocator, CountersLimitPartitions) {
+  builder b = partitioned_gpu();
+  b.claim("one", 2);
+  b.claim("two", 1);
+  auto r = b.run();
+  EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=half-0", "req-0=half-1"}));
+  EXPECT_TRUE(r.outcomes[1].unschedulable);
+  // Without the feature, devices that consume counters are never allocated.
+  builder off = partitioned_gpu();
+  off.claim("one");
+  EXPECT_TRUE(off.run(alloc::features::none()).outcomes[0].unschedulable);
+}
+
+TEST(Allocator, TaintRejectionGivesCountersBack) {
+  // Fixed upstream bug (kubernetes#140431): "whole" is tainted; its counters
+  // must be released when the taint rejects it, so "other" still fits.
+  builder b;
+  auto& devices = b.slice("a-devices", "pool-1", "driver-a", 2);
+  auto& whole = b.device(devices, "whole");
+  whole.consumes_counters.push_back({"gpu", {{"memory", q("2")}}, {}});
+  whole.taints.push_back({"broken", "", "NoSchedule", std::nullopt});
+  b.device(devices, "other").consumes_counters.push_back({"gpu", {{"memory", q("2")}}, {}});
+  b.slice("b-counters", "pool-1", "driver-a", 2).shared_counters.push_back({"gpu", {{"memory", q("2")}}, {}});
+  b.claim("claim-0");
+  EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0=other"}));
+  // Tolerated, the tainted device comes first; without the feature, taints are ignored.
+  b.s.claims[0].object.spec.requests[0].exactly->tolerations.push_back(
+      {"broken", model::toleration_operator::exists, "", "", std::nullopt});
+  EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0=whole"}));
+  b.s.claims[0].object.spec.requests[0].exactly->tolerations.clear();
+  auto f = alloc::features::all();
+  f.device_taints = false;
+  EXPECT_EQ(devices_of(b.run(f).outcomes[0]), (std::vector<std::string>{"req-0=whole"}));
+}
+
+TEST(Allocator, CountersArePerDriverAndPool) {
+  // Fixed upstream bug (kubernetes#140435): two drivers with the same pool and
+  // counter set names do not share counters.
+  builder b;
+  model::device_class other_class;
+  other_class.meta.name = "class-b";
+  other_class.selectors.push_back({"device.driver == \"driver-b\""});
+  b.s.classes.push_back({other_class, {}});
+  for (std::string driver : {"driver-a", "driver-b"}) {
+    auto& devices = b.slice(driver + "-devices", "pool-1", driver, 2);
+    b.device(devices, "whole").consumes_counters.push_back({"gpu", {{"memory", q("2")}}, {}});
+    b.slice(driver + "-z-counters", "pool-1", driver, 2).shared_counters.push_back({"gpu", {{"memory", q("2")}}, {}});
+  }
+  b.claim("a");
+  b.claim("b").spec.requests[0].exactly->device_class_name = "class-b";
+  auto r = b.run();
+  EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=whole"}));
+  EXPECT_EQ(devices_of(r.outcomes[1]), (std::vector<std::string>{"req-0=whole"}));
+}
+
+TEST(Allocator, AdminAccessUsesDevicesInUse) {
+  builder b;
+  b.device(b.slice("slice-1"), "device-1");
+  b.claim("user");
+  b.claim("admin").spec.requests[0].exactly->admin_access = true;
+  auto r = b.run();
+  EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=device-1"}));
+  ASSERT_TRUE(r.outcomes[1].allocation);
+  EXPECT_EQ(r.outcomes[1].allocation->results[0].admin_access, true);
+}
+
+TEST(Allocator, SharedDeviceConsumesRoundedCapacity) {
+  builder b;
+  auto& nic = b.device(b.slice("slice-1"), "nic");
+  nic.allow_multiple_allocations = true;
+  model::capacity_request_policy policy;
+  policy.valid_range = model::capacity_range{q("1G"), std::nullopt, q("2G")};
+  nic.capacity.push_back({"bandwidth", {q("10G"), policy}});
+  for (int i = 0; i < 4; ++i)
+    b.claim("c" + std::to_string(i)).spec.requests[0].exactly->capacity =
+        model::capacity_requirements{{{"bandwidth", q("2G")}}};
+  auto r = b.run();
+  // 2G rounds up to 3G (1G + one 2G step): three shares fit in 10G, the fourth does not.
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(r.outcomes[i].allocation) << i;
+    const auto& result = r.outcomes[i].allocation->results[0];
+    EXPECT_TRUE(result.share_id);
+    ASSERT_EQ(result.consumed_capacity.size(), 1u);
+    EXPECT_EQ(result.consumed_capacity[0].value, q("3G"));
+  }
+  EXPECT_NE(r.outcomes[0].allocation->results[0].share_id, r.outcomes[1].allocation->results[0].share_id);
+  EXPECT_TRUE(r.outcomes[3].unschedulable);
+}
+
+TEST(Allocator, MixinsAllocateLikeTheirFlattenedForm) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  model::resource_slice_mixins mixins;
+  mixins.device.push_back({"numa-0", {{"numa", {std::int64_t{0}}}}, {}});
+  mixins.device.push_back({"numa-1", {{"numa", {std::int64_t{1}}}}, {}});
+  sl.mixins = mixins;
+  b.device(sl, "a").includes = {"numa-0"};
+  b.device(sl, "b").includes = {"numa-1"};
+  b.device(sl, "c").includes = {"numa-1"};
+  b.claim("claim-0", 2).spec.constraints.push_back({{}, model::text("driver-a/numa"), std::nullopt});
+  EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0=b", "req-0=c"}));
+}
+
+TEST(Allocator, HopelessRequestEndsQuickly) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  for (int i = 0; i < 16; ++i) b.device(sl, "d" + std::to_string(i));
+  b.claim("claim-0", 17);
+  dra_test::pattern_engine engine;
+  alloc::ledger none;
+  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> a(alloc::features::all(), none, classes, slices,
+                                                                       engine);
+  const model::resource_claim* claims[] = {&b.s.claims[0].object};
+  auto outcome = a.allocate(b.s.nodes[0].object, claims);
+  ASSERT_TRUE(outcome);
+  EXPECT_FALSE(outcome->fits);
+  EXPECT_LT(outcome->search_steps, 100u);  // upstream explores 2^16 branches
+}
+
+TEST(Runner, PodsInOrderThenUnreferencedClaims) {
+  builder b;
+  b.device(b.slice("slice-1"), "device-1");
+  b.claim("loner");
+  b.claim("wanted");
+  model::pod pod;
+  pod.meta.name = "pod-0";
+  pod.resource_claims.push_back({"a", model::text("wanted"), std::nullopt});
+  pod.resource_claims.push_back({"b", model::text("missing"), std::nullopt});
+  b.s.pods.push_back({pod, {}});
+  auto r = b.run();
+  ASSERT_EQ(r.outcomes.size(), 2u);
+  EXPECT_EQ(r.outcomes[0].claim, "wanted");
+  EXPECT_TRUE(r.outcomes[0].allocation);
+  EXPECT_EQ(r.outcomes[1].claim, "loner");
+  EXPECT_EQ(r.outcomes[1].unschedulable, "cannot allocate all claims");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("missing"), std::string::npos);
+}
+
+TEST(Runner, AllocatedClaimsBlockTheirDevices) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "device-1");
+  b.device(sl, "device-2");
+  auto& done = b.claim("done");
+  model::allocation_result held;
+  model::device_request_allocation_result used;
+  used.request = "req-0";
+  used.driver = "driver-a";
+  used.pool = "pool-1";
+  used.device = "device-1";
+  held.results.push_back(used);
+  done.allocation = held;
+  b.claim("pending");
+  auto r = b.run();
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=device-2"}));
+}
+
+TEST(Runner, NodesFromSliceNamesWhenNoNodeObjects) {
+  builder b;
+  b.s.nodes.clear();
+  auto& other = b.slice("slice-2", "pool-2");
+  other.node_name = model::text("node-2");
+  b.device(other, "device-9");
+  b.claim("claim-0");
+  auto r = b.run();
+  EXPECT_EQ(r.outcomes[0].node, "node-2");
+}
+
+TEST(OvercommitCheck, FindsADeviceHandedOutTwice) {
+  builder b;
+  b.device(b.slice("slice-1"), "device-1");
+  model::claim_outcome o;
+  o.claim = "x";
+  model::allocation_result a;
+  model::device_request_allocation_result r;
+  r.request = "req-0";
+  r.driver = "driver-a";
+  r.pool = "pool-1";
+  r.device = "device-1";
+  a.results = {r, r};
+  o.allocation = a;
+  std::vector<model::claim_outcome> outcomes{o};
+  EXPECT_NE(alloc::find_overcommit(b.s, outcomes), "");
 }
 
 }  // namespace

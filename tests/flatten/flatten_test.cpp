@@ -109,12 +109,12 @@ TEST(Flatten, CounterSetsAndConsumptionsApplyTheirMixins) {
   mixins.counter_set.push_back({"extra", {{"memory", q("80Gi")}}});
   mixins.device_counter_consumption.push_back({"mig-1g", {{"memory", q("4864Mi")}, {"multiprocessors", q("14")}}});
 
-  dra::model::counter_set set{"gpu-0", {{"memorySlice0", q("1")}, {"multiprocessors", q("100")}}, {"a100", "extra"}};
+  dra::model::counter_set set{"gpu-0", {{"memory-slice-0", q("1")}, {"multiprocessors", q("100")}}, {"a100", "extra"}};
   mixin_counter_set_view set_view(set, &mixins);
   EXPECT_EQ(set_view.name(), "gpu-0");
   EXPECT_EQ(*set_view.counter("memory"), q("80Gi"));
   EXPECT_EQ(*set_view.counter("multiprocessors"), q("100"));
-  EXPECT_EQ(*set_view.counter("memorySlice0"), q("1"));
+  EXPECT_EQ(*set_view.counter("memory-slice-0"), q("1"));
   EXPECT_EQ(std::ranges::distance(set_view.counters()), 3);
   const dra::model::counter_set flat = dra::flatten::materialize(set_view);
   EXPECT_TRUE(flat.includes.empty());
@@ -124,14 +124,14 @@ TEST(Flatten, CounterSetsAndConsumptionsApplyTheirMixins) {
 
   dra::model::device dev;
   dev.name = "gpu-0-mig-1g-0";
-  dev.consumes_counters.push_back({"gpu-0", {{"memorySlice0", q("1")}}, {"mig-1g"}});
+  dev.consumes_counters.push_back({"gpu-0", {{"memory-slice-0", q("1")}}, {"mig-1g"}});
   mixin_device_view view(dev, &mixins);
   auto consumptions = view.counter_consumptions();
   ASSERT_EQ(std::ranges::distance(consumptions), 1);
   mixin_counter_consumption_view consumption = *consumptions.begin();
   EXPECT_EQ(consumption.counter_set(), "gpu-0");
   EXPECT_EQ(*consumption.counter("memory"), q("4864Mi"));
-  EXPECT_EQ(*consumption.counter("memorySlice0"), q("1"));
+  EXPECT_EQ(*consumption.counter("memory-slice-0"), q("1"));
   EXPECT_EQ(consumption.counter("jpeg"), nullptr);
 }
 

@@ -154,8 +154,9 @@ struct constraint_state {
   // matchAttribute
   std::size_t count = 0;
   const model::device_attribute* first = nullptr;
+  // Upstream narrows the intersection on add and never widens it on remove
+  // (only the count goes down); kept so for identical results.
   attribute_set intersection;
-  std::vector<attribute_set> intersection_history;  // to undo intersect_with on remove
   // distinctAttribute: one attribute per request name (upstream keys them so)
   std::vector<std::pair<std::string_view, const model::device_attribute*>> by_request;
 
@@ -182,10 +183,6 @@ struct constraint_state {
     if (!applies(request, sub)) return;
     if (is_match) {
       --count;
-      if (list_types && !intersection_history.empty()) {
-        intersection = std::move(intersection_history.back());
-        intersection_history.pop_back();
-      }
       return;
     }
     std::erase_if(by_request, [&](const auto& e) { return e.first == request; });
@@ -208,7 +205,6 @@ struct constraint_state {
     if (list_types) {
       attribute_set s = attribute_set::of(&a);
       if (!s.known() || !intersection.intersects(s)) return false;
-      intersection_history.push_back(intersection);
       intersection.intersect_with(s);
     } else if (!scalar_equal(a, *first)) {
       return false;
