@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -60,53 +59,58 @@ using string_arena = std::deque<std::string>;
 // the object and the JSON path.
 class reader {
  public:
-  explicit reader(string_arena& arena) : arena_(arena) {}
+  explicit reader(string_arena& arena) : arena_(arena) { segments_.reserve(32); }
 
   std::string object_name;  // "ResourceSlice/name", for errors
 
-  [[nodiscard]] dra::error fail(std::string message) const {
-    return dra::error{std::move(message), path_, object_name};
-  }
+  [[nodiscard]] dra::error fail(std::string message) const { return dra::error{std::move(message), path(), object_name}; }
   [[nodiscard]] dra::error fail(simdjson::error_code code) const {
     return fail(concat("invalid JSON: ", simdjson::error_message(code)));
   }
 
   // RAII steps into a field or an element; the path shrinks back after.
+  // Steps are recorded, not rendered: the path text is built only for an error.
   class step {
    public:
-    step(reader& r, std::size_t previous) : reader_(r), previous_(previous) {}
+    explicit step(reader& r) : reader_(r) {}
     step(const step&) = delete;
     step& operator=(const step&) = delete;
-    ~step() { reader_.path_.resize(previous_); }
+    ~step() { reader_.segments_.pop_back(); }
 
    private:
     reader& reader_;
-    std::size_t previous_;
   };
   [[nodiscard]] step field(std::string_view name) {
-    std::size_t previous = path_.size();
-    if (!path_.empty()) path_ += '.';
-    path_ += name;
-    return step(*this, previous);
+    segments_.push_back({name, 0, segment_kind::field});
+    return step(*this);
   }
   [[nodiscard]] step key(std::string_view name) {
-    if (plain_key(name)) return field(name);
-    std::size_t previous = path_.size();
-    path_ += "[\"";
-    path_ += name;
-    path_ += "\"]";
-    return step(*this, previous);
+    segments_.push_back({name, 0, plain_key(name) ? segment_kind::field : segment_kind::quoted_key});
+    return step(*this);
   }
   [[nodiscard]] step index(std::size_t i) {
-    std::size_t previous = path_.size();
-    char digits[24];
-    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, i);
-    path_ += '[';
-    path_.append(digits, end);
-    path_ += ']';
-    return step(*this, previous);
+    segments_.push_back({{}, i, segment_kind::index});
+    return step(*this);
   }
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  // "items[3].spec.devices[2].attributes[\"a.b/c\"]"
+  [[nodiscard]] std::string path() const {
+    std::string out;
+    for (const segment& s : segments_) {
+      switch (s.kind) {
+        case segment_kind::field:
+          if (!out.empty()) out += '.';
+          out += s.name;
+          break;
+        case segment_kind::quoted_key:
+          out += concat("[", quoted(s.name), "]");
+          break;
+        case segment_kind::index:
+          out += concat("[", std::to_string(s.index), "]");
+          break;
+      }
+    }
+    return out;
+  }
 
   [[nodiscard]] dra::error wrong_type(od::value& v, std::string_view wanted) {
     od::json_type type{};
@@ -309,8 +313,15 @@ class reader {
     return std::string_view(arena_.back());
   }
 
+  enum class segment_kind : std::uint8_t { field, quoted_key, index };
+  struct segment {
+    std::string_view name;
+    std::size_t index;
+    segment_kind kind;
+  };
+
   string_arena& arena_;
-  std::string path_;
+  std::vector<segment> segments_;
 };
 
 }  // namespace dra::json::detail
