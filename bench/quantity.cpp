@@ -20,6 +20,20 @@ void parse(benchmark::State& state) {
 }
 BENCHMARK(parse);
 
+// Inputs that leave Kubernetes' int64 fast path (binary fractions, sub-nano
+// rounding, more than 18 digits, out-of-range binary caps).
+constexpr std::array<std::string_view, 4> precise_inputs = {"1.0000001Ei", "0.1n", "12345678901234567890", "9Ei"};
+
+void parse_precise(benchmark::State& state) {
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto q = dra::quantity::parse(precise_inputs[i++ % precise_inputs.size()]);
+    benchmark::DoNotOptimize(q);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(parse_precise);
+
 void canonical_string(benchmark::State& state) {
   std::array<dra::quantity, inputs.size()> quantities;
   for (std::size_t i = 0; i < inputs.size(); ++i) quantities[i] = *dra::quantity::parse(inputs[i]);

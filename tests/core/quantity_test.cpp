@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <concepts>
+#include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -293,6 +295,13 @@ constexpr invalid_case invalid_cases[] = {
     {"--1", suffix_reason},
     {"Ei", numeric_reason},
     {".e-20", numeric_reason},
+    // The exponent after e/E must be a whole (signed) decimal number.
+    {"1ee5", suffix_reason},
+    {"1eE5", suffix_reason},
+    {"1Ei5", suffix_reason},
+    {"1Ki1", suffix_reason},
+    {"1e5e", format_reason},
+    {"1e-+5", format_reason},
 };
 
 TEST(Quantity, RejectsMalformedInputWithTheReason) {
@@ -430,6 +439,23 @@ TEST(Quantity, MultipliesByIntegers) {
   }
 }
 
+// int64Amount.Mul with a negative scale stays an int64 amount only when the
+// product is whole; otherwise Kubernetes continues with an inf.Dec, which
+// later shows in AsInt64 (a decimal never answers it).
+TEST(Quantity, MultiplicationKeepsKubernetesRepresentation) {
+  auto whole = parsed("500m").mul(2);  // 1000m: int64Amount
+  auto fractional = parsed("500m").mul(3);  // 1500m: inf.Dec
+  ASSERT_TRUE(whole.has_value());
+  ASSERT_TRUE(fractional.has_value());
+  auto whole_then_one = whole->sub(*whole)->add(parsed("1"));
+  auto fractional_then_one = fractional->sub(*fractional)->add(parsed("1"));
+  ASSERT_TRUE(whole_then_one.has_value());
+  ASSERT_TRUE(fractional_then_one.has_value());
+  EXPECT_EQ(whole_then_one->as_int64(), std::optional<std::int64_t>(1));
+  EXPECT_EQ(fractional_then_one->as_int64(), std::nullopt);
+  EXPECT_EQ(fractional_then_one->to_string(), "1");
+}
+
 TEST(Quantity, ArithmeticBeyondItsPrecisionIsAnErrorNotGarbage) {
   auto huge = parsed("99999999999999999999999999999999999999");  // 38 nines
   auto sum = huge.add(parsed("1"));
@@ -526,6 +552,11 @@ TEST(Quantity, RoundsUpToARequestPolicyStepAsUpstreamDoes) {
   }
   // Upstream makes the rounded value a BinarySI quantity, whatever the input's format.
   EXPECT_EQ(quantity::round_up_to_step(parsed("1500M"), parsed("1G"), parsed("1G"))->to_string(), "1953125Ki");
+  // Below the minimum: the minimum itself, in its own format (roundUpRange's first branch).
+  auto below = quantity::round_up_to_step(parsed("500M"), parsed("1G"), parsed("1Gi"));
+  ASSERT_TRUE(below.has_value());
+  EXPECT_TRUE(below->identical(parsed("1G")));
+  EXPECT_EQ(below->to_string(), "1G");
   auto zero_step = quantity::round_up_to_step(parsed("1"), parsed("0"), parsed("0"));
   ASSERT_FALSE(zero_step.has_value());
   EXPECT_NE(zero_step.error().message.find("must be positive"), std::string::npos);

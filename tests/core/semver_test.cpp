@@ -63,7 +63,7 @@ TEST(Semver, RejectsWhatBlangRejectsWithItsMessage) {
     std::string_view message;
   };
   constexpr invalid_case cases[] = {
-      {"", "No Major.Minor.Patch elements found"},
+      {"", "Version string empty"},
       {"1", "No Major.Minor.Patch elements found"},
       {"1.2", "No Major.Minor.Patch elements found"},
       {"v1.2.3", "Invalid character(s) found in major number \"v1\""},

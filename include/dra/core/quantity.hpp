@@ -124,7 +124,11 @@ class quantity {
   [[nodiscard]] constexpr bool is_zero() const noexcept { return mantissa_ == 0; }
 
   // Like Quantity.Value(): whole units, rounded away from zero; saturates
-  // at the int64 limits where Kubernetes would overflow.
+  // at the int64 limits where Kubernetes would overflow. (Kubernetes returns
+  // garbage there: 0 for an int64 amount such as "10E", the low 64 bits for a
+  // big decimal; and for a negative, non-whole decimal-backed value such as
+  // "-1e-10" it rounds toward +infinity and past it (1). dra rounds away from
+  // zero throughout, as Kubernetes does for every int64 amount.)
   [[nodiscard]] std::int64_t value() const noexcept { return scaled_value(0); }
   // Like Quantity.MilliValue(): thousandths, rounded away from zero; saturates.
   [[nodiscard]] std::int64_t milli_value() const noexcept { return scaled_value(-3); }
@@ -147,7 +151,8 @@ class quantity {
   // The consumable-capacity rounding of a requested amount to a
   // requestPolicy validRange (KEP-5075), computed as upstream computes it:
   // in whole units (value()), min + step * ceil((value - min) / step), as a
-  // binary_si quantity.
+  // binary_si quantity; a value below min gives min unchanged (k >= 0).
+  // A step of zero or less is an error (upstream would divide by zero).
   [[nodiscard]] static result<quantity> round_up_to_step(const quantity& value, const quantity& min,
                                                          const quantity& step);
 
@@ -273,6 +278,7 @@ struct suffix_meaning {
     if (digits.empty()) return std::nullopt;
     detail::quantity_math::int128 value = 0;
     for (char c : digits) {
+      if (!is_digit(c)) return std::nullopt;  // "1ee5", "1Ei5": ParseInt fails
       value = value * 10 + (c - '0');
       if (value > static_cast<detail::quantity_math::int128>(std::numeric_limits<std::int64_t>::max()) + 1)
         return std::nullopt;
@@ -541,7 +547,9 @@ inline result<quantity> quantity::mul(std::int64_t factor) const {
       auto whole = qm::scale_up(product, scale_);
       fits = whole && qm::fits_int64(*whole);
     }
-    if (fits && scale_ < 0) fits = true;  // dividing down never overflows
+    // int64Amount.Mul keeps a negative scale only when the product is a
+    // whole number of units (negativeScaleInt64 exact); else it turns decimal.
+    if (fits && scale_ < 0) fits = -scale_ <= 19 && product % qm::pow10(static_cast<int>(-scale_)) == 0;
     if (fits) return quantity(product, scale_, format_, false);
   }
   if (qm::digit_count(mantissa_) + qm::digit_count(factor) > qm::max_digits + 1)
@@ -553,6 +561,7 @@ inline result<quantity> quantity::mul(std::int64_t factor) const {
 }
 
 inline result<quantity> quantity::round_up_to_step(const quantity& value, const quantity& min, const quantity& step) {
+  if (value < min) return min;  // roundUpRange: below the range, the minimum itself (k >= 0)
   const std::int64_t requested = value.value();
   const std::int64_t step_units = step.value();
   const std::int64_t min_units = min.value();

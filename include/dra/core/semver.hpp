@@ -125,6 +125,7 @@ inline result<semver> semver::parse(std::string_view text) {
   auto fail = [&](std::string message) {
     return dra::error{detail::concat(detail::quoted(text), " is not a semantic version: ", message)};
   };
+  if (text.empty()) return fail("Version string empty");
   const std::size_t first_dot = text.find('.');
   const std::size_t second_dot = first_dot == std::string_view::npos ? first_dot : text.find('.', first_dot + 1);
   if (second_dot == std::string_view::npos) return fail("No Major.Minor.Patch elements found");
