@@ -1,13 +1,10 @@
-# vcpkg port of dra: installs exactly what dra's `cmake --install` installs.
+# vcpkg overlay port of dra: builds from the checkout this port lives in
+# (packaging/vcpkg/ports/dra -> the repository root) and installs exactly
+# what dra's `cmake --install` installs. Use it with
+#   vcpkg install dra --overlay-ports=<checkout>/packaging/vcpkg/ports
+# A registry port would replace SOURCE_PATH with vcpkg_from_github on a tag.
 set(VCPKG_BUILD_TYPE release)  # header-only
-
-vcpkg_from_github(
-  OUT_SOURCE_PATH SOURCE_PATH
-  REPO dra-project/dra
-  REF "v${VERSION}"
-  SHA512 0  # set when a release is tagged
-  HEAD_REF main
-)
+get_filename_component(SOURCE_PATH "${CMAKE_CURRENT_LIST_DIR}/../../../.." ABSOLUTE)
 
 vcpkg_cmake_configure(
   SOURCE_PATH "${SOURCE_PATH}"
