@@ -251,3 +251,29 @@ TEST(Ingest, LoadsEveryUpstreamConformanceScenario) {
 }
 
 }  // namespace
+
+namespace {
+
+// KEP-4815's multi-host TPU example (its typos fixed: operator In, capacity
+// values, one counter set name, distinct slice names, node selection on the
+// counter slice).
+TEST(Ingest, ReadsTheKep4815MultiHostTpuExample) {
+  auto doc = load_fixture("kep-4815-tpu.json");
+  const auto& slices = doc.scenario().slices;
+  ASSERT_EQ(slices.size(), 2u);
+  EXPECT_EQ(slices[0].object.all_nodes, true);
+  ASSERT_EQ(slices[0].object.shared_counters.size(), 1u);
+  EXPECT_EQ(slices[0].object.shared_counters[0].counters.size(), 4u);
+  const auto& devices = slices[1].object;
+  EXPECT_EQ(devices.per_device_node_selection, true);
+  ASSERT_EQ(devices.devices.size(), 7u);
+  const auto& big = devices.devices[0];
+  ASSERT_TRUE(big.node_selector.has_value());
+  EXPECT_EQ(big.node_selector->terms[0].match_expressions[0].values.size(), 4u);
+  EXPECT_EQ(dra::model::find(big.capacity, "tpus")->value, q("16"));
+  EXPECT_EQ(big.consumes_counters[0].counters.size(), 4u);
+  EXPECT_EQ(devices.devices[3].node_name, "node-1");
+  EXPECT_FALSE(devices.devices[3].node_selector.has_value());
+}
+
+}  // namespace
