@@ -58,7 +58,8 @@ struct mig_node {
       model::counter_set set;
       set.name = names("gpu-" + std::to_string(gpu) + "-counters");
       set.counters.push_back({"compute", quantity::from_int(7)});
-      for (int m = 0; m < 8; ++m) set.counters.push_back({names("memory-slice-" + std::to_string(m)), quantity::from_int(1)});
+      for (int m = 0; m < 8; ++m)
+        set.counters.push_back({names("memory-slice-" + std::to_string(m)), quantity::from_int(1)});
       std::sort(set.counters.begin(), set.counters.end(), [](auto& a, auto& b) { return a.name < b.name; });
       model::text uuid = names("GPU-" + std::to_string(gpu));
       auto add_device = [&](std::string name, std::string_view profile_name, int first, int slices, int compute) {
@@ -122,6 +123,29 @@ void BM_MigFourPartitionsWithConstraint(benchmark::State& state) {
 }
 BENCHMARK(BM_MigFourPartitionsWithConstraint)->Unit(benchmark::kMicrosecond);
 
+// The same claim again and again on one allocator: node layout and selector results are cached.
+void BM_MigFourPartitionsWarm(benchmark::State& state) {
+  mig_node fixture;
+  dra_test::pattern_engine engine;
+  alloc::ledger none;
+  std::vector<const model::device_class*> classes{&fixture.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&fixture.s.slices[0].object, &fixture.s.slices[1].object};
+  model::node node;
+  node.meta.name = "node-0";
+  const model::resource_claim* claims[] = {&fixture.claim};
+  alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> allocator(alloc::features::all(), none, classes,
+                                                                               slices, engine);
+  for (auto _ : state) {
+    auto outcome = allocator.allocate(node, claims);
+    if (!outcome || !outcome->fits) {
+      state.SkipWithError("the claim should fit");
+      break;
+    }
+    benchmark::DoNotOptimize(outcome);
+  }
+}
+BENCHMARK(BM_MigFourPartitionsWarm)->Unit(benchmark::kMicrosecond);
+
 // (b) 500 nodes with 8 GPUs each; 5,000 pods asking for one GPU each, scheduled in order.
 struct cluster {
   arena names;
@@ -171,8 +195,8 @@ void BM_ClusterSinglePods(benchmark::State& state) {
   std::size_t allocated = 0;
   for (auto _ : state) {
     auto report = sim::run_scenario(c.s, engine);
-    allocated = static_cast<std::size_t>(
-        std::count_if(report.outcomes.begin(), report.outcomes.end(), [](auto& o) { return o.allocation.has_value(); }));
+    allocated = static_cast<std::size_t>(std::count_if(report.outcomes.begin(), report.outcomes.end(),
+                                                       [](auto& o) { return o.allocation.has_value(); }));
   }
   if (allocated != 4000) state.SkipWithError("expected 4000 allocated pods");
   state.SetLabel("500 nodes x 8 GPUs, 5000 pods (4000 fit)");

@@ -26,7 +26,8 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
   for (const auto& o : outcomes) {
     std::string node = o.node.value_or("-");
     if (!o.allocation) {
-      rows.push_back({o.claim, node, o.error ? "error: " + *o.error : "unschedulable: " + o.unschedulable.value_or(""), ""});
+      rows.push_back(
+          {o.claim, node, o.error ? "error: " + *o.error : "unschedulable: " + o.unschedulable.value_or(""), ""});
       continue;
     }
     bool first = true;
@@ -36,8 +37,8 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
         if (!consumed.empty()) consumed += ", ";
         consumed += std::string(c.name) + "=" + c.value.to_string();
       }
-      std::string device = r.request + " -> " + std::string(r.driver) + "/" + std::string(r.pool) + "/" +
-                           std::string(r.device);
+      std::string device =
+          r.request + " -> " + std::string(r.driver) + "/" + std::string(r.pool) + "/" + std::string(r.device);
       if (r.admin_access.value_or(false)) device += " (admin access)";
       rows.push_back({first ? o.claim : "", first ? node : "", device, consumed});
       first = false;

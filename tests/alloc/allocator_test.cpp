@@ -5,11 +5,13 @@
 #include <dra/alloc/check.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/node_match.hpp>
+#include <dra/flatten/mixin_view.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <memory>
 #include <string>
 
 namespace {
@@ -26,6 +28,9 @@ struct builder {
   model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
 
   builder() {
+    // References returned by slice() and claim() stay valid while a test builds.
+    s.slices.reserve(16);
+    s.claims.reserve(16);
     model::device_class c;
     c.meta.name = "class-a";
     c.selectors.push_back({"device.driver == \"driver-a\""});
@@ -101,11 +106,16 @@ TEST(NodeMatch, Operators) {
     bool expected;
   };
   const std::vector<row> table = {
-      {{"zone", op::in, {"a", "b"}}, false, true},      {{"zone", op::in, {"b"}}, false, false},
-      {{"zone", op::not_in, {"b"}}, false, true},       {{"missing", op::not_in, {"b"}}, false, true},
-      {{"zone", op::exists, {}}, false, true},          {{"zone", op::does_not_exist, {}}, false, false},
-      {{"gpus", op::gt, {"4"}}, false, true},           {{"gpus", op::lt, {"4"}}, false, false},
-      {{"zone", op::gt, {"4"}}, false, false},          {{"metadata.name", op::in, {"node-1"}}, true, true},
+      {{"zone", op::in, {"a", "b"}}, false, true},
+      {{"zone", op::in, {"b"}}, false, false},
+      {{"zone", op::not_in, {"b"}}, false, true},
+      {{"missing", op::not_in, {"b"}}, false, true},
+      {{"zone", op::exists, {}}, false, true},
+      {{"zone", op::does_not_exist, {}}, false, false},
+      {{"gpus", op::gt, {"4"}}, false, true},
+      {{"gpus", op::lt, {"4"}}, false, false},
+      {{"zone", op::gt, {"4"}}, false, false},
+      {{"metadata.name", op::in, {"node-1"}}, true, true},
       {{"metadata.name", op::not_in, {"node-1"}}, true, false},
   };
   for (const auto& row : table) {
@@ -158,9 +168,8 @@ TEST(Allocator, ErrorsNameClaimAndRequest) {
   const std::vector<row> table = {
       {"unknown class", [](builder& b) { b.claim("c").spec.requests[0].exactly->device_class_name = "nope"; },
        alloc::features::all(), "claim c, request req-0: could not retrieve device class nope"},
-      {"admin access off",
-       [](builder& b) { b.claim("c").spec.requests[0].exactly->admin_access = true; }, alloc::features::none(),
-       "claim c, request req-0: admin access is requested, but the feature is disabled"},
+      {"admin access off", [](builder& b) { b.claim("c").spec.requests[0].exactly->admin_access = true; },
+       alloc::features::none(), "claim c, request req-0: admin access is requested, but the feature is disabled"},
       {"too many", [](builder& b) { b.claim("c", 33); }, alloc::features::all(),
        "claim c: number of requested devices 33 exceeds the claim limit of 32"},
       {"all over incomplete pool",
@@ -178,6 +187,19 @@ TEST(Allocator, ErrorsNameClaimAndRequest) {
     ASSERT_TRUE(r.outcomes[0].error) << row.name;
     EXPECT_NE(r.outcomes[0].error->find(row.message), std::string::npos) << *r.outcomes[0].error;
   }
+}
+
+TEST(Allocator, DistinctAttributeNeedsTheNewerAllocator) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "a").attributes = {{"numa", {std::int64_t{0}}}};
+  b.device(sl, "b").attributes = {{"numa", {std::int64_t{0}}}};
+  b.device(sl, "c").attributes = {{"numa", {std::int64_t{1}}}};
+  b.claim("claim-0", 2).spec.constraints.push_back({{}, std::nullopt, model::text("driver-a/numa")});
+  EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0=a", "req-0=c"}));
+  auto stable = b.run(*alloc::features::parse("AdminAccess,PrioritizedList,PartitionableDevices,DeviceTaints"));
+  ASSERT_TRUE(stable.outcomes[0].error);
+  EXPECT_NE(stable.outcomes[0].error->find("claim claim-0, constraint #0: empty constraint"), std::string::npos);
 }
 
 TEST(Allocator, PrioritizedListFallsBackToSecondSubrequest) {
@@ -316,6 +338,55 @@ TEST(Allocator, MixinsAllocateLikeTheirFlattenedForm) {
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0=b", "req-0=c"}));
 }
 
+TEST(Allocator, MixinCountersAllocateLikeTheirFlattenedForm) {
+  // Partitions whose counter consumption and counter sets come from mixins
+  // must allocate exactly as the materialized (flattened) slices do.
+  auto make = [](bool flattened) {
+    auto b = std::make_unique<builder>();
+    auto& devices = b->slice("a-devices", "pool-1", "driver-a", 2);
+    model::resource_slice_mixins mixins;
+    mixins.device_counter_consumption.push_back({"half", {{"memory", q("1")}}});
+    mixins.device_counter_consumption.push_back({"whole", {{"memory", q("2")}}});
+    devices.mixins = mixins;
+    for (const char* name : {"half-0", "whole", "half-1"}) {
+      auto& d = b->device(devices, name);
+      d.consumes_counters.push_back({"gpu", {}, {std::string_view(name) == "whole" ? "whole" : "half"}});
+    }
+    auto& counters = b->slice("b-counters", "pool-1", "driver-a", 2);
+    model::resource_slice_mixins set_mixins;
+    set_mixins.counter_set.push_back({"gpu-memory", {{"memory", q("2")}}});
+    counters.mixins = set_mixins;
+    counters.shared_counters.push_back({"gpu", {}, {"gpu-memory"}});
+    if (flattened) {
+      for (auto* sl : {&devices, &counters}) {
+        model::resource_slice plain = *sl;
+        plain.devices.clear();
+        for (const auto view : flatten::device_views(*sl)) plain.devices.push_back(flatten::materialize(view));
+        plain.shared_counters.clear();
+        for (const auto view : flatten::counter_set_views(*sl))
+          plain.shared_counters.push_back(flatten::materialize(view));
+        plain.mixins.reset();
+        *sl = plain;
+      }
+    }
+    b->claim("one");
+    b->claim("two", 2);
+    b->claim("three");
+    return b;
+  };
+  auto mixin_scenario = make(false), flat_scenario = make(true);  // results borrow from them
+  auto with_mixins = mixin_scenario->run();
+  auto flattened = flat_scenario->run();
+  ASSERT_EQ(with_mixins.outcomes.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(devices_of(with_mixins.outcomes[i]), devices_of(flattened.outcomes[i])) << i;
+    EXPECT_EQ(with_mixins.outcomes[i].unschedulable, flattened.outcomes[i].unschedulable) << i;
+  }
+  EXPECT_EQ(devices_of(with_mixins.outcomes[0]), (std::vector<std::string>{"req-0=half-0"}));
+  EXPECT_EQ(devices_of(with_mixins.outcomes[1]), std::vector<std::string>{});  // only half-1 is left
+  EXPECT_EQ(devices_of(with_mixins.outcomes[2]), (std::vector<std::string>{"req-0=half-1"}));
+}
+
 TEST(Allocator, HopelessRequestEndsQuickly) {
   builder b;
   auto& sl = b.slice("slice-1");
@@ -332,6 +403,77 @@ TEST(Allocator, HopelessRequestEndsQuickly) {
   ASSERT_TRUE(outcome);
   EXPECT_FALSE(outcome->fits);
   EXPECT_LT(outcome->search_steps, 100u);  // upstream explores 2^16 branches
+}
+
+TEST(Allocator, PruningNeverHidesASelectorError) {
+  // Five devices wanted, three exist: hopeless, but upstream meets the
+  // runtime error on device-3 first, and so must we.
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "device-1").attributes = {{"mode", {model::text("x")}}};
+  b.device(sl, "device-2").attributes = {{"mode", {model::text("x")}}};
+  b.device(sl, "device-3");
+  b.claim("claim-0", 5)
+      .spec.requests[0]
+      .exactly->selectors.push_back({"device.attributes[\"driver-a\"].mode == \"x\""});
+  auto r = b.run();
+  ASSERT_TRUE(r.outcomes[0].error);
+  EXPECT_NE(r.outcomes[0].error->find("selector #0 on device driver-a/pool-1/device-3: CEL runtime error"),
+            std::string::npos)
+      << *r.outcomes[0].error;
+}
+
+TEST(Policy, SharedCapacityPacksSharedDevices) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  for (const char* name : {"nic-0", "nic-1"}) {
+    auto& nic = b.device(sl, name);
+    nic.allow_multiple_allocations = true;
+    nic.capacity.push_back({"bandwidth", {q("10G"), std::nullopt}});
+  }
+  auto& earlier = b.claim("earlier");
+  model::allocation_result held;
+  model::device_request_allocation_result share;
+  share.request = "req-0";
+  share.driver = "driver-a";
+  share.pool = "pool-1";
+  share.device = "nic-1";
+  share.share_id = "11111111-1111-4111-8111-111111111111";
+  share.consumed_capacity = {{"bandwidth", q("1G")}};
+  held.results.push_back(share);
+  earlier.allocation = held;
+  b.claim("new").spec.requests[0].exactly->capacity = model::capacity_requirements{{{"bandwidth", q("1G")}}};
+  dra_test::pattern_engine engine;
+  auto first = sim::run_scenario(b.s, engine);
+  auto packed = sim::run_scenario(b.s, engine, alloc::features::all(), alloc::shared_capacity{});
+  EXPECT_EQ(devices_of(first.outcomes[0]), (std::vector<std::string>{"req-0=nic-0"}));
+  EXPECT_EQ(devices_of(packed.outcomes[0]), (std::vector<std::string>{"req-0=nic-1"}));
+}
+
+TEST(Allocator, SeesLedgerChangesBetweenCalls) {
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "device-1");
+  b.device(sl, "device-2");
+  b.claim("claim-0");
+  dra_test::pattern_engine engine;
+  alloc::ledger state;
+  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> a(alloc::features::all(), state, classes, slices,
+                                                                       engine);
+  const model::resource_claim* claims[] = {&b.s.claims[0].object};
+  auto device_of = [&] {
+    auto outcome = a.allocate(b.s.nodes[0].object, claims);
+    return outcome && outcome->fits ? std::string(outcome->results[0].results[0].device) : std::string("none");
+  };
+  EXPECT_EQ(device_of(), "device-1");
+  auto first = a.allocate(b.s.nodes[0].object, claims);
+  state.add(first->results[0]);  // committed: device-1 is taken now
+  EXPECT_EQ(device_of(), "device-2");
+  alloc::ledger replacement;  // assigning a whole ledger invalidates what was cached
+  state = replacement;
+  EXPECT_EQ(device_of(), "device-1");
 }
 
 TEST(Runner, PodsInOrderThenUnreferencedClaims) {

@@ -20,6 +20,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+
+// Until cel/ offers an engine, selectors are evaluated by the test stand-in,
+// which knows exactly the expression shapes of the upstream table (221 of
+// the 223 cases have selectors). Swap this alias for the CEL engine.
+using conformance_engine = dra_test::pattern_engine;
 namespace dom = simdjson::dom;
 
 struct case_outcome {
@@ -88,15 +93,19 @@ case_outcome run_case(const fs::path& scenario_file, const fs::path& expected_fi
           for (auto key : {"nodeSelector", "allocationTimestamp"}) {
             dom::element x, y;
             bool hx = !wa[key].get(x), hy = !aa[key].get(y);
-            if (hx != hy) d = std::string(key) + " presence differs";
-            else if (hx) d = dra_test::json_diff(x, y, key);
+            if (hx != hy)
+              d = std::string(key) + " presence differs";
+            else if (hx)
+              d = dra_test::json_diff(x, y, key);
             if (!d.empty()) break;
           }
           if (d.empty()) {
             dom::element x, y;
             bool hx = !wa["devices"]["config"].get(x), hy = !aa["devices"]["config"].get(y);
-            if (hx != hy) d = "config presence differs";
-            else if (hx) d = dra_test::json_diff(x, y, "config");
+            if (hx != hy)
+              d = "config presence differs";
+            else if (hx)
+              d = dra_test::json_diff(x, y, "config");
           }
         }
       } else {
@@ -122,7 +131,7 @@ TEST(UpstreamConformance, AllCases) {
     cases.push_back(e.path());
   }
   std::sort(cases.begin(), cases.end());
-  dra_test::pattern_engine engine;
+  conformance_engine engine;
   std::size_t passed = 0;
   std::ostringstream failures;
   for (const auto& c : cases) {

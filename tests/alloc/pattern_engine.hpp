@@ -46,8 +46,12 @@ class pattern_engine {
     for (const auto& t : p.terms) {
       bool ok = false;
       switch (t.what) {
-        case term::kind::driver_is: ok = driver == t.text; break;
-        case term::kind::multi_is: ok = device.base().allow_multiple_allocations.value_or(false) == t.flag; break;
+        case term::kind::driver_is:
+          ok = driver == t.text;
+          break;
+        case term::kind::multi_is:
+          ok = device.base().allow_multiple_allocations.value_or(false) == t.flag;
+          break;
         case term::kind::attribute_is_string:
         case term::kind::attribute_is_true: {
           const auto* a = t.domain == driver ? device.attribute(t.name) : nullptr;

@@ -102,17 +102,26 @@ struct attribute_set {
   [[nodiscard]] bool intersects(const attribute_set& o) const {
     if (type != o.type || type == kind::none) return false;
     switch (type) {
-      case kind::ints: return !common(ints, o.ints).empty();
-      case kind::bools: return !common(bools, o.bools).empty();
-      default: return !common(strings, o.strings).empty();
+      case kind::ints:
+        return !common(ints, o.ints).empty();
+      case kind::bools:
+        return !common(bools, o.bools).empty();
+      default:
+        return !common(strings, o.strings).empty();
     }
   }
   void intersect_with(const attribute_set& o) {
     if (type != o.type || type == kind::none) return;
     switch (type) {
-      case kind::ints: ints = common(ints, o.ints); break;
-      case kind::bools: bools = common(bools, o.bools); break;
-      default: strings = common(strings, o.strings); break;
+      case kind::ints:
+        ints = common(ints, o.ints);
+        break;
+      case kind::bools:
+        bools = common(bools, o.bools);
+        break;
+      default:
+        strings = common(strings, o.strings);
+        break;
     }
   }
 };
@@ -121,11 +130,16 @@ struct attribute_set {
 [[nodiscard]] inline int scalar_kind(const model::device_attribute& a) noexcept {
   if (a.fields_set == 0) return 0;
   switch (a.value.index()) {
-    case 0: return 1;
-    case 1: return 2;
-    case 2: return 3;
-    case 3: return 4;
-    default: return 0;
+    case 0:
+      return 1;
+    case 1:
+      return 2;
+    case 2:
+      return 3;
+    case 3:
+      return 4;
+    default:
+      return 0;
   }
 }
 [[nodiscard]] inline bool scalar_equal(const model::device_attribute& a, const model::device_attribute& b) noexcept {
@@ -137,8 +151,8 @@ struct attribute_set {
 
 // Looks up a fully qualified attribute name; the driver's own domain may be left out on the device.
 [[nodiscard]] inline const model::device_attribute* lookup_attribute(const flatten::mixin_device_view& device,
-                                                                    std::string_view driver,
-                                                                    std::string_view qualified) {
+                                                                     std::string_view driver,
+                                                                     std::string_view qualified) {
   if (const auto* a = device.attribute(qualified)) return a;
   std::size_t slash = qualified.find('/');
   if (slash == std::string_view::npos || qualified.substr(0, slash) != driver) return nullptr;
@@ -327,7 +341,7 @@ class basic_allocator {
       c.program.emplace(std::move(p).value());
     else
       c.error = p.error().message;
-    return programs_.emplace(expression, std::move(c)).first->second;
+    return programs_.emplace(std::string(expression), std::move(c)).first->second;
   }
 
   std::string next_share_id() {
@@ -338,6 +352,47 @@ class basic_allocator {
     return buffer;
   }
 
+  // A device the search may pick, as laid out for one node.
+  struct candidate_layout {
+    std::uint32_t pool = 0;
+    const model::resource_slice* slice = nullptr;
+    flatten::mixin_device_view view;
+    device_ref id;
+    bool shared = false;  // allowMultipleAllocations, with ConsumableCapacity
+    bool consumes_counters = false;
+    std::vector<std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
+    // What the ledger says, as of the pool's `seen_version`.
+    bool exclusive_in_state = false;
+    const capacity_amounts* given_out = nullptr;
+  };
+  struct counter_holder {
+    std::uint32_t pool = 0;
+    device_ref id;
+    std::vector<std::pair<std::uint32_t, quantity>> draws;
+  };
+  // The ledger's view of one pool, refreshed when the pool's version changes.
+  struct pool_state {
+    std::uint64_t seen_version = std::numeric_limits<std::uint64_t>::max();
+    std::uint32_t first_candidate = 0, last_candidate = 0;
+  };
+  // What one node sees: its pools, candidates and counters, independent of what is allocated.
+  struct node_pools {
+    std::vector<std::pair<std::string, std::string>> labels;  // owned: callers' nodes may be temporaries
+    std::vector<pool> pools;
+    bool laid_out = false;
+    std::vector<candidate_layout> candidates;
+    std::vector<quantity> slot_values;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots;  // [first, last) per pool
+    std::vector<counter_holder> counter_holders;
+    std::vector<pool_state> pool_states;
+    std::vector<quantity> slot_available;  // slot_values less what allocated devices hold
+    [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
+      return std::equal(labels.begin(), labels.end(), other.begin(), other.end(),
+                        [](const auto& mine, const auto& theirs) {
+                          return mine.first == theirs.name && mine.second == theirs.value;
+                        });
+    }
+  };
   // One allocate() call.
   class search {
    public:
@@ -347,21 +402,14 @@ class basic_allocator {
     result<allocation_outcome> run();
 
    private:
+    // A candidate's state during one search.
     struct candidate {
-      std::uint32_t pool = 0;
-      const model::resource_slice* slice = nullptr;
-      flatten::mixin_device_view view;
-      device_ref id;
+      const candidate_layout* st = nullptr;
       bool exclusive_in_state = false;
       const capacity_amounts* given_out = nullptr;
-      bool shared = false;
-      bool consumes_counters = false;
-      std::vector<std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
-      // search state
       std::vector<std::uint32_t> exclusive_for;  // claim indices holding it exclusively in this search
       std::uint32_t shares = 0;                  // shared allocations in this search
-      bool counters_charged_by_share = false;
-      capacity_amounts allocating;  // capacity given out in this search
+      capacity_amounts allocating;               // capacity given out in this search
     };
     struct counter_slot {
       quantity available;
@@ -394,7 +442,7 @@ class basic_allocator {
     std::string claim_name(std::size_t i) const { return object_name(claims_[i]->meta); }
 
     result<bool> is_selectable(request_data& rd, std::size_t claim, std::uint32_t c);
-    result<bool> selectors_match(std::size_t claim, const model::device_class* klass,
+    result<bool> selectors_match(std::size_t claim, const request_data& rd, const model::device_class* klass,
                                  std::span<const model::device_selector> selectors, const candidate& c);
     bool capacity_fits(const request_data& rd, const candidate& c) const;
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
@@ -402,8 +450,9 @@ class basic_allocator {
     void release_counters(const candidate& c);
     result<bool> allocate_device(std::size_t claim, request_data& rd, std::uint32_t c, bool must);
     void deallocate(std::size_t claim, std::uint32_t c);
-    result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device,
-                              bool in_sub, std::size_t start);
+    result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device, bool in_sub,
+                              std::size_t start);
+    void lay_out(node_pools& layout);
     result<request_data> validate_request(std::size_t claim, const model::device_request& request,
                                           const model::device_request_spec& spec, bool is_sub, std::string_view name,
                                           bool admin_access);
@@ -414,7 +463,7 @@ class basic_allocator {
     const features& f_;
     const model::node& node_;
     std::span<const model::resource_claim* const> claims_;
-    std::vector<pool> pools_;
+    const std::vector<pool>* pools_ = nullptr;
     std::vector<candidate> candidates_;
     std::vector<std::uint32_t> order_;
     std::vector<counter_slot> slots_;
@@ -435,7 +484,17 @@ class basic_allocator {
   std::unordered_map<std::string_view, std::vector<const model::resource_slice*>> slices_on_node_;
   std::vector<const model::resource_slice*> shared_slices_;
   slices_by_pool by_pool_;
-  std::unordered_map<std::string_view, compiled> programs_;
+  // Keyed by owned text: claims passed to allocate() need not outlive the allocator.
+  std::map<std::string, compiled, std::less<>> programs_;
+  std::map<std::string, node_pools, std::less<>> pools_by_node_;
+  // Selector results per (compiled expression, device): they depend on nothing else
+  // (the driver is the device's slice's).
+  struct pair_hash {
+    std::size_t operator()(const std::pair<const compiled*, const model::device*>& k) const noexcept {
+      return std::hash<const void*>{}(k.first) * 31 + std::hash<const void*>{}(k.second);
+    }
+  };
+  std::unordered_map<std::pair<const compiled*, const model::device*>, bool, pair_hash> selector_results_;
   std::uint64_t share_serial_ = 1;
 };
 

@@ -27,7 +27,9 @@ inline std::string device_label(const device_ref& d) {
   using key = std::tuple<std::string_view, std::string_view, std::string_view>;
   // Newest published form of each device, and each pool's counter sets.
   std::map<key, std::pair<std::int64_t, flatten::mixin_device_view>> devices;
-  std::map<std::pair<std::string_view, std::string_view>, std::pair<std::int64_t, std::vector<flatten::mixin_counter_set_view>>> sets;
+  std::map<std::pair<std::string_view, std::string_view>,
+           std::pair<std::int64_t, std::vector<flatten::mixin_counter_set_view>>>
+      sets;
   for (const auto& located : s.slices) {
     const auto& slice = located.object;
     const std::int64_t g = slice.pool.generation;
@@ -53,7 +55,7 @@ inline std::string device_label(const device_ref& d) {
       if (r.admin_access.value_or(false)) continue;
       device_ref id{r.driver, r.pool, r.device};
       if (!r.share_id) {
-        if (before.exclusively_allocated(id) || before.given_out(id) != nullptr || ++exclusive[key{r.driver, r.pool, r.device}] > 1)
+        if (before.exclusively_allocated(id) || ++exclusive[key{r.driver, r.pool, r.device}] > 1)
           return "device " + detail::device_label(id) + " handed out twice";
       } else if (before.exclusively_allocated(id) || exclusive.contains(key{r.driver, r.pool, r.device})) {
         return "device " + detail::device_label(id) + " shared while held exclusively";
@@ -71,7 +73,8 @@ inline std::string device_label(const device_ref& d) {
       if (it == devices.end()) return "device " + detail::device_label(id) + " is not published";
       if (const auto* total = after.given_out(id))
         for (const auto& amount : *total)
-          if (const auto* capacity = it->second.second.capacity(amount.name); capacity && amount.value > capacity->value)
+          if (const auto* capacity = it->second.second.capacity(amount.name);
+              capacity && amount.value > capacity->value)
             return "capacity " + std::string(amount.name) + " of " + detail::device_label(id) + " over-committed";
     }
   }

@@ -6,6 +6,7 @@
 #include <dra/flatten/mixin_view.hpp>
 #include <dra/model/resource_slice.hpp>
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <ranges>
@@ -28,20 +29,20 @@ concept slice_source =
 // driver name of its slice). The allocator compiles each distinct
 // expression once per allocator and caches every (selector, device) result.
 template <class E>
-concept selector_engine =
-    std::movable<typename E::program> &&
+concept selector_engine = std::movable<typename E::program> &&
     requires(const E& engine, std::string_view expression, const typename E::program& program,
              const flatten::mixin_device_view& device, std::string_view driver) {
-      { engine.compile(expression) } -> std::same_as<result<typename E::program>>;
-      { engine.matches(program, device, driver) } -> std::same_as<result<bool>>;
-    };
+  { engine.compile(expression) } -> std::same_as<result<typename E::program>>;
+  { engine.matches(program, device, driver) } -> std::same_as<result<bool>>;
+};
 
 // What a policy may see of one candidate device when it orders them.
 struct candidate_facts {
   std::uint32_t pool_index = 0;  // pools in upstream's order (driver, pool name; binding-condition pools last)
   std::uint32_t slice_index = 0;
   std::uint32_t device_index = 0;
-  bool shared = false;  // allowMultipleAllocations (with ConsumableCapacity)
+  bool shared = false;           // allowMultipleAllocations (with ConsumableCapacity)
+  bool has_allocations = false;  // already-allocated claims share it (shared devices only)
   flatten::mixin_device_view device;
 };
 
@@ -49,8 +50,8 @@ struct candidate_facts {
 // (the search itself never changes): `order` holds candidate indices in
 // upstream's visiting order on entry and may be permuted.
 template <class P>
-concept allocation_policy = std::default_initializable<P> && requires(const P& policy, std::span<std::uint32_t> order,
-                                                                     std::span<const candidate_facts> facts) {
+concept allocation_policy = std::default_initializable<P> &&
+    requires(const P& policy, std::span<std::uint32_t> order, std::span<const candidate_facts> facts) {
   { policy.order_candidates(order, facts) } -> std::same_as<void>;
 };
 
@@ -59,6 +60,17 @@ struct first_fit {
   void order_candidates(std::span<std::uint32_t>, std::span<const candidate_facts>) const noexcept {}
 };
 
+// Packs shared devices: among shared devices, those that already carry
+// allocations come first, so that fresh ones stay whole for later claims.
+// Everything else keeps upstream's order.
+struct shared_capacity {
+  void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
+    auto rank = [&](std::uint32_t i) { return facts[i].shared && facts[i].has_allocations ? 0 : 1; };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
+  }
+};
+
 static_assert(allocation_policy<first_fit>);
+static_assert(allocation_policy<shared_capacity>);
 
 }  // namespace dra::alloc

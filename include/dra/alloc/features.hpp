@@ -54,6 +54,13 @@ struct features {
   }
 };
 
+// Upstream picks its "stable" allocator when only these four features are
+// on; that one has no distinctAttribute constraints (they came with
+// ConsumableCapacity), so such a constraint is an unsupported, empty one there.
+[[nodiscard]] constexpr bool served_by_stable_allocator(const features& f) noexcept {
+  return !f.consumable_capacity && !f.device_binding_and_status && !f.list_type_attributes;
+}
+
 inline result<features> features::parse(std::string_view text) {
   if (text == "all") return features::all();
   if (text == "none" || text.empty()) return features::none();

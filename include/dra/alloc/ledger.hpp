@@ -5,7 +5,9 @@
 #include <dra/core/quantity.hpp>
 #include <dra/model/resource_claim.hpp>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string_view>
 #include <unordered_map>
@@ -49,6 +51,28 @@ inline void add_amount(capacity_amounts& into, std::string_view name, const quan
 
 class ledger {
  public:
+  ledger() = default;
+  ledger(const ledger&) = default;
+  ledger(ledger&&) = default;
+  // Assignment gives every pool a version newer than any either ledger had,
+  // so that nothing cached against the old contents is trusted.
+  ledger& operator=(const ledger& other) {
+    if (this != &other) replace_with(ledger(other));
+    return *this;
+  }
+  ledger& operator=(ledger&& other) noexcept {
+    if (this != &other) replace_with(std::move(other));
+    return *this;
+  }
+  ~ledger() = default;
+
+  // Changes whenever a result of the pool (driver, pool) is added; 0 for a
+  // pool nothing was ever added for. Lets callers cache per-pool lookups.
+  [[nodiscard]] std::uint64_t pool_version(std::string_view driver, std::string_view pool) const {
+    auto it = pool_versions_.find(device_ref{driver, pool, {}});
+    return it == pool_versions_.end() ? 0 : it->second;
+  }
+
   // Records one allocation result: admin-access results do not block
   // their device; results with a shareID are shared allocations and add
   // their consumed capacity to the device's total; every other result
@@ -56,6 +80,7 @@ class ledger {
   void add(const model::device_request_allocation_result& r) {
     if (r.admin_access.value_or(false)) return;
     device_ref id{r.driver, r.pool, r.device};
+    pool_versions_[device_ref{r.driver, r.pool, {}}] = ++version_;
     if (!r.share_id) {
       exclusive_.insert(id);
       return;
@@ -81,6 +106,18 @@ class ledger {
   }
 
  private:
+  void replace_with(ledger&& other) noexcept {
+    const std::uint64_t newer = std::max(version_, other.version_) + 1;
+    exclusive_ = std::move(other.exclusive_);
+    shared_ = std::move(other.shared_);
+    given_out_ = std::move(other.given_out_);
+    pool_versions_ = std::move(other.pool_versions_);
+    version_ = newer;
+    for (auto& entry : pool_versions_) entry.second = newer;
+  }
+
+  std::uint64_t version_ = 0;
+  std::unordered_map<device_ref, std::uint64_t, device_ref_hash> pool_versions_;  // device name empty
   std::unordered_set<device_ref, device_ref_hash> exclusive_;
   std::unordered_set<device_ref, device_ref_hash> shared_;
   std::unordered_map<device_ref, capacity_amounts, device_ref_hash> given_out_;

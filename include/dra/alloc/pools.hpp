@@ -112,8 +112,7 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
   if (!f.partitionable_devices) return p;
   for (const auto* s : counter_slices)
     for (const auto view : flatten::counter_set_views(*s)) {
-      if (p.counter_set(view.name()) != nullptr)
-        return fail("duplicate counter set name " + std::string(view.name()));
+      if (p.counter_set(view.name()) != nullptr) return fail("duplicate counter set name " + std::string(view.name()));
       p.counter_sets.push_back(view);
     }
   if (auto reason = check_counter_consumption(p, p.device_slices); !reason.empty()) return fail(std::move(reason));
@@ -145,9 +144,8 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
         auto m = node_matches(node, d.node_name.value_or(model::text{}), d.all_nodes.value_or(false),
                               d.node_selector ? &*d.node_selector : nullptr);
         if (!m)
-          return error{"gather pool information: failed to perform node selection for device " +
-                       std::string(d.name) + " in slice " + std::string(slice->meta.name) + ": " +
-                       m.error().message};
+          return error{"gather pool information: failed to perform node selection for device " + std::string(d.name) +
+                       " in slice " + std::string(slice->meta.name) + ": " + m.error().message};
         if (*m) {
           is_relevant = true;
           break;

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
+#include <dra/alloc/check.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <optional>
 #include <set>
@@ -165,6 +167,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
       handled[i] = true;
       run_unit({i}, nullptr);
     }
+  // Debug builds re-check the never-over-commit promise on every run.
+  assert(alloc::find_overcommit(s, report.outcomes).empty());
   return report;
 }
 

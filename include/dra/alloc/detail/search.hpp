@@ -7,71 +7,69 @@ namespace dra::alloc {
 
 template <allocation_policy Policy, selector_engine Engine>
 result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
-  std::vector<const model::resource_slice*> for_node;
-  if (auto it = a_.slices_on_node_.find(node_.meta.name); it != a_.slices_on_node_.end()) for_node = it->second;
-  for_node.insert(for_node.end(), a_.shared_slices_.begin(), a_.shared_slices_.end());
-  auto gathered = gather_pools(for_node, node_, f_, a_.by_pool_);
-  if (!gathered) return gathered.error();
-  pools_ = std::move(gathered).value();
+  // Pools depend only on the slices and the node, so they are gathered once per node.
+  auto cached = a_.pools_by_node_.find(node_.meta.name);
+  if (cached == a_.pools_by_node_.end() || !cached->second.same_labels(node_.meta.labels)) {
+    std::vector<const model::resource_slice*> for_node;
+    if (auto it = a_.slices_on_node_.find(node_.meta.name); it != a_.slices_on_node_.end()) for_node = it->second;
+    for_node.insert(for_node.end(), a_.shared_slices_.begin(), a_.shared_slices_.end());
+    auto gathered = gather_pools(for_node, node_, f_, a_.by_pool_);
+    if (!gathered) return gathered.error();
+    node_pools entry;
+    for (const auto& label : node_.meta.labels) entry.labels.emplace_back(label.name, label.value);
+    entry.pools = std::move(gathered).value();
+    cached = a_.pools_by_node_.insert_or_assign(std::string(node_.meta.name), std::move(entry)).first;
+  }
+  pools_ = &cached->second.pools;
 
-  // Candidates in upstream's visiting order, and the pools' counters.
-  pool_slots_.resize(pools_.size());
-  pool_overdrawn_.assign(pools_.size(), false);
-  for (std::uint32_t p = 0; p < pools_.size(); ++p) {
-    const pool& pl = pools_[p];
-    pool_slots_[p] = {static_cast<std::uint32_t>(slots_.size()), static_cast<std::uint32_t>(slots_.size())};
+  if (!cached->second.laid_out) {
+    lay_out(cached->second);
+    cached->second.laid_out = true;
+  }
+  node_pools& layout = cached->second;
+  // Refresh what the ledger says about each pool whose allocations changed.
+  for (std::uint32_t p = 0; p < pools_->size(); ++p) {
+    const pool& pl = (*pools_)[p];
     if (pl.incomplete || pl.invalid) continue;
-    std::map<std::pair<std::string_view, std::string_view>, std::uint32_t> slot_of;
-    if (f_.partitionable_devices)
-      for (const auto& set : pl.counter_sets)
-        for (const auto e : set.counters()) {
-          slot_of.emplace(std::pair{set.name(), e.name}, static_cast<std::uint32_t>(slots_.size()));
-          slots_.push_back({*e.value, quantity{}});
-        }
-    pool_slots_[p].second = static_cast<std::uint32_t>(slots_.size());
-    auto draws_of = [&](const flatten::mixin_device_view& view) {
-      std::vector<std::pair<std::uint32_t, quantity>> draws;
-      if (!f_.partitionable_devices) return draws;
-      for (const auto consumption : view.counter_consumptions())
-        for (const auto e : consumption.counters())
-          if (auto it = slot_of.find(std::pair{consumption.counter_set(), e.name}); it != slot_of.end())
-            draws.emplace_back(it->second, *e.value);
-      return draws;
-    };
-    for (std::uint32_t s = 0; s < pl.device_slices.size(); ++s) {
-      const auto* slice = pl.device_slices[s];
-      for (const auto view : flatten::device_views(*slice)) {
-        candidate c;
-        c.pool = p;
-        c.slice = slice;
-        c.view = view;
-        c.id = device_ref{slice->driver, slice->pool.name, view.name()};
-        c.exclusive_in_state = a_.state_->exclusively_allocated(c.id);
-        c.given_out = a_.state_->given_out(c.id);
-        c.shared = f_.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
-        c.consumes_counters = !view.base().consumes_counters.empty();
-        c.draws = draws_of(view);
-        candidates_.push_back(std::move(c));
-      }
+    pool_state& ps = layout.pool_states[p];
+    const std::uint64_t version = a_.state_->pool_version(pl.key.driver, pl.key.pool);
+    if (version == ps.seen_version) continue;
+    ps.seen_version = version;
+    for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i) {
+      candidate_layout& c = layout.candidates[i];
+      c.exclusive_in_state = version != 0 && a_.state_->exclusively_allocated(c.id);
+      c.given_out = version != 0 ? a_.state_->given_out(c.id) : nullptr;
     }
-    // Counters held by devices that are allocated already (in any way).
-    if (f_.partitionable_devices && !slot_of.empty())
-      for (const auto* group : {&pl.device_slices, &pl.other_slices})
-        for (const auto* slice : *group)
-          for (const auto view : flatten::device_views(*slice)) {
-            if (!a_.state_->allocated(device_ref{slice->driver, slice->pool.name, view.name()})) continue;
-            for (const auto& [slot, amount] : draws_of(view))
-              if (auto rest = slots_[slot].available.sub(amount)) slots_[slot].available = *rest;
-          }
+    for (std::uint32_t i = layout.pool_slots[p].first; i < layout.pool_slots[p].second; ++i)
+      layout.slot_available[i] = layout.slot_values[i];
+    if (version == 0) continue;
+    for (const auto& holder : layout.counter_holders) {
+      if (holder.pool != p || !a_.state_->allocated(holder.id)) continue;
+      for (const auto& [slot, amount] : holder.draws)
+        if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
+    }
+  }
+  slots_.clear();
+  for (const auto& value : layout.slot_available) slots_.push_back({value, quantity{}});
+  pool_slots_ = layout.pool_slots;
+  pool_overdrawn_.assign(pools_->size(), false);
+  for (std::uint32_t p = 0; p < pools_->size(); ++p)
     for (std::uint32_t i = pool_slots_[p].first; i < pool_slots_[p].second; ++i)
       if (slots_[i].available.sign() < 0) pool_overdrawn_[p] = true;
+  candidates_.resize(layout.candidates.size());
+  for (std::size_t i = 0; i < candidates_.size(); ++i) {
+    candidate& c = candidates_[i];
+    c.st = &layout.candidates[i];
+    c.exclusive_in_state = c.st->exclusive_in_state;
+    c.given_out = c.st->given_out;
   }
   order_.resize(candidates_.size());
   std::iota(order_.begin(), order_.end(), 0u);
   if constexpr (!std::is_same_v<Policy, first_fit>) {
     std::vector<candidate_facts> facts;
     facts.reserve(candidates_.size());
-    for (const auto& c : candidates_) facts.push_back({c.pool, 0, 0, c.shared, c.view});
+    for (const auto& c : candidates_)
+      facts.push_back({c.st->pool, 0, 0, c.st->shared, c.given_out != nullptr, c.st->view});
     a_.policy_.order_candidates(order_, facts);
   }
 
@@ -126,7 +124,7 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
       state.list_types = f_.list_type_attributes;
       if (c.match_attribute) {
         state.attribute = *c.match_attribute;
-      } else if (c.distinct_attribute) {
+      } else if (c.distinct_attribute && !served_by_stable_allocator(f_)) {
         state.is_match = false;
         state.attribute = *c.distinct_attribute;
       } else {
@@ -142,7 +140,7 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   allocation_outcome outcome;
   outcome.search_steps = steps_;
   if (*found != step::done) {
-    for (const auto& p : pools_)
+    for (const auto& p : *pools_)
       if (p.invalid) {
         outcome.invalid_pools = true;
         outcome.unschedulable = "invalid resource pools were encountered";
@@ -161,11 +159,88 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
 }
 
 template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
+  // Candidates in upstream's visiting order, and the pools' counters; none of
+  // this depends on what is allocated, so it is kept per node.
+  const features& f = a_.features_;
+  layout.pool_slots.resize(layout.pools.size());
+  layout.pool_states.resize(layout.pools.size());
+  for (std::uint32_t p = 0; p < layout.pools.size(); ++p) {
+    const pool& pl = layout.pools[p];
+    const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
+    layout.pool_slots[p] = {next, next};
+    layout.pool_states[p].first_candidate = static_cast<std::uint32_t>(layout.candidates.size());
+    layout.pool_states[p].last_candidate = layout.pool_states[p].first_candidate;
+    if (pl.incomplete || pl.invalid) continue;
+    // Slots are numbered set by set, each set's counters in key order, so a
+    // counter's slot is its set's first slot plus its rank in the set.
+    struct set_slots {
+      std::string_view name;
+      std::uint32_t first = 0;
+      std::vector<std::string_view> counters;  // sorted
+    };
+    std::vector<set_slots> slot_sets;
+    if (f.partitionable_devices)
+      for (const auto& set : pl.counter_sets) {
+        set_slots entry{set.name(), static_cast<std::uint32_t>(layout.slot_values.size()), {}};
+        for (const auto e : set.counters()) {
+          entry.counters.push_back(e.name);
+          layout.slot_values.push_back(*e.value);
+        }
+        slot_sets.push_back(std::move(entry));
+      }
+    layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
+    auto slot_of = [&](std::string_view set_name, std::string_view counter) -> std::optional<std::uint32_t> {
+      for (const auto& set : slot_sets) {
+        if (set.name != set_name) continue;
+        auto it = std::lower_bound(set.counters.begin(), set.counters.end(), counter);
+        if (it == set.counters.end() || *it != counter) return std::nullopt;
+        return set.first + static_cast<std::uint32_t>(it - set.counters.begin());
+      }
+      return std::nullopt;
+    };
+    auto draws_of = [&](const flatten::mixin_device_view& view) {
+      std::vector<std::pair<std::uint32_t, quantity>> draws;
+      if (!f.partitionable_devices) return draws;
+      for (const auto consumption : view.counter_consumptions())
+        for (const auto e : consumption.counters())
+          if (auto slot = slot_of(consumption.counter_set(), e.name)) draws.emplace_back(*slot, *e.value);
+      return draws;
+    };
+    for (const auto* slice : pl.device_slices)
+      for (const auto view : flatten::device_views(*slice)) {
+        candidate_layout c;
+        c.pool = p;
+        c.slice = slice;
+        c.view = view;
+        c.id = device_ref{slice->driver, slice->pool.name, view.name()};
+        c.shared = f.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
+        c.consumes_counters = !view.base().consumes_counters.empty();
+        c.draws = draws_of(view);
+        layout.candidates.push_back(std::move(c));
+      }
+    // Every device of the pool that may hold counters when allocated.
+    if (!slot_sets.empty())
+      for (const auto* group : {&pl.device_slices, &pl.other_slices})
+        for (const auto* slice : *group)
+          for (const auto view : flatten::device_views(*slice)) {
+            auto draws = draws_of(view);
+            if (!draws.empty())
+              layout.counter_holders.push_back(
+                  {p, device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
+          }
+    layout.pool_states[p].last_candidate = static_cast<std::uint32_t>(layout.candidates.size());
+  }
+  layout.slot_available = layout.slot_values;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
 auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, const model::device_request& request,
                                                                const model::device_request_spec& spec, bool is_sub,
                                                                std::string_view name, bool has_admin_access)
     -> result<request_data> {
-  const std::string where = "claim " + claim_name(ci) + ", request " + std::string(name);
+  // Built only when an error needs it: this runs for every request on every node tried.
+  auto where = [&] { return "claim " + claim_name(ci) + ", request " + std::string(name); };
   request_data rd;
   rd.request = &request;
   rd.spec = &spec;
@@ -176,14 +251,15 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   if (!is_sub && request.exactly) rd.admin_access = request.exactly->admin_access.value_or(false);
   for (std::size_t i = 0; i < spec.selectors.size(); ++i)
     if (spec.selectors[i].cel_expression.empty())
-      return dra::error{where + ", selector #" + std::to_string(i) +
+      return dra::error{where() + ", selector #" + std::to_string(i) +
                         ": CEL expression empty (unsupported selector type?)"};
   if (!f_.admin_access && has_admin_access)
-    return dra::error{where + ": admin access is requested, but the feature is disabled"};
-  if (spec.device_class_name.empty()) return dra::error{where + ": missing device class name (unsupported request type?)"};
+    return dra::error{where() + ": admin access is requested, but the feature is disabled"};
+  if (spec.device_class_name.empty())
+    return dra::error{where() + ": missing device class name (unsupported request type?)"};
   auto klass = a_.classes_.find(spec.device_class_name);
   if (klass == a_.classes_.end())
-    return dra::error{where + ": could not retrieve device class " + std::string(spec.device_class_name) +
+    return dra::error{where() + ": could not retrieve device class " + std::string(spec.device_class_name) +
                       ": deviceclass.resource.k8s.io \"" + std::string(spec.device_class_name) + "\" not found"};
   rd.klass = klass->second;
   rd.selectable.assign(candidates_.size(), -1);
@@ -193,12 +269,12 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
       break;
     case model::allocation_mode::all:
       rd.all_mode = true;
-      for (const auto& p : pools_) {
+      for (const auto& p : *pools_) {
         if (p.incomplete)
-          return dra::error{where + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
+          return dra::error{where() + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
                             " is currently being updated"};
         if (p.invalid)
-          return dra::error{where + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
+          return dra::error{where() + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
                             " is currently invalid"};
       }
       for (std::uint32_t c = 0; c < candidates_.size(); ++c) {
@@ -211,25 +287,33 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
       rd.num_devices = rd.all_devices.size();
       break;
     default:
-      return dra::error{where + ": unsupported count mode " + std::string(spec.mode_name)};
+      return dra::error{where() + ": unsupported count mode " + std::string(spec.mode_name)};
   }
   return rd;
 }
 
 template <allocation_policy Policy, selector_engine Engine>
-result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const model::device_class* klass,
+result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const request_data& rd,
+                                                                      const model::device_class* klass,
                                                                       std::span<const model::device_selector> selectors,
                                                                       const candidate& c) {
-  const std::string owner =
-      klass != nullptr ? "class " + std::string(klass->meta.name) : "claim " + claim_name(ci);
+  // Upstream names only the class or the claim; the request is added so that users find the culprit.
+  std::string owner = "claim " + claim_name(ci) + ", request " + rd.full_name;
+  if (klass != nullptr) owner += ": class " + std::string(klass->meta.name);
   for (std::size_t i = 0; i < selectors.size(); ++i) {
     const compiled& program = a_.compile(selectors[i].cel_expression);
     if (!program.program)
       return dra::error{owner + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
-    auto matches = a_.engine_->matches(*program.program, c.view, c.slice->driver);
+    const auto key = std::pair{&program, &c.st->view.base()};
+    if (auto known = a_.selector_results_.find(key); known != a_.selector_results_.end()) {
+      if (!known->second) return false;
+      continue;
+    }
+    auto matches = a_.engine_->matches(*program.program, c.st->view, c.st->slice->driver);
+    if (matches) a_.selector_results_.emplace(key, *matches);
     if (!matches)
-      return dra::error{owner + ": selector #" + std::to_string(i) + " on device " + std::string(c.id.driver) + "/" +
-                        std::string(c.id.pool) + "/" + std::string(c.id.device) +
+      return dra::error{owner + ": selector #" + std::to_string(i) + " on device " + std::string(c.st->id.driver) +
+                        "/" + std::string(c.st->id.pool) + "/" + std::string(c.st->id.device) +
                         ": CEL runtime error: " + matches.error().message};
     if (!*matches) return false;
   }
@@ -237,24 +321,25 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
 }
 
 template <allocation_policy Policy, selector_engine Engine>
-result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data& rd, std::size_t ci, std::uint32_t ix) {
+result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data& rd, std::size_t ci,
+                                                                    std::uint32_t ix) {
   const candidate& c = candidates_[ix];
-  if (!f_.device_binding_and_status && !c.view.base().binding_conditions.empty()) return false;
+  if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
   if (rd.selectable[ix] >= 0) return rd.selectable[ix] == 1;
   auto decide = [&](bool v) {
     rd.selectable[ix] = v ? 1 : 0;
     return v;
   };
   if (rd.klass != nullptr) {
-    auto m = selectors_match(ci, rd.klass, rd.klass->selectors, c);
+    auto m = selectors_match(ci, rd, rd.klass, rd.klass->selectors, c);
     if (!m) return m.error();
     if (!*m) return decide(false);
   }
-  auto m = selectors_match(ci, nullptr, rd.spec->selectors, c);
+  auto m = selectors_match(ci, rd, nullptr, rd.spec->selectors, c);
   if (!m) return m.error();
   if (!*m) return decide(false);
-  if (c.slice->per_device_node_selection.value_or(false)) {
-    const model::device& d = c.view.base();
+  if (c.st->slice->per_device_node_selection.value_or(false)) {
+    const model::device& d = c.st->view.base();
     auto n = node_matches(node_, d.node_name.value_or(model::text{}), d.all_nodes.value_or(false),
                           d.node_selector ? &*d.node_selector : nullptr);
     if (!n) return n.error();
@@ -268,8 +353,8 @@ bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& 
   const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
   if (wanted != nullptr)
     for (const auto& r : wanted->requests)
-      if (c.view.capacity(r.name) == nullptr) return false;
-  for (const auto e : c.view.capacities()) {
+      if (c.st->view.capacity(r.name) == nullptr) return false;
+  for (const auto e : c.st->view.capacities()) {
     const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
     quantity amount = detail::consumed_amount(requested, *e.value);
     if (detail::violates_policy(amount, *e.value)) return false;
@@ -286,12 +371,12 @@ bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& 
 
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::reserve_counters(const candidate& c) {
-  if (pool_overdrawn_[c.pool]) return false;
+  if (pool_overdrawn_[c.st->pool]) return false;
   std::size_t added = 0;
   bool fits = true;
-  for (; added < c.draws.size(); ++added) {
-    auto& slot = slots_[c.draws[added].first];
-    auto sum = slot.consumed.add(c.draws[added].second);
+  for (; added < c.st->draws.size(); ++added) {
+    auto& slot = slots_[c.st->draws[added].first];
+    auto sum = slot.consumed.add(c.st->draws[added].second);
     if (!sum) {
       fits = false;
       break;
@@ -301,15 +386,15 @@ bool basic_allocator<Policy, Engine>::search::reserve_counters(const candidate& 
   }
   if (fits) return true;
   for (std::size_t i = 0; i < added; ++i) {
-    auto& slot = slots_[c.draws[i].first];
-    if (auto rest = slot.consumed.sub(c.draws[i].second)) slot.consumed = *rest;
+    auto& slot = slots_[c.st->draws[i].first];
+    if (auto rest = slot.consumed.sub(c.st->draws[i].second)) slot.consumed = *rest;
   }
   return false;
 }
 
 template <allocation_policy Policy, selector_engine Engine>
 void basic_allocator<Policy, Engine>::search::release_counters(const candidate& c) {
-  for (const auto& [slot, amount] : c.draws)
+  for (const auto& [slot, amount] : c.st->draws)
     if (auto rest = slots_[slot].consumed.sub(amount)) slots_[slot].consumed = *rest;
 }
 
@@ -334,32 +419,34 @@ template <allocation_policy Policy, selector_engine Engine>
 result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_t ci, request_data& rd,
                                                                       std::uint32_t ix, bool must) {
   candidate& c = candidates_[ix];
-  const bool shared = c.shared;
-  auto held_by_claim = [&] { return std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end(); };
+  const bool shared = c.st->shared;
+  auto held_by_claim = [&] {
+    return std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end();
+  };
   if (!shared && rd.admin_access && held_by_claim()) return false;
   if (!rd.admin_access && in_use(c)) return false;
-  if (!f_.partitionable_devices && c.consumes_counters) return false;
+  if (!f_.partitionable_devices && c.st->consumes_counters) return false;
   const bool capacity_in_use = c.given_out != nullptr || c.shares > 0;
   bool charged = false;
-  if (!(shared && capacity_in_use) && c.consumes_counters) {
+  if (!(shared && capacity_in_use) && c.st->consumes_counters) {
     if (!reserve_counters(c)) return false;
     charged = true;
   }
   auto give_back_counters = [&] {
     if (charged) release_counters(c);
   };
-  if (f_.device_taints && detail::taint_prevents(c.view.base(), *rd.spec)) {
+  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), *rd.spec)) {
     give_back_counters();
     return false;
   }
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   auto& constraints = constraints_[ci];
   for (std::size_t i = 0; i < constraints.size(); ++i) {
-    if (constraints[i].add(rd.base_name, sub, c.view, c.slice->driver)) continue;
+    if (constraints[i].add(rd.base_name, sub, c.st->view, c.st->slice->driver)) continue;
     if (must)
       return dra::error{"claim " + claim_name(ci) + ", request " + std::string(rd.name) + ": cannot add device " +
-                        std::string(c.id.driver) + "/" + std::string(c.id.pool) + "/" + std::string(c.id.device) +
-                        " because a claim constraint would not be satisfied"};
+                        std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) + "/" +
+                        std::string(c.st->id.device) + " because a claim constraint would not be satisfied"};
     for (std::size_t e = 0; e < i; ++e) constraints[e].remove(rd.base_name, sub);
     give_back_counters();
     return false;
@@ -379,7 +466,7 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
     }
     if (shared) {
       const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
-      for (const auto e : c.view.capacities()) {
+      for (const auto e : c.st->view.capacities()) {
         const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
         quantity amount = detail::consumed_amount(requested, *e.value);
         r.consumed.push_back({e.name, amount});
@@ -401,7 +488,7 @@ void basic_allocator<Policy, Engine>::search::deallocate(std::size_t ci, std::ui
   const request_data& rd = *r.request;
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (auto& constraint : constraints_[ci]) constraint.remove(rd.base_name, sub);
-  if (c.shared) {
+  if (c.st->shared) {
     for (const auto& e : r.consumed)
       for (auto& held : c.allocating)
         if (held.name == e.name)
@@ -421,14 +508,30 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
   // capacity; so fewer usable candidates than devices still needed means
   // this branch cannot succeed. Unknown selector results are evaluated
   // first (in upstream's order) so that pruning never hides an error.
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   auto usable = [&](std::uint32_t ix, bool unknown_counts) {
     const candidate& c = candidates_[ix];
     if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
                         : in_use(c))
       return false;
-    if (!f_.device_binding_and_status && !c.view.base().binding_conditions.empty()) return false;
+    if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
     if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
     if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
+    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), *rd.spec)) return false;
+    // Counters only get scarcer deeper in this branch (exclusive devices
+    // always charge them; a shared one only when it has no allocation yet).
+    if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
+      if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
+      for (const auto& [slot, amount] : c.st->draws) {
+        auto needed = slots_[slot].consumed.add(amount);
+        if (!needed || *needed > slots_[slot].available) return false;
+      }
+    }
+    // A constraint that applies to this request rejects devices without its attribute, whatever else is allocated.
+    for (const auto& constraint : constraints_[ci])
+      if (constraint.applies(rd.base_name, sub) &&
+          detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
+        return false;
     return true;
   };
   std::size_t possible = 0;
@@ -537,14 +640,14 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
     const candidate& c = candidates_[r.candidate];
     model::device_request_allocation_result d;
     d.request = r.request->full_name;
-    d.driver = c.id.driver;
-    d.pool = c.id.pool;
-    d.device = c.id.device;
+    d.driver = c.st->id.driver;
+    d.pool = c.st->id.pool;
+    d.device = c.st->id.device;
     if (r.request->admin_access) d.admin_access = true;
     d.tolerations = r.request->spec->tolerations;
     if (f_.device_binding_and_status) {
-      d.binding_conditions = c.view.base().binding_conditions;
-      d.binding_failure_conditions = c.view.base().binding_failure_conditions;
+      d.binding_conditions = c.st->view.base().binding_conditions;
+      d.binding_failure_conditions = c.st->view.base().binding_failure_conditions;
     }
     d.share_id = r.share_id;
     d.consumed_capacity = r.consumed;
@@ -602,14 +705,15 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
   model::node_selector_term term;
   for (const auto& r : results_[ci]) {
     const candidate& c = candidates_[r.candidate];
-    const model::device& d = c.view.base();
-    const bool per_device = c.slice->per_device_node_selection.value_or(false);
-    std::optional<model::text> node_name = per_device ? d.node_name : c.slice->node_name;
-    const std::optional<model::node_selector>& selector = per_device ? d.node_selector : c.slice->node_selector;
+    const model::device& d = c.st->view.base();
+    const bool per_device = c.st->slice->per_device_node_selection.value_or(false);
+    std::optional<model::text> node_name = per_device ? d.node_name : c.st->slice->node_name;
+    const std::optional<model::node_selector>& selector = per_device ? d.node_selector : c.st->slice->node_selector;
     if ((node_name && !node_name->empty()) || d.binds_to_node.value_or(false)) {
       model::node_selector only_this;
       only_this.terms.push_back(
-          {{}, {model::node_selector_requirement{"metadata.name", model::node_selector_operator::in, {node_.meta.name}}}});
+          {{},
+           {model::node_selector_requirement{"metadata.name", model::node_selector_operator::in, {node_.meta.name}}}});
       out.node_selector = std::move(only_this);
       return out;
     }
