@@ -368,27 +368,23 @@ class object_reader {
             return {};
           });
         });
-      if (name == "deviceCounterConsumption")
-        return r_.each_element(value, [&](od::value& m) -> dra::status {
-          model::device_counter_consumption_mixin& mixin = out.device_counter_consumption.emplace_back();
-          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            if (field == "name") return assign(mixin.name, r_.string(fv));
-            if (field == "counters") return counters(fv, mixin.counters);
-            return {};
-          });
-        });
-      if (name == "counterSet")
-        return r_.each_element(value, [&](od::value& m) -> dra::status {
-          model::counter_set_mixin& mixin = out.counter_set.emplace_back();
-          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            if (field == "name") return assign(mixin.name, r_.string(fv));
-            if (field == "counters") return counters(fv, mixin.counters);
-            return {};
-          });
-        });
+      if (name == "deviceCounterConsumption") return counter_mixins(value, out.device_counter_consumption);
+      if (name == "counterSet") return counter_mixins(value, out.counter_set);
       return {};
+    });
+  }
+
+  // DeviceCounterConsumptionMixin and CounterSetMixin share their shape: a name and counters.
+  template <class Mixin>
+  dra::status counter_mixins(od::value& v, std::vector<Mixin>& out) {
+    return r_.each_element(v, [&](od::value& m) -> dra::status {
+      Mixin& mixin = out.emplace_back();
+      return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (field == "name") return assign(mixin.name, r_.string(fv));
+        if (field == "counters") return counters(fv, mixin.counters);
+        return {};
+      });
     });
   }
 
