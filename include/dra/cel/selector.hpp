@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +57,10 @@ class selector_engine {
   // Evaluates a selector for one device of `driver`: true, false, or the CEL runtime error.
   template <flatten::device_view View>
   [[nodiscard]] result<bool> matches(const program& p, const View& device, std::string_view driver) const {
+    // Upstream converts every attribute before evaluating, so one it cannot convert fails every selector.
+    for (const auto e : device.attributes())
+      if (auto problem = unusable_attribute(*e.value))
+        return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
     device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
     activation vars;
     vars.bind("device", binding.as_value());
@@ -71,6 +76,20 @@ class selector_engine {
   }
 
  private:
+  [[nodiscard]] static std::optional<std::string> unusable_attribute(const model::device_attribute& a) {
+    if (a.fields_set == 0) return "unsupported attribute value";
+    auto check = [](const model::version_value& v) -> std::optional<std::string> {
+      if (v.parsed) return std::nullopt;
+      auto parsed = dra::semver::parse(v.source);
+      return dra::detail::concat("parse semantic version: ", parsed ? "invalid" : parsed.error().message);
+    };
+    if (const auto* v = std::get_if<model::version_value>(&a.value)) return check(*v);
+    if (const auto* list = std::get_if<std::vector<model::version_value>>(&a.value))
+      for (const auto& v : *list)
+        if (auto problem = check(v)) return problem;
+    return std::nullopt;
+  }
+
   struct entry {
     std::shared_ptr<const cel::program> compiled;
     std::string failure;
