@@ -7,6 +7,7 @@
 #include <dra/cel/functions.hpp>
 #include <dra/cel/value.hpp>
 
+#include <array>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -15,17 +16,28 @@
 namespace dra::cel {
 
 // The values of an environment's variables for one evaluation.
+// Names are views: the caller keeps them alive. The first few bindings are stored inline,
+// so that binding `device` for one evaluation allocates nothing.
 class activation {
  public:
-  void bind(std::string_view name, value v) { vars_.emplace_back(name, std::move(v)); }
+  void bind(std::string_view name, value v) {
+    if (inline_count_ < inline_vars_.size())
+      inline_vars_[inline_count_++] = {name, std::move(v)};
+    else
+      more_.emplace_back(name, std::move(v));
+  }
   [[nodiscard]] const value* find(std::string_view name) const noexcept {
-    for (const auto& [n, v] : vars_)
+    for (std::size_t i = 0; i < inline_count_; ++i)
+      if (inline_vars_[i].first == name) return &inline_vars_[i].second;
+    for (const auto& [n, v] : more_)
       if (n == name) return &v;
     return nullptr;
   }
 
  private:
-  std::vector<std::pair<std::string_view, value>> vars_;
+  std::array<std::pair<std::string_view, value>, 2> inline_vars_{};
+  std::size_t inline_count_ = 0;
+  std::vector<std::pair<std::string_view, value>> more_;
 };
 
 namespace detail {
@@ -34,13 +46,23 @@ inline value cost_exceeded() { return value::error("operation cancelled: actual 
 
 class interpreter {
  public:
-  interpreter(const environment& env, const activation& vars, call_context& ctx, bool resolve_dotted_names = false)
-      : env_(env), vars_(vars), ctx_(ctx), resolve_dotted_names_(resolve_dotted_names) {}
+  // `borrow_literals`: literal text is returned as views into the tree (the tree must outlive the results).
+  interpreter(const environment& env, const activation& vars, call_context& ctx, bool resolve_dotted_names = false,
+              bool borrow_literals = true)
+      : env_(env),
+        vars_(vars),
+        ctx_(ctx),
+        resolve_dotted_names_(resolve_dotted_names),
+        borrow_literals_(borrow_literals) {}
 
   value eval(const node& n) {
     if (++ctx_.cost > ctx_.cost_limit) return cost_exceeded();
     switch (n.kind) {
-      case node_kind::literal: return n.literal;
+      case node_kind::literal:
+        // Literal text is borrowed from the program (which outlives the evaluation): no reference counting.
+        if (const auto* str = n.literal.get_if<string_value>(); str != nullptr && borrow_literals_)
+          return value::borrowed_string(str->view);
+        return n.literal;
       case node_kind::ident: return lookup(n.name);
       case node_kind::select: {
         // Unchecked programs resolve dotted variable names at run time, the longest name first.
@@ -356,6 +378,7 @@ class interpreter {
   const activation& vars_;
   call_context& ctx_;
   bool resolve_dotted_names_;
+  bool borrow_literals_;
   std::vector<std::pair<std::string_view, value>> locals_;
 };
 

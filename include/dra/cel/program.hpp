@@ -25,7 +25,8 @@ class program {
   [[nodiscard]] const std::string& source() const noexcept { return source_; }
   [[nodiscard]] const node& root() const noexcept { return root_; }
 
-  // Evaluates with the given variables. A CEL error value (no such key, overflow, cost limit) is returned
+  // Evaluates with the given variables. The value may borrow text from the program and from the
+  // variables: keep both alive while using it. A CEL error value (no such key, overflow, cost limit) is returned
   // as an error value, not as a failed result: callers decide what an error means.
   [[nodiscard]] value evaluate(const activation& vars, std::uint64_t* cost = nullptr) const {
     std::map<std::string, std::shared_ptr<const re2::RE2>, std::less<>> dynamic_regexes;
@@ -87,7 +88,7 @@ class folder {
     ctx.constant_regexes = &regexes_;
     std::map<std::string, std::shared_ptr<const re2::RE2>, std::less<>> scratch;
     ctx.regex_cache = &scratch;
-    interpreter run(env_, none, ctx);
+    interpreter run(env_, none, ctx, false, /*borrow_literals=*/false);  // folded values outlive the nodes they came from
     return run.eval(n);
   }
 

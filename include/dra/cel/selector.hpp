@@ -58,9 +58,15 @@ class selector_engine {
   template <flatten::device_view View>
   [[nodiscard]] result<bool> matches(const program& p, const View& device, std::string_view driver) const {
     // Upstream converts every attribute before evaluating, so one it cannot convert fails every selector.
-    for (const auto e : device.attributes())
-      if (auto problem = unusable_attribute(*e.value))
-        return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+    if (device.base().includes.empty()) {  // the common case: no merge needed
+      for (const auto& e : device.base().attributes)
+        if (auto problem = unusable_attribute(e.value)) [[unlikely]]
+          return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+    } else {
+      for (const auto e : device.attributes())
+        if (auto problem = unusable_attribute(*e.value)) [[unlikely]]
+          return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+    }
     device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
     activation vars;
     vars.bind("device", binding.as_value());
@@ -78,6 +84,7 @@ class selector_engine {
  private:
   [[nodiscard]] static std::optional<std::string> unusable_attribute(const model::device_attribute& a) {
     if (a.fields_set == 0) return "unsupported attribute value";
+    if (a.value.index() != 3 && a.value.index() != 7) return std::nullopt;  // only versions can be unparsable
     auto check = [](const model::version_value& v) -> std::optional<std::string> {
       if (v.parsed) return std::nullopt;
       auto parsed = dra::semver::parse(v.source);
