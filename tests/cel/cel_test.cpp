@@ -89,6 +89,38 @@ TEST(CelKubernetes, QuantityAndSemver) {
   EXPECT_EQ(run("isSemver('1.2')"), "bool:false");
 }
 
+TEST(CelKubernetes, IpAndCidr) {
+  EXPECT_EQ(run("ip('192.168.0.1').family() == 4 && ip('fd00::1').family() == 6"), "bool:true");
+  EXPECT_EQ(run("string(ip('2001:DB8:0:0:0:0:0:1'))"), "string:2001:db8::1");
+  EXPECT_EQ(run("string(ip('1:0:0:2:0:0:0:3'))"), "string:1:0:0:2::3");
+  EXPECT_EQ(run("ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1')"), "bool:true");
+  EXPECT_EQ(run("isIP('010.0.0.1') || isIP('::ffff:1.2.3.4') || isIP('fe80::1%eth0') || isIP('1.2.3')"), "bool:false");
+  EXPECT_EQ(run("ip('127.0.0.1').isLoopback() && ip('::1').isLoopback() && ip('0.0.0.0').isUnspecified()"), "bool:true");
+  EXPECT_EQ(run("ip('169.254.1.1').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast() && ip('ff02::1').isLinkLocalMulticast()"), "bool:true");
+  EXPECT_EQ(run("ip('8.8.8.8').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast() && !ip('224.0.0.1').isGlobalUnicast()"), "bool:true");
+  EXPECT_EQ(run("cidr('10.0.0.0/8').containsIP('10.1.2.3') && !cidr('10.0.0.0/8').containsIP(ip('11.0.0.1'))"), "bool:true");
+  EXPECT_EQ(run("cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16') && !cidr('10.1.0.0/16').containsCIDR('10.0.0.0/8')"), "bool:true");
+  EXPECT_EQ(run("string(cidr('10.1.2.3/8').masked()) + ' ' + string(cidr('10.1.2.3/8').ip())"), "string:10.0.0.0/8 10.1.2.3");
+  EXPECT_EQ(run("cidr('fd00::/64').prefixLength()"), "int:64");
+  EXPECT_EQ(run("isCIDR('10.0.0.0/33') || isCIDR('10.0.0.0/08') || isCIDR('10.0.0.0')"), "bool:false");
+  EXPECT_EQ(run("ip('1.2.3.4') == ip('1.2.3.4') && cidr('1.0.0.0/8') != cidr('1.0.0.0/16')"), "bool:true");
+  EXPECT_EQ(run("ip('nope')").substr(0, 6), "error:");
+}
+
+TEST(CelTime, TimestampsAndDurations) {
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getFullYear()"), "int:2023");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getMonth()"), "int:1");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getDayOfWeek()"), "int:5");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getDayOfYear()"), "int:33");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getHours('+02:00')"), "int:1");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20.123Z').getMilliseconds()"), "int:123");
+  EXPECT_EQ(run("duration('1h30m').getMinutes()"), "int:90");
+  EXPECT_EQ(run("string(timestamp('2023-02-03T23:31:20Z') + duration('1h'))"), "string:2023-02-04T00:31:20Z");
+  EXPECT_EQ(run("string(timestamp('2023-02-03T23:31:20Z') - duration('24h'))"), "string:2023-02-02T23:31:20Z");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z') - timestamp('2023-02-03T23:31:00Z') == duration('20s')"), "bool:true");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getHours('Mars/Olympus')").substr(0, 6), "error:");
+}
+
 TEST(CelLimits, DepthAndLength) {
   std::string deep(300, '(');
   deep += "1";

@@ -91,6 +91,8 @@ using bindings = std::map<std::string, type, std::less<>>;
     case value_kind::optional: return type::optional(type::dyn());
     case value_kind::quantity: return type::opaque("kubernetes.Quantity");
     case value_kind::semver: return type::opaque("kubernetes.Semver");
+    case value_kind::ip: return type::opaque("net.IP");
+    case value_kind::cidr: return type::opaque("net.CIDR");
     default: return type::dyn();
   }
 }

@@ -77,6 +77,8 @@ class function_table {
     case type_kind::opaque:
       if (param.name == "kubernetes.Quantity") return v.is(value_kind::quantity);
       if (param.name == "kubernetes.Semver") return v.is(value_kind::semver);
+      if (param.name == "net.IP") return v.is(value_kind::ip);
+      if (param.name == "net.CIDR") return v.is(value_kind::cidr);
       return false;
     case type_kind::object: return v.is(value_kind::host_map);
     case type_kind::error: return false;

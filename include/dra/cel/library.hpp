@@ -264,6 +264,11 @@ inline std::string display(const value& v, bool nested) {
     }
     case value_kind::quantity: return v.as<quantity_value>().q.to_string();
     case value_kind::semver: return v.as<semver_value>().get().to_string();
+    case value_kind::ip: return detail::format_ip(v.as<ip_value>().address);
+    case value_kind::cidr: {
+      const auto& p = v.as<cidr_value>().prefix;
+      return detail::format_ip(p.address) + "/" + std::to_string(p.bits);
+    }
     default: return std::string(type_name(v));
   }
 }
@@ -444,6 +449,85 @@ inline value extreme(args_t a, bool want_max) {
   return *best;
 }
 
+// A timestamp broken down in a time zone (UTC or a fixed offset).
+struct civil_time {
+  std::int64_t year, month, day, hour, minute, second, millisecond, weekday, yearday;
+};
+
+inline std::optional<civil_time> to_civil(const timestamp_value& t, std::string_view zone) {
+  std::int64_t offset = 0;
+  if (zone != "UTC" && zone != "Z" && !zone.empty()) {
+    // "+05:30", "-08:00" and "05:30" (cel-go accepts an offset without a sign as positive).
+    std::string_view z = zone;
+    int sign = 1;
+    if (z[0] == '+' || z[0] == '-') {
+      sign = z[0] == '-' ? -1 : 1;
+      z.remove_prefix(1);
+    }
+    if (z.size() != 5 || z[2] != ':') return std::nullopt;
+    for (std::size_t i : {0, 1, 3, 4})
+      if (z[i] < '0' || z[i] > '9') return std::nullopt;
+    offset = sign * (((z[0] - '0') * 10 + (z[1] - '0')) * 3600 + ((z[3] - '0') * 10 + (z[4] - '0')) * 60);
+  }
+  const std::int64_t local = t.seconds + offset;
+  std::int64_t days = local / 86400, rem = local % 86400;
+  if (rem < 0) {
+    rem += 86400;
+    --days;
+  }
+  const auto c = detail::civil_from_days(days);
+  const std::int64_t jan1 = detail::days_from_civil(c.year, 1, 1);
+  return civil_time{c.year, static_cast<std::int64_t>(c.month), static_cast<std::int64_t>(c.day), rem / 3600, rem / 60 % 60, rem % 60,
+                    t.nanos / 1000000, ((days % 7) + 11) % 7, days - jan1};
+}
+
+inline value timestamp_accessors_get(int which, const civil_time& t) {
+  switch (which) {
+    case 0: return t.year;
+    case 1: return t.month - 1;
+    case 2: return t.day;
+    case 3: return t.day - 1;
+    case 4: return t.weekday;
+    case 5: return t.yearday;
+    case 6: return t.hour;
+    case 7: return t.minute;
+    case 8: return t.second;
+    default: return t.millisecond;
+  }
+}
+
+inline value shift_timestamp(const timestamp_value& t, std::int64_t d) {
+  std::int64_t s = t.seconds + d / 1000000000;
+  std::int64_t n = t.nanos + d % 1000000000;
+  if (n < 0) {
+    n += 1000000000;
+    --s;
+  }
+  if (n >= 1000000000) {
+    n -= 1000000000;
+    ++s;
+  }
+  if (s < detail::min_timestamp_seconds || s > detail::max_timestamp_seconds) return value::error("timestamp overflow");
+  return timestamp_value{s, static_cast<std::int32_t>(n)};
+}
+
+inline value ip_of(std::string_view text) {
+  detail::ip_address a;
+  if (std::string why = detail::parse_ip(text, a); !why.empty()) {
+    if (why == "parse error")
+      return value::error(dra::detail::concat("IP Address ", dra::detail::quoted(text), " parse error during conversion from string"));
+    return value::error(dra::detail::concat("IP address ", dra::detail::quoted(text), " ", why));
+  }
+  return ip_value{a};
+}
+
+inline value cidr_of(std::string_view text) {
+  detail::ip_prefix p;
+  if (std::string why = detail::parse_prefix(text, p); !why.empty())
+    return value::error(dra::detail::concat("network address parse error during conversion from string: ", dra::detail::quoted(text), ": ", why));
+  return cidr_value{p};
+}
+
 inline value semver_of(std::string_view text, bool normalize) {
   std::string s(text);
   if (normalize) {
@@ -538,7 +622,11 @@ inline void add_dra_library(function_table& table) {
   fn("_-_", "subtract_timestamp_timestamp", {type::timestamp(), type::timestamp()}, type::duration(), [](args_t a, call_context&) -> value {
     const auto& x = a[0].as<timestamp_value>();
     const auto& y = a[1].as<timestamp_value>();
-    return duration_value{(x.seconds - y.seconds) * 1000000000 + (x.nanos - y.nanos)};
+    std::int64_t nanos;
+    if (__builtin_mul_overflow(x.seconds - y.seconds, std::int64_t{1000000000}, &nanos) ||
+        __builtin_add_overflow(nanos, std::int64_t{x.nanos - y.nanos}, &nanos))
+      return overflow();
+    return duration_value{nanos};
   });
   fn("_*_", "multiply_int64", {T_int(), T_int()}, T_int(), mul_int);
   fn("_*_", "multiply_uint64", {T_uint(), T_uint()}, T_uint(), mul_uint);
@@ -1117,6 +1205,85 @@ inline void add_dra_library(function_table& table) {
   for (const auto& [name, impl] : relations)
     for (const auto& [x, y] : comparable)
       fn(name, dra::detail::concat(name, "_", x.to_string(), "_", y.to_string()), {x, y}, T_bool(), impl);
+
+  // Timestamp and duration accessors (UTC, or a fixed "+hh:mm"/"-hh:mm" offset; IANA zone names are not available).
+  fn("_+_", "add_duration_timestamp", {type::duration(), type::timestamp()}, type::timestamp(), [](args_t a, call_context&) -> value {
+    return shift_timestamp(a[1].as<timestamp_value>(), a[0].as<duration_value>().nanos);
+  });
+  fn("_-_", "subtract_timestamp_duration", {type::timestamp(), type::duration()}, type::timestamp(), [](args_t a, call_context&) -> value {
+    if (a[1].as<duration_value>().nanos == std::numeric_limits<std::int64_t>::min()) return overflow();
+    return shift_timestamp(a[0].as<timestamp_value>(), -a[1].as<duration_value>().nanos);
+  });
+  static constexpr const char* timestamp_accessors[] = {"getFullYear", "getMonth",     "getDate",  "getDayOfMonth",
+                                                         "getDayOfWeek", "getDayOfYear", "getHours", "getMinutes",
+                                                         "getSeconds",   "getMilliseconds"};
+  for (std::size_t k = 0; k < std::size(timestamp_accessors); ++k) {
+    // Implementations are plain function pointers, so each accessor gets its own (the macro spells them out).
+    const std::string name = timestamp_accessors[k];
+    implementation impl = nullptr;
+    switch (k) {
+#define DRA_CEL_ACCESSOR(K)                                                                                          \
+  case K:                                                                                                            \
+    impl = [](args_t a, call_context&) -> value {                                                                    \
+      auto t = to_civil(a[0].as<timestamp_value>(), a.size() > 1 ? a[1].as_text() : std::string_view("UTC"));      \
+      if (!t) return value::error(dra::detail::concat("unknown time zone ", dra::detail::quoted(a[1].as_text())));  \
+      return timestamp_accessors_get(K, *t);                                                                         \
+    };                                                                                                               \
+    break;
+      DRA_CEL_ACCESSOR(0) DRA_CEL_ACCESSOR(1) DRA_CEL_ACCESSOR(2) DRA_CEL_ACCESSOR(3) DRA_CEL_ACCESSOR(4)
+      DRA_CEL_ACCESSOR(5) DRA_CEL_ACCESSOR(6) DRA_CEL_ACCESSOR(7) DRA_CEL_ACCESSOR(8) DRA_CEL_ACCESSOR(9)
+#undef DRA_CEL_ACCESSOR
+      default: break;
+    }
+    member(name, "timestamp_to_" + name, {type::timestamp()}, T_int(), impl);
+    member(name, "timestamp_to_" + name + "_with_tz", {type::timestamp(), T_string()}, T_int(), impl);
+  }
+  member("getHours", "duration_to_hours", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 3600000000000}; });
+  member("getMinutes", "duration_to_minutes", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 60000000000}; });
+  member("getSeconds", "duration_to_seconds", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 1000000000}; });
+  member("getMilliseconds", "duration_to_milliseconds", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 1000000}; });
+
+  // Kubernetes' IP and CIDR libraries.
+  const type T_ip = type::opaque("net.IP"), T_cidr = type::opaque("net.CIDR");
+  fn("ip", "string_to_ip", {T_string()}, T_ip, [](args_t a, call_context&) -> value { return ip_of(a[0].as_text()); });
+  fn("isIP", "is_ip", {T_string()}, T_bool(), [](args_t a, call_context&) -> value { return !ip_of(a[0].as_text()).is_error(); });
+  fn("ip.isCanonical", "ip_is_canonical", {T_string()}, T_bool(), [](args_t a, call_context&) -> value {
+    value ip = ip_of(a[0].as_text());
+    if (ip.is_error()) return ip;
+    return detail::format_ip(ip.as<ip_value>().address) == a[0].as_text();
+  });
+  fn("string", "ip_to_string", {T_ip}, T_string(), [](args_t a, call_context&) -> value { return value::string(display(a[0], false)); });
+  member("family", "ip_family", {T_ip}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<ip_value>().address.v4 ? 4 : 6}; });
+  member("isUnspecified", "ip_is_unspecified", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_unspecified(a[0].as<ip_value>().address); });
+  member("isLoopback", "ip_is_loopback", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_loopback(a[0].as<ip_value>().address); });
+  member("isLinkLocalMulticast", "ip_is_link_local_multicast", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_link_local_multicast(a[0].as<ip_value>().address); });
+  member("isLinkLocalUnicast", "ip_is_link_local_unicast", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_link_local_unicast(a[0].as<ip_value>().address); });
+  member("isGlobalUnicast", "ip_is_global_unicast", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_global_unicast(a[0].as<ip_value>().address); });
+  fn("cidr", "string_to_cidr", {T_string()}, T_cidr, [](args_t a, call_context&) -> value { return cidr_of(a[0].as_text()); });
+  fn("isCIDR", "is_cidr", {T_string()}, T_bool(), [](args_t a, call_context&) -> value { return !cidr_of(a[0].as_text()).is_error(); });
+  fn("string", "cidr_to_string", {T_cidr}, T_string(), [](args_t a, call_context&) -> value { return value::string(display(a[0], false)); });
+  auto contains_ip = [](args_t a, call_context&) -> value {
+    value ip = a[1].is(value_kind::string) ? ip_of(a[1].as_text()) : a[1];
+    if (ip.is_error()) return ip;
+    return detail::prefix_contains(a[0].as<cidr_value>().prefix, ip.as<ip_value>().address);
+  };
+  member("containsIP", "cidr_contains_ip_string", {T_cidr, T_string()}, T_bool(), contains_ip);
+  member("containsIP", "cidr_contains_ip_ip", {T_cidr, T_ip}, T_bool(), contains_ip);
+  auto contains_cidr = [](args_t a, call_context&) -> value {
+    value other = a[1].is(value_kind::string) ? cidr_of(a[1].as_text()) : a[1];
+    if (other.is_error()) return other;
+    const auto& p = a[0].as<cidr_value>().prefix;
+    const auto& q = other.as<cidr_value>().prefix;
+    return p.bits <= q.bits && detail::prefix_contains(p, q.address);
+  };
+  member("containsCIDR", "cidr_contains_cidr_string", {T_cidr, T_string()}, T_bool(), contains_cidr);
+  member("containsCIDR", "cidr_contains_cidr", {T_cidr, T_cidr}, T_bool(), contains_cidr);
+  member("ip", "cidr_ip", {T_cidr}, T_ip, [](args_t a, call_context&) -> value { return ip_value{a[0].as<cidr_value>().prefix.address}; });
+  member("prefixLength", "cidr_prefix_length", {T_cidr}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<cidr_value>().prefix.bits}; });
+  member("masked", "cidr_masked", {T_cidr}, T_cidr, [](args_t a, call_context&) -> value {
+    const auto& p = a[0].as<cidr_value>().prefix;
+    return cidr_value{{detail::mask(p.address, p.bits), p.bits}};
+  });
 
   // DRA: `includes` on scalar and list attributes (ListTypeAttributes).
   member("includes", "dra_includes_dyn_dyn", {T_dyn(), T_dyn()}, T_bool(), [](args_t a, call_context&) -> value {

@@ -353,7 +353,7 @@ class lexer {
 [[nodiscard]] inline bool is_namespaced_function(std::string_view qualified) noexcept {
   static constexpr std::string_view names[] = {"optional.of",   "optional.none",  "optional.ofNonZeroValue",
                                                "sets.contains", "sets.equivalent", "sets.intersects",
-                                               "strings.quote", "lists.range"};
+                                               "strings.quote", "lists.range",   "ip.isCanonical"};
   for (std::string_view n : names)
     if (n == qualified) return true;
   return false;

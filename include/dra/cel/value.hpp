@@ -1,6 +1,7 @@
 // CEL runtime values: primitives, borrowed or shared strings, lists, maps, optionals, errors and host maps.
 #pragma once
 
+#include <dra/cel/detail/ip.hpp>
 #include <dra/core/quantity.hpp>
 #include <dra/core/semver.hpp>
 #include <dra/core/text.hpp>
@@ -99,6 +100,14 @@ struct timestamp_value {
   friend bool operator==(timestamp_value, timestamp_value) = default;
 };
 
+// Kubernetes' IP and CIDR library values.
+struct ip_value {
+  detail::ip_address address;
+};
+struct cidr_value {
+  detail::ip_prefix prefix;
+};
+
 enum class value_kind : std::uint8_t {
   null,
   boolean,
@@ -117,13 +126,15 @@ enum class value_kind : std::uint8_t {
   semver,
   duration,
   timestamp,
+  ip,
+  cidr,
 };
 
 class value {
  public:
   using storage = std::variant<null_value, bool, std::int64_t, std::uint64_t, double, string_value, bytes_value,
                                list_value, map_value, host_map_value, type_value, optional_value, error_value,
-                               quantity_value, semver_value, duration_value, timestamp_value>;
+                               quantity_value, semver_value, duration_value, timestamp_value, ip_value, cidr_value>;
 
   value() = default;
   value(null_value) {}                                     // NOLINT(google-explicit-constructor)
@@ -143,6 +154,8 @@ class value {
   value(semver_value s) : v_(std::move(s)) {}              // NOLINT(google-explicit-constructor)
   value(duration_value d) : v_(d) {}                       // NOLINT(google-explicit-constructor)
   value(timestamp_value t) : v_(t) {}                      // NOLINT(google-explicit-constructor)
+  value(ip_value a) : v_(a) {}                             // NOLINT(google-explicit-constructor)
+  value(cidr_value p) : v_(p) {}                           // NOLINT(google-explicit-constructor)
 
   static value string(std::string s) { return string_value{text_value::owned(std::move(s))}; }
   static value borrowed_string(std::string_view s) { return string_value{text_value::borrowed(s)}; }
@@ -208,6 +221,8 @@ inline std::size_t map_value::size() const noexcept { return entries->size(); }
     case value_kind::semver: return "kubernetes.Semver";
     case value_kind::duration: return "google.protobuf.Duration";
     case value_kind::timestamp: return "google.protobuf.Timestamp";
+    case value_kind::ip: return "net.IP";
+    case value_kind::cidr: return "net.CIDR";
   }
   return "?";
 }
@@ -334,6 +349,8 @@ inline bool equals(const value& a, const value& b) {
     case value_kind::semver: return a.as<semver_value>().get() == b.as<semver_value>().get();
     case value_kind::duration: return a.as<duration_value>() == b.as<duration_value>();
     case value_kind::timestamp: return a.as<timestamp_value>() == b.as<timestamp_value>();
+    case value_kind::ip: return a.as<ip_value>().address == b.as<ip_value>().address;
+    case value_kind::cidr: return a.as<cidr_value>().prefix == b.as<cidr_value>().prefix;
     default: return false;
   }
 }
