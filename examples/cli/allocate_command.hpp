@@ -69,10 +69,10 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
 // Runs `dra allocate` with a given selector engine and feature set. Prints JSON with --output json,
 // or by default when stdout is not a terminal; a table otherwise. Exit code 0 when the run
 // completed (unschedulable claims and input errors are part of the output).
-template <dra::alloc::selector_engine Engine>
+template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
 int run_allocate_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
                       const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features);
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{});
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   const bool json = call.output_given ? call.output == output_format::json : isatty(fileno(stdout)) == 0;
   if (json)
@@ -97,6 +97,9 @@ inline int run_allocate(const invocation& call, const dra::json::document& doc, 
   }
   const dra::cel::selector_engine engine(
       {.consumable_capacity = features.consumable_capacity, .list_type_attributes = features.list_type_attributes});
+  if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
+  if (call.policy == "shared_capacity")
+    return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);
   return run_allocate_with(engine, features, call, doc, out, err);
 }
 

@@ -450,6 +450,40 @@ TEST(Policy, SharedCapacityPacksSharedDevices) {
   EXPECT_EQ(devices_of(packed.outcomes[0]), (std::vector<std::string>{"req-0=nic-1"}));
 }
 
+TEST(Policy, SortedFillsPartlyUsedCounterSetsFirst) {
+  // Two GPUs with two one-unit partitions each; an earlier claim holds a partition of gpu-1.
+  builder b;
+  auto& counters = b.slice("counters", "pool-1", "driver-a", 2);
+  for (const char* gpu : {"gpu-0", "gpu-1"}) {
+    model::counter_set set;
+    set.name = gpu;
+    set.counters = {{"mem", q("2")}};
+    counters.shared_counters.push_back(set);
+  }
+  auto& parts = b.slice("parts", "pool-1", "driver-a", 2);
+  for (auto [name, gpu] : {std::pair{"gpu-0-a", "gpu-0"}, {"gpu-0-b", "gpu-0"}, {"gpu-1-a", "gpu-1"}, {"gpu-1-b", "gpu-1"}}) {
+    model::device_counter_consumption consumption;
+    consumption.counter_set = gpu;
+    consumption.counters = {{"mem", q("1")}};
+    b.device(parts, name).consumes_counters.push_back(consumption);
+  }
+  auto& earlier = b.claim("earlier");
+  model::allocation_result held;
+  model::device_request_allocation_result part;
+  part.request = "req-0";
+  part.driver = "driver-a";
+  part.pool = "pool-1";
+  part.device = "gpu-1-a";
+  held.results.push_back(part);
+  earlier.allocation = held;
+  b.claim("new");
+  dra::cel::selector_engine engine;
+  auto first = sim::run_scenario(b.s, engine);
+  auto best = sim::run_scenario(b.s, engine, alloc::features::all(), alloc::sorted{});
+  EXPECT_EQ(devices_of(first.outcomes[0]), (std::vector<std::string>{"req-0=gpu-0-a"}));  // upstream's first fit
+  EXPECT_EQ(devices_of(best.outcomes[0]), (std::vector<std::string>{"req-0=gpu-1-b"}));   // keeps gpu-0 whole
+}
+
 TEST(Allocator, SeesLedgerChangesBetweenCalls) {
   builder b;
   auto& sl = b.slice("slice-1");
