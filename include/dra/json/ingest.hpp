@@ -25,7 +25,7 @@ class document {
   [[nodiscard]] std::string_view text() const noexcept { return {buffer_->data(), buffer_->size()}; }
 
  private:
-  friend result<document> load(std::string_view json);
+  friend class loader;
   std::unique_ptr<simdjson::padded_string> buffer_;
   std::unique_ptr<detail::string_arena> arena_ = std::make_unique<detail::string_arena>();
   model::scenario scenario_;
@@ -879,18 +879,38 @@ inline dra::status read_items(reader& r, od::document& root, od::array& items, m
 
 }  // namespace detail
 
+// Loads scenarios with one simdjson parser kept between loads: its index
+// buffers (about four bytes per input byte) are allocated once and reused,
+// which matters when a program loads many or large scenarios. Not thread-safe;
+// use one loader per thread.
+class loader {
+ public:
+  // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
+  // object. Strings in the result point into the document's own copy of
+  // `json`. Every error names the object and the JSON path.
+  [[nodiscard]] result<document> load(std::string_view json);
+
+ private:
+  simdjson::ondemand::parser parser_;
+};
+
 // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
 // object. Strings in the result point into the document's own copy of
 // `json`. Every error names the object and the JSON path.
+// (A one-off loader; keep a `loader` to parse many scenarios.)
 [[nodiscard]] inline result<document> load(std::string_view json) {
+  loader once;
+  return once.load(json);
+}
+
+inline result<document> loader::load(std::string_view json) {
   namespace od = simdjson::ondemand;
   document doc;
   doc.buffer_ = std::make_unique<simdjson::padded_string>(json);
   const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
   detail::reader r(*doc.arena_);
-  od::parser parser;
   od::document root;
-  if (auto code = parser.iterate(*doc.buffer_).get(root)) return r.fail(code);
+  if (auto code = parser_.iterate(*doc.buffer_).get(root)) return r.fail(code);
   od::json_type type{};
   if (auto code = root.type().get(type)) return r.fail(code);
   std::size_t next_index = 0;
