@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dra::cel {
@@ -14,6 +15,37 @@ namespace dra::cel {
 struct overload;
 
 enum class node_kind : std::uint8_t { literal, ident, select, call, list, map, comprehension };
+
+// Calls the interpreter evaluates itself (not strict, or special forms), found once at parse time.
+enum class builtin : std::uint8_t {
+  none,
+  logical_and,
+  logical_or,
+  conditional,
+  not_strictly_false,
+  equals,
+  not_equals,
+  in,
+  index,
+  optional_index,
+  optional_select,
+  map_insert,
+};
+
+[[nodiscard]] constexpr builtin builtin_of(std::string_view fn) noexcept {
+  if (fn == "_&&_") return builtin::logical_and;
+  if (fn == "_||_") return builtin::logical_or;
+  if (fn == "_?_:_") return builtin::conditional;
+  if (fn == "@not_strictly_false") return builtin::not_strictly_false;
+  if (fn == "_==_") return builtin::equals;
+  if (fn == "_!=_") return builtin::not_equals;
+  if (fn == "@in") return builtin::in;
+  if (fn == "_[_]") return builtin::index;
+  if (fn == "_[?_]") return builtin::optional_index;
+  if (fn == "_?._") return builtin::optional_select;
+  if (fn == "@map_insert") return builtin::map_insert;
+  return builtin::none;
+}
 
 // One expression node. Children by role:
 //   select:        args[0] operand
@@ -25,6 +57,7 @@ struct node {
   node_kind kind = node_kind::literal;
   bool member = false;     // call: receiver style (`x.f(y)`)
   bool test_only = false;  // select: has()
+  builtin op = builtin::none;  // call: a special form, or none for a library function
   std::uint32_t offset = 0;  // byte offset of the node in the source, for error positions
   std::string name{};        // ident name, select field, call function
   value literal{};

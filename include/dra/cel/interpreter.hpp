@@ -113,27 +113,29 @@ class interpreter {
   }
 
   value call(const node& n) {
-    const std::string& fn = n.name;
-    if (fn.size() >= 3 && (fn[0] == '_' || fn[0] == '@' || fn[0] == '!' || fn[0] == '-')) {
-      if (fn == "_&&_" || fn == "_||_") return logic(n, fn == "_&&_");
-      if (fn == "_?_:_") {
+    switch (n.op) {
+      case builtin::none: break;
+      case builtin::logical_and: return logic(n, true);
+      case builtin::logical_or: return logic(n, false);
+      case builtin::conditional: {
         value c = eval(n.args[0]);
         if (c.is_error()) return c;
         if (!c.is(value_kind::boolean)) return value::error("no such overload: _?_:_");
         return eval(n.args[c.as_bool() ? 1 : 2]);
       }
-      if (fn == "@not_strictly_false") {
+      case builtin::not_strictly_false: {
         value v = eval(n.args[0]);
         return !(v.is(value_kind::boolean) && !v.as_bool());
       }
-      if (fn == "_==_" || fn == "_!=_") {
+      case builtin::equals:
+      case builtin::not_equals: {
         value a = eval(n.args[0]);
         if (a.is_error()) return a;
         value b = eval(n.args[1]);
         if (b.is_error()) return b;
-        return equals(a, b) == (fn == "_==_");
+        return equals(a, b) == (n.op == builtin::equals);
       }
-      if (fn == "@in") {
+      case builtin::in: {
         value a = eval(n.args[0]);
         if (a.is_error()) return a;
         value c = eval(n.args[1]);
@@ -150,15 +152,16 @@ class interpreter {
         }
         return value::error(dra::detail::concat("no such overload: @in(", type_name(a), ", ", type_name(c), ")"));
       }
-      if (fn == "_[_]" || fn == "_[?_]") {
+      case builtin::index:
+      case builtin::optional_index: {
         value c = eval(n.args[0]);
         if (c.is_error()) return c;
         value k = eval(n.args[1]);
         if (k.is_error()) return k;
-        return index(c, k, fn == "_[?_]");
+        return index(c, k, n.op == builtin::optional_index);
       }
-      if (fn == "_?._") return select(eval(n.args[0]), n.args[1].literal.as_text(), false, true);
-      if (fn == "@map_insert") return map_insert(n);
+      case builtin::optional_select: return select(eval(n.args[0]), n.args[1].literal.as_text(), false, true);
+      case builtin::map_insert: return map_insert(n);
     }
     // A strict call: arguments left to right, the first error wins.
     value stack_args[4];
@@ -328,24 +331,16 @@ class interpreter {
     value range = eval(n.args[0]);
     if (range.is_error()) return range;
     const bool two = !n.iter_var2.empty();
-    std::vector<std::pair<value, value>> pairs;  // (first var, second var)
+    // Host maps (the device's attributes) are iterated over their key list; lists and maps in place.
+    std::vector<value> host_keys;
+    std::size_t count = 0;
     switch (range.kind()) {
-      case value_kind::list: {
-        const auto& items = *range.as<list_value>().items;
-        for (std::size_t i = 0; i < items.size(); ++i)
-          pairs.emplace_back(two ? value(static_cast<std::int64_t>(i)) : items[i], two ? items[i] : value{});
-        break;
-      }
-      case value_kind::map:
-        for (const auto& [k, v] : *range.as<map_value>().entries) pairs.emplace_back(k, two ? v : value{});
-        break;
+      case value_kind::list: count = range.as<list_value>().size(); break;
+      case value_kind::map: count = range.as<map_value>().size(); break;
       case value_kind::host_map: {
         const auto& h = range.as<host_map_value>();
-        for (auto& k : h.map->keys(h.scope)) {
-          value v;
-          if (two) (void)map_find(range, k, v);
-          pairs.emplace_back(std::move(k), std::move(v));
-        }
+        host_keys = h.map->keys(h.scope);
+        count = host_keys.size();
         break;
       }
       default: return value::error(dra::detail::concat("cannot iterate over ", type_name(range)));
@@ -353,13 +348,38 @@ class interpreter {
     value accu = eval(n.args[1]);
     locals_.emplace_back(n.accu_var, std::move(accu));
     const std::size_t accu_slot = locals_.size() - 1;
-    for (auto& [first, second] : pairs) {
+    for (std::size_t i = 0; i < count; ++i) {
       if (++ctx_.cost > ctx_.cost_limit) {
         locals_.resize(accu_slot);
         return cost_exceeded();
       }
-      locals_.emplace_back(n.iter_var, first);
-      if (two) locals_.emplace_back(n.iter_var2, second);
+      switch (range.kind()) {
+        case value_kind::list: {
+          const value& item = (*range.as<list_value>().items)[i];
+          if (two) {
+            locals_.emplace_back(n.iter_var, static_cast<std::int64_t>(i));
+            locals_.emplace_back(n.iter_var2, item);
+          } else {
+            locals_.emplace_back(n.iter_var, item);
+          }
+          break;
+        }
+        case value_kind::map: {
+          const auto& [k, v] = (*range.as<map_value>().entries)[i];
+          locals_.emplace_back(n.iter_var, k);
+          if (two) locals_.emplace_back(n.iter_var2, v);
+          break;
+        }
+        default: {
+          locals_.emplace_back(n.iter_var, host_keys[i]);
+          if (two) {
+            value v;
+            (void)map_find(range, host_keys[i], v);
+            locals_.emplace_back(n.iter_var2, std::move(v));
+          }
+          break;
+        }
+      }
       value cond = eval(n.args[2]);
       if (cond.is(value_kind::boolean) && !cond.as_bool()) {
         locals_.resize(accu_slot + 1);

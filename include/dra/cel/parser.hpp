@@ -425,6 +425,7 @@ class parser {
   }
   static node call(std::string fn, std::size_t offset, std::vector<node> args, bool member = false) {
     node n = make(node_kind::call, offset);
+    n.op = builtin_of(fn);
     n.name = std::move(fn);
     n.args = std::move(args);
     n.member = member;

@@ -84,7 +84,7 @@ class folder {
   value evaluate_constant(const node& n) {
     activation none;
     call_context ctx;
-    ctx.cost_limit = UINT64_MAX;
+    ctx.cost_limit = env_.cost_limit;  // `lists.range(1e12)` must not be built while compiling
     ctx.constant_regexes = &regexes_;
     std::map<std::string, std::shared_ptr<const re2::RE2>, std::less<>> scratch;
     ctx.regex_cache = &scratch;
@@ -135,6 +135,13 @@ class folder {
     if (n.name == "format" && n.member && all_literal()) {
       value v = evaluate_constant(n);
       if (v.is_error()) return fail(n, v.error_message(), true);
+    }
+    // Every library function is pure: a call on constants (`quantity("10Gi")`, `semver("1.2.3")`)
+    // is evaluated once here instead of on every device. One that fails is left to fail at run
+    // time, as it does upstream.
+    if (n.op == builtin::none && !n.args.empty() && all_literal()) {
+      value v = evaluate_constant(n);
+      if (!v.is_error()) to_literal(n, std::move(v));
     }
   }
 
