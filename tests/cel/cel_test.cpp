@@ -64,6 +64,10 @@ TEST(CelCollections, ListsMapsAndMacros) {
   EXPECT_EQ(run("[?optional.none(), ?optional.of(3)]"), "list:[3]");
   EXPECT_EQ(run("sets.contains([1, 2, 3], [2]) && [3, 1, 2].sort() == [1, 2, 3] && [1, 2, 3].sum() == 6"), "bool:true");
   EXPECT_EQ(run("[1, 2, 3].max()"), "int:3");
+  EXPECT_EQ(run("['bb', 'a', 'ccc'].sortBy(s, size(s))"), "list:[a, bb, ccc]");
+  EXPECT_EQ(run("[[1], [2]].sort()").substr(0, 8), "compile:");
+  EXPECT_EQ(run("optional.unwrap([optional.of(1), optional.none()]) == [optional.of(2)].unwrapOpt().map(x, x - 1)"), "bool:true");
+  EXPECT_EQ(run("[5, 6].first().value() + [5, 6].last().value()"), "int:11");
 }
 
 TEST(CelStrings, StandardAndExtension) {

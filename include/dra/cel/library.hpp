@@ -1024,7 +1024,27 @@ inline void add_dra_library(function_table& table) {
     c.cost += out.size();
     return value::list(std::move(out));
   };
-  member("sort", "list_sort", {type::list(T_A())}, type::list(T_A()), sort_impl);
+  // sort and sortBy exist for CEL's comparable element types only, as in cel-go.
+  for (const type& t : {T_int(), T_uint(), T_double(), T_bool(), T_string(), T_bytes(), type::duration(), type::timestamp()}) {
+    member("sort", dra::detail::concat("list_", t.to_string(), "_sort"), {type::list(t)}, type::list(t), sort_impl);
+    member("@sortByAssociatedKeys", dra::detail::concat("list_", t.to_string(), "_sortByAssociatedKeys"),
+           {type::list(T_A()), type::list(t)}, type::list(T_A()), [](args_t a, call_context& c) -> value {
+             const auto& list = items(a[0]);
+             const auto& keys = items(a[1]);
+             if (list.size() != keys.size())
+               return value::error("@sortByAssociatedKeys() expected a list of the same size as the associated keys list");
+             for (std::size_t i = 1; i < keys.size(); ++i)
+               if (!order(keys[0], keys[i])) return value::error("list elements must have the same type");
+             std::vector<std::size_t> index(list.size());
+             for (std::size_t i = 0; i < index.size(); ++i) index[i] = i;
+             std::stable_sort(index.begin(), index.end(), [&](std::size_t x, std::size_t y) { return *order(keys[x], keys[y]) < 0; });
+             std::vector<value> out;
+             out.reserve(list.size());
+             for (std::size_t i : index) out.push_back(list[i]);
+             c.cost += list.size();
+             return value::list(std::move(out));
+           });
+  }
   member("first", "list_first", {type::list(T_A())}, type::optional(T_A()), [](args_t a, call_context&) -> value {
     return items(a[0]).empty() ? value::none() : value::some(items(a[0]).front());
   });
@@ -1097,6 +1117,17 @@ inline void add_dra_library(function_table& table) {
     return zero ? value::none() : value::some(v);
   });
   fn("optional.none", "optional_none", {}, type::optional(T_dyn()), [](args_t, call_context&) -> value { return value::none(); });
+  auto unwrap = [](args_t a, call_context&) -> value {
+    std::vector<value> out;
+    for (const auto& e : items(a[0])) {
+      const auto* o = e.get_if<optional_value>();
+      if (o == nullptr) return no_overload("optional.unwrap");
+      if (o->inner) out.push_back(*o->inner);
+    }
+    return value::list(std::move(out));
+  };
+  fn("optional.unwrap", "optional_unwrap", {type::list(type::optional(T_A()))}, type::list(T_A()), unwrap);
+  member("unwrapOpt", "optional_unwrapOpt", {type::list(type::optional(T_A()))}, type::list(T_A()), unwrap);
   member("value", "optional_value", {type::optional(T_A())}, T_A(), [](args_t a, call_context&) -> value {
     const auto& o = a[0].as<optional_value>();
     if (!o.inner) return value::error("optional.none() dereference");

@@ -353,7 +353,8 @@ class lexer {
 [[nodiscard]] inline bool is_namespaced_function(std::string_view qualified) noexcept {
   static constexpr std::string_view names[] = {"optional.of",   "optional.none",  "optional.ofNonZeroValue",
                                                "sets.contains", "sets.equivalent", "sets.intersects",
-                                               "strings.quote", "lists.range",   "ip.isCanonical"};
+                                               "strings.quote", "lists.range",   "ip.isCanonical",
+                                               "optional.unwrap"};
   for (std::string_view n : names)
     if (n == qualified) return true;
   return false;
@@ -915,6 +916,15 @@ class parser {
                             : std::move(appended);
       return comprehension(offset, *v1, *v2, std::move(target), std::move(init), literal(value(true), offset),
                            std::move(step), accu(offset));
+    }
+    if (fn == "sortBy" && argc == 2) {
+      // list.sortBy(e, key) sorts by the keys the expression gives: @sortByAssociatedKeys(list, list.map(e, key)).
+      auto var = simple_name(args[0], offset);
+      if (!var) return node{};
+      node keys = comprehension(offset, *var, "", target, make(node_kind::list, offset), literal(value(true), offset),
+                                call("_+_", offset, list_of(accu(offset), list_literal(std::move(args[1]), offset))),
+                                accu(offset));
+      return call("@sortByAssociatedKeys", offset, list_of(std::move(target), std::move(keys)), true);
     }
     if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) {
       auto var = simple_name(args[0], offset);
