@@ -130,6 +130,14 @@ TEST(CelLimits, DepthAndLength) {
   deep += "1";
   deep += std::string(300, ')');
   EXPECT_NE(run(deep).find("recursion limit"), std::string::npos);
+  // Left-nested chains count one level per link, as in cel-go: 300 additions are too deep …
+  std::string sum = "1";
+  for (int i = 0; i < 300; ++i) sum += "+1";
+  EXPECT_NE(run(sum).find("recursion limit"), std::string::npos);
+  // … while && and || chains are balanced trees, so a long one is fine (and no stack overflow).
+  std::string conjunction = "true";
+  for (int i = 0; i < 10'000; ++i) conjunction += "&&true";
+  EXPECT_EQ(run(conjunction), "bool:true");
   std::string long_expr(100'001, ' ');
   long_expr += "1";
   EXPECT_NE(run(long_expr).find("exceeds limit"), std::string::npos);

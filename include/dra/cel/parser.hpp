@@ -416,6 +416,21 @@ class parser {
     depth_guard(const depth_guard&) = delete;
     depth_guard& operator=(const depth_guard&) = delete;
   };
+  // Left-nested chains (`a + b + c`, `a.b.c`, `a[0][1]`) nest one level per link, as in
+  // cel-go's parse tree; the levels are given back when the chain ends.
+  struct chain_depth {
+    parser& p;
+    std::size_t added = 0;
+    explicit chain_depth(parser& owner) : p(owner) {}
+    void extend() {
+      ++added;
+      if (++p.depth_ > p.limits_.max_recursion_depth)
+        p.fail_at(p.cur_.offset, "expression recursion limit exceeded: " + std::to_string(p.limits_.max_recursion_depth));
+    }
+    ~chain_depth() { p.depth_ -= added; }
+    chain_depth(const chain_depth&) = delete;
+    chain_depth& operator=(const chain_depth&) = delete;
+  };
 
   // --- node builders ------------------------------------------------------
   static node make(node_kind k, std::size_t offset) {
@@ -476,31 +491,35 @@ class parser {
     return call("_?_:_", q, list_of(std::move(cond), std::move(yes), std::move(no)));
   }
 
-  node logical_or() {
-    node left = logical_and();
-    while (!failed_ && at("||")) {
-      const std::size_t op = cur_.offset;
-      advance();
-      depth_guard guard(*this);
-      node right = logical_and();
-      left = call("_||_", op, list_of(std::move(left), std::move(right)));
-    }
-    return left;
-  }
+  // `a || b || c …` and `a && b && …` become balanced trees, as cel-go builds them, so that
+  // long chains stay shallow for the checker and the interpreter.
+  node logical_or() { return logical_chain("||", "_||_", [this] { return logical_and(); }); }
+  node logical_and() { return logical_chain("&&", "_&&_", [this] { return relation(); }); }
 
-  node logical_and() {
-    node left = relation();
-    while (!failed_ && at("&&")) {
-      const std::size_t op = cur_.offset;
+  template <class Operand>
+  node logical_chain(std::string_view token, const char* fn, Operand operand) {
+    std::vector<node> terms;
+    std::vector<std::size_t> offsets;
+    terms.push_back(operand());
+    while (!failed_ && at(token)) {
+      offsets.push_back(cur_.offset);
       advance();
-      depth_guard guard(*this);
-      node right = relation();
-      left = call("_&&_", op, list_of(std::move(left), std::move(right)));
+      terms.push_back(operand());
     }
-    return left;
+    if (terms.size() == 1) return std::move(terms.front());
+    return balance(terms, offsets, 0, terms.size() - 1, fn);
+  }
+  static node balance(std::vector<node>& terms, const std::vector<std::size_t>& offsets, std::size_t lo,
+                      std::size_t hi, const char* fn) {
+    if (lo == hi) return std::move(terms[lo]);
+    const std::size_t mid = (lo + hi + 1) / 2;  // the operator between terms[mid-1] and terms[mid]
+    node left = balance(terms, offsets, lo, mid - 1, fn);
+    node right = balance(terms, offsets, mid, hi, fn);
+    return call(fn, offsets[mid - 1], list_of(std::move(left), std::move(right)));
   }
 
   node relation() {
+    chain_depth chain(*this);
     node left = addition();
     while (!failed_) {
       std::string fn;
@@ -514,7 +533,7 @@ class parser {
       else break;
       const std::size_t op = cur_.offset;
       advance();
-      depth_guard guard(*this);
+      chain.extend();
       node right = addition();
       left = call(std::move(fn), op, list_of(std::move(left), std::move(right)));
     }
@@ -522,12 +541,13 @@ class parser {
   }
 
   node addition() {
+    chain_depth chain(*this);
     node left = multiplication();
     while (!failed_ && (at("+") || at("-"))) {
       std::string fn = at("+") ? "_+_" : "_-_";
       const std::size_t op = cur_.offset;
       advance();
-      depth_guard guard(*this);
+      chain.extend();
       node right = multiplication();
       left = call(std::move(fn), op, list_of(std::move(left), std::move(right)));
     }
@@ -535,12 +555,13 @@ class parser {
   }
 
   node multiplication() {
+    chain_depth chain(*this);
     node left = unary();
     while (!failed_ && (at("*") || at("/") || at("%"))) {
       std::string fn = at("*") ? "_*_" : (at("/") ? "_/_" : "_%_");
       const std::size_t op = cur_.offset;
       advance();
-      depth_guard guard(*this);
+      chain.extend();
       node right = unary();
       left = call(std::move(fn), op, list_of(std::move(left), std::move(right)));
     }
@@ -606,7 +627,7 @@ class parser {
   }
 
   node member_suffixes(node operand) {
-    std::size_t chain = 0;
+    chain_depth chain(*this);
     while (!failed_) {
       if (at(".") || at(".?")) {
         const bool optional = at(".?");
@@ -619,7 +640,7 @@ class parser {
         std::string field(cur_.text);
         const std::size_t field_offset = cur_.offset;
         advance();
-        if (++chain > limits_.max_recursion_depth) fail_at(op, "expression recursion limit exceeded");
+        chain.extend();
         if (!optional && at("(")) {
           advance();
           std::vector<node> args = arguments(")");
@@ -640,7 +661,7 @@ class parser {
         const bool optional = at("[?");
         const std::size_t op = cur_.offset;
         advance();
-        if (++chain > limits_.max_recursion_depth) fail_at(op, "expression recursion limit exceeded");
+        chain.extend();
         node index = expr();
         expect("]");
         operand = call(optional ? "_[?_]" : "_[_]", op, list_of(std::move(operand), std::move(index)));
