@@ -303,7 +303,10 @@ inline value format_string(std::string_view fmt, const std::vector<value>& args)
     if (fmt[i] == '.') {
       ++i;
       precision = 0;
-      while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9') precision = precision * 10 + (fmt[i++] - '0');
+      while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9') {
+        precision = precision * 10 + (fmt[i++] - '0');
+        if (precision > 10'000) return value::error("formatting precision too large");
+      }
       if (i >= fmt.size()) return value::error("unexpected end of format string");
     }
     const char verb = fmt[i];
@@ -336,9 +339,13 @@ inline value format_string(std::string_view fmt, const std::vector<value>& args)
         else return fail(verb == 'f' ? "fixed-point clause can only be used on doubles" : "scientific clause can only be used on doubles");
         if (std::isnan(d)) { out += "NaN"; break; }
         if (std::isinf(d)) { out += d > 0 ? "Infinity" : "-Infinity"; break; }
-        char buf[512];
-        std::snprintf(buf, sizeof buf, verb == 'f' ? "%.*f" : "%.*e", precision < 0 ? 6 : precision, d);
-        out += buf;
+        const char* spec = verb == 'f' ? "%.*f" : "%.*e";
+        const int digits = precision < 0 ? 6 : precision;
+        const int length = std::snprintf(nullptr, 0, spec, digits, d);  // %f of 1e308 needs over 300 digits
+        std::string text(static_cast<std::size_t>(length) + 1, '\0');
+        std::snprintf(text.data(), text.size(), spec, digits, d);
+        text.pop_back();
+        out += text;
         break;
       }
       case 'b': {
