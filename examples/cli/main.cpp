@@ -1,6 +1,7 @@
 // The dra command: parses flags and prints; all behaviour lives in the headers.
 #include "arguments.hpp"
 #include "default_scenario.hpp"
+#include "validate_command.hpp"
 
 #include <dra/dra.hpp>
 
@@ -53,16 +54,19 @@ int main(int argc, char** argv) {
     std::cout << dra_cli::usage_text;
     return 0;
   }
-  if (call.command != "summary" && call.command != "flatten") {
+  if (call.command != "summary" && call.command != "flatten" && call.command != "validate") {
     std::cerr << "dra: the " << call.command << " command is not available in this version\n";
     return 2;
   }
   auto doc = load_input(call);
+  const bool json_output = call.output == dra_cli::output_format::json;
+  if (!doc && call.command == "validate") return dra_cli::report_load_failure(doc.error(), json_output, std::cout);
   if (!doc) {
     std::cerr << "dra: " << doc.error().to_string() << "\n";
     return 1;
   }
   for (const std::string& warning : doc->scenario().warnings) std::cerr << "dra: warning: " << warning << "\n";
   if (call.command == "flatten") return run_flatten(*doc, std::cout);
+  if (call.command == "validate") return dra_cli::run_validate(*doc, json_output, std::cout);
   return run_summary(call, *doc, std::cout);
 }

@@ -1,0 +1,66 @@
+// Validation of a whole loaded scenario: every ResourceSlice, DeviceClass and ResourceClaim, all problems in input order.
+#pragma once
+
+#include <dra/json/ingest.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/validate/device_class.hpp>
+#include <dra/validate/resource_claim.hpp>
+#include <dra/validate/resource_slice.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace dra::validate {
+
+namespace detail {
+
+// "Kind/name", or "Kind items[3]" for an object without a name (so that the
+// problem can still be found in the input).
+[[nodiscard]] inline std::string located_label(std::string_view kind, std::string_view namespace_,
+                                               std::string_view name, const model::source_position& source) {
+  if (!name.empty()) return object_label(kind, namespace_, name);
+  return concat(kind, " ", source.path.empty() ? std::string_view("(the input)") : std::string_view(source.path));
+}
+
+}  // namespace detail
+
+// Every problem of every ResourceSlice, DeviceClass and ResourceClaim of the
+// scenario, in input order; empty when all are valid. Nodes and Pods are
+// not validated (they only carry names the allocator looks up).
+[[nodiscard]] inline error_list validate_scenario(const model::scenario& scenario) {
+  struct entry {
+    std::size_t index;
+    const void* object;
+    int kind;  // 0 slice, 1 class, 2 claim
+    const model::source_position* source;
+  };
+  std::vector<entry> order;
+  order.reserve(scenario.slices.size() + scenario.classes.size() + scenario.claims.size());
+  for (const auto& s : scenario.slices) order.push_back({s.source.index, &s.object, 0, &s.source});
+  for (const auto& c : scenario.classes) order.push_back({c.source.index, &c.object, 1, &c.source});
+  for (const auto& c : scenario.claims) order.push_back({c.source.index, &c.object, 2, &c.source});
+  std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
+
+  error_list errors;
+  for (const entry& e : order) {
+    if (e.kind == 0) {
+      const auto& slice = *static_cast<const model::resource_slice*>(e.object);
+      validate_resource_slice(slice, errors, detail::located_label("ResourceSlice", {}, slice.meta.name, *e.source));
+    } else if (e.kind == 1) {
+      const auto& device_class = *static_cast<const model::device_class*>(e.object);
+      validate_device_class(device_class, errors,
+                            detail::located_label("DeviceClass", {}, device_class.meta.name, *e.source));
+    } else {
+      const auto& claim = *static_cast<const model::resource_claim*>(e.object);
+      validate_resource_claim(
+          claim, errors, detail::located_label("ResourceClaim", claim.meta.namespace_, claim.meta.name, *e.source));
+    }
+  }
+  return errors;
+}
+
+// The entry point of `dra validate`: every problem of a loaded document.
+[[nodiscard]] inline error_list validate(const json::document& document) { return validate_scenario(document.scenario()); }
+
+}  // namespace dra::validate
