@@ -31,6 +31,7 @@
 #include <dra/validate/common.hpp>
 #include <dra/validate/device_class.hpp>
 #include <dra/validate/limits.hpp>
+#include <dra/validate/pools.hpp>
 #include <dra/validate/resource_claim.hpp>
 #include <dra/validate/resource_slice.hpp>
 #include <dra/validate/scenario.hpp>

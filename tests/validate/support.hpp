@@ -11,14 +11,15 @@
 
 namespace validate_test {
 
-// Loads `json` (failing the test if it does not load) and validates it.
-inline dra::error_list errors_of(const std::string& json) {
+// Loads `json` (failing the test if it does not load) and validates it:
+// each object on its own, or, with `pools`, also across the slices of each pool.
+inline dra::error_list errors_of(const std::string& json, bool pools = false) {
   auto doc = dra::json::load(json);
   if (!doc) {
     ADD_FAILURE() << "does not load: " << doc.error().to_string() << "\n" << json;
     return {};
   }
-  return dra::validate::validate(*doc);
+  return pools ? dra::validate::validate(*doc) : dra::validate::validate_objects(doc->scenario());
 }
 
 inline std::string dump(const dra::error_list& errors) {

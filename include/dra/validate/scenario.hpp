@@ -1,9 +1,10 @@
-// Validation of a whole loaded scenario: every ResourceSlice, DeviceClass and ResourceClaim, all problems in input order.
+// Validation of a whole loaded scenario: every ResourceSlice, DeviceClass and ResourceClaim in input order, then the pools they form.
 #pragma once
 
 #include <dra/json/ingest.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/validate/device_class.hpp>
+#include <dra/validate/pools.hpp>
 #include <dra/validate/resource_claim.hpp>
 #include <dra/validate/resource_slice.hpp>
 
@@ -13,22 +14,10 @@
 
 namespace dra::validate {
 
-namespace detail {
-
-// "Kind/name", or "Kind items[3]" for an object without a name (so that the
-// problem can still be found in the input).
-[[nodiscard]] inline std::string located_label(std::string_view kind, std::string_view namespace_,
-                                               std::string_view name, const model::source_position& source) {
-  if (!name.empty()) return object_label(kind, namespace_, name);
-  return concat(kind, " ", source.path.empty() ? std::string_view("(the input)") : std::string_view(source.path));
-}
-
-}  // namespace detail
-
 // Every problem of every ResourceSlice, DeviceClass and ResourceClaim of the
-// scenario, in input order; empty when all are valid. Nodes and Pods are
-// not validated (they only carry names the allocator looks up).
-[[nodiscard]] inline error_list validate_scenario(const model::scenario& scenario) {
+// scenario taken one by one, in input order. Nodes and Pods are not
+// validated (they only carry names the allocator looks up).
+[[nodiscard]] inline error_list validate_objects(const model::scenario& scenario) {
   struct entry {
     std::size_t index;
     const void* object;
@@ -57,6 +46,14 @@ namespace detail {
           claim, errors, detail::located_label("ResourceClaim", claim.meta.namespace_, claim.meta.name, *e.source));
     }
   }
+  return errors;
+}
+
+// Every problem of the scenario: each object's (validate_objects), then
+// those across the slices of a pool (validate_pools); empty when valid.
+[[nodiscard]] inline error_list validate_scenario(const model::scenario& scenario) {
+  error_list errors = validate_objects(scenario);
+  validate_pools(scenario, errors);
   return errors;
 }
 
