@@ -241,3 +241,21 @@ TEST(ValidateClass, PerObjectFunctionOnModelBuiltInCpp) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace validate_test;
+
+// v1beta1 input is reported with v1 paths, as upstream's normalization prints them.
+TEST(ValidateV1beta1, PathsAreV1Paths) {
+  const std::string slice_json =
+      R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceSlice","metadata":{"name":"old"},"spec":{"driver":"gpu.example.com",)"
+      R"("pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n","devices":[{"name":"d","basic":{"attributes":{"v":{"version":"1"}}}}]}})";
+  EXPECT_PROBLEM(slice_json, "spec.devices[0].attributes.v.version", "semver.org");
+  const std::string claim_json =
+      R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"n"},)"
+      R"("spec":{"devices":{"requests":[{"name":"r","deviceClassName":"gpu","count":0}]}}})";
+  EXPECT_PROBLEM(claim_json, "spec.devices.requests[0].exactly.count", "must be greater than zero");
+}
+
+}  // namespace
