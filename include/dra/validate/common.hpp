@@ -23,9 +23,9 @@ namespace dra::validate::detail {
 }
 
 // core/v1 NodeSelectorRequirement over node labels.
-inline void check_label_requirement(reporter& r, const std::string& path, const model::node_selector_requirement& req) {
+inline void check_label_requirement(reporter& r, const field_path& path, const model::node_selector_requirement& req) {
   using op = model::node_selector_operator;
-  const std::string values = child(path, "values");
+  const field_path values = child(path, "values");
   switch (req.op) {
     case op::in:
     case op::not_in:
@@ -47,7 +47,7 @@ inline void check_label_requirement(reporter& r, const std::string& path, const 
 }
 
 // core/v1 NodeSelectorRequirement over node fields: only metadata.name, with In or NotIn and one value.
-inline void check_field_requirement(reporter& r, const std::string& path, const model::node_selector_requirement& req) {
+inline void check_field_requirement(reporter& r, const field_path& path, const model::node_selector_requirement& req) {
   using op = model::node_selector_operator;
   if (req.key != "metadata.name") r.add(child(path, "key"), not_supported(req.key, {"metadata.name"}));
   if (req.op != op::in && req.op != op::not_in)
@@ -58,14 +58,14 @@ inline void check_field_requirement(reporter& r, const std::string& path, const 
 
 // corevalidation.ValidateNodeSelector; `single_term` adds the DRA rule that a
 // slice or device selector has exactly one term.
-inline void check_node_selector(reporter& r, const std::string& path, const model::node_selector& selector,
+inline void check_node_selector(reporter& r, const field_path& path, const model::node_selector& selector,
                                 bool single_term) {
-  const std::string terms = child(path, "nodeSelectorTerms");
+  const field_path terms = child(path, "nodeSelectorTerms");
   if (selector.terms.empty()) r.add(terms, required("must have at least one node selector term"));
   if (single_term && selector.terms.size() > 1)
     r.add(terms, invalid(std::to_string(selector.terms.size()) + " terms", "must have exactly one node selector term"));
   for (std::size_t t = 0; t < selector.terms.size(); ++t) {
-    const std::string term = index(terms, t);
+    const field_path term = index(terms, t);
     const auto& expressions = selector.terms[t].match_expressions;
     const auto& fields = selector.terms[t].match_fields;
     for (std::size_t i = 0; i < expressions.size(); ++i)
@@ -84,7 +84,7 @@ inline constexpr std::array<std::string_view, 3> taint_effects = {"NoExecute", "
 }
 
 // DeviceToleration (claims and allocation results).
-inline void check_toleration(reporter& r, const std::string& path, const model::device_toleration& t) {
+inline void check_toleration(reporter& r, const field_path& path, const model::device_toleration& t) {
   if (!t.key.empty()) check_label_key(r, child(path, "key"), t.key);
   if (t.op == model::toleration_operator::exists) {
     if (!t.value.empty()) r.add(child(path, "value"), invalid_text(t.value, "must be empty for operator `Exists`"));
@@ -97,13 +97,13 @@ inline void check_toleration(reporter& r, const std::string& path, const model::
 
 // DeviceSelector: CEL expressions are only checked for presence and length
 // here; compiling them is the CEL room's business.
-inline void check_selectors(reporter& r, const std::string& path, std::span<const model::device_selector> selectors) {
+inline void check_selectors(reporter& r, const field_path& path, std::span<const model::device_selector> selectors) {
   if (selectors.size() > limits::selectors) {
     r.add(path, too_many(selectors.size(), limits::selectors));
     return;
   }
   for (std::size_t i = 0; i < selectors.size(); ++i) {
-    const std::string expression = child(index(path, i), "cel.expression");
+    const field_path expression = child(index(path, i), "cel.expression");
     const std::string_view text = selectors[i].cel_expression;
     if (text.empty())
       r.add(expression, required());
@@ -119,9 +119,9 @@ inline void check_selectors(reporter& r, const std::string& path, std::span<cons
 }
 
 // OpaqueDeviceConfiguration.
-inline void check_opaque(reporter& r, const std::string& path, const model::opaque_device_configuration& opaque) {
+inline void check_opaque(reporter& r, const field_path& path, const model::opaque_device_configuration& opaque) {
   check_driver_name(r, child(path, "driver"), opaque.driver);
-  const std::string parameters = child(path, "parameters");
+  const field_path parameters = child(path, "parameters");
   const std::string_view json = opaque.parameters_json;
   const auto start = json.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || json.substr(start) == "null")

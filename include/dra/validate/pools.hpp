@@ -90,7 +90,7 @@ inline void check_pool(error_list& errors, std::string_view pool_name, const poo
       const flatten::mixin_device_view device(s.devices[i], mixins_of(s));
       std::size_t j = 0;
       for (const flatten::mixin_counter_consumption_view consumption : device.counter_consumptions()) {
-        const std::string at = index(child(index("spec.devices", i), "consumesCounters"), j++);
+        const field_path at = index(child(index("spec.devices", i), "consumesCounters"), j++);
         const auto set = counter_sets.find(consumption.counter_set());
         if (set == counter_sets.end()) {
           reporter(errors, label(*located))

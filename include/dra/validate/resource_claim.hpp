@@ -14,7 +14,7 @@ namespace dra::validate {
 
 namespace detail {
 
-inline void check_allocation_mode(reporter& r, const std::string& path, const model::device_request_spec& spec) {
+inline void check_allocation_mode(reporter& r, const field_path& path, const model::device_request_spec& spec) {
   switch (spec.mode) {
     case model::allocation_mode::all:
       // Ingest leaves count at 0 for All unless the input set it.
@@ -31,8 +31,8 @@ inline void check_allocation_mode(reporter& r, const std::string& path, const mo
 }
 
 // What ExactDeviceRequest and DeviceSubRequest share.
-inline void check_request_spec(reporter& r, const std::string& path, const model::device_request_spec& spec) {
-  const std::string class_path = child(path, "deviceClassName");
+inline void check_request_spec(reporter& r, const field_path& path, const model::device_request_spec& spec) {
+  const field_path class_path = child(path, "deviceClassName");
   if (spec.device_class_name.empty())
     r.add(class_path, required());
   else
@@ -42,7 +42,7 @@ inline void check_request_spec(reporter& r, const std::string& path, const model
   for (std::size_t i = 0; i < spec.tolerations.size(); ++i)
     check_toleration(r, index(child(path, "tolerations"), i), spec.tolerations[i]);
   if (spec.capacity) {
-    const std::string requests = child(path, "capacity.requests");
+    const field_path requests = child(path, "capacity.requests");
     for (const auto& entry : spec.capacity->requests)
       r.add_name_problems(requests, entry.name, names::qualified_name(entry.name));
   }
@@ -76,14 +76,14 @@ inline constexpr std::string_view request_reference_rule =
 
 // A list of request references: at most 32, unique, each existing.
 template <class Name>
-void check_request_references(reporter& r, const std::string& path, const std::vector<Name>& references,
+void check_request_references(reporter& r, const field_path& path, const std::vector<Name>& references,
                               const request_names& known) {
   if (references.size() > limits::requests_per_claim) {
     r.add(path, too_many(references.size(), limits::requests_per_claim));
     return;
   }
   for (std::size_t i = 0; i < references.size(); ++i) {
-    const std::string at = index(path, i);
+    const field_path at = index(path, i);
     const std::string_view name = references[i];
     const std::size_t slash = name.find('/');
     if (slash != std::string_view::npos && name.find('/', slash + 1) != std::string_view::npos) {
@@ -102,7 +102,7 @@ void check_request_references(reporter& r, const std::string& path, const std::v
   }
 }
 
-inline void check_request(reporter& r, const std::string& path, const model::device_request& rq) {
+inline void check_request(reporter& r, const field_path& path, const model::device_request& rq) {
   check_label_name(r, child(path, "name"), rq.name);
   const bool exactly = rq.exactly.has_value();
   const bool first_available = !rq.first_available.empty();
@@ -113,13 +113,13 @@ inline void check_request(reporter& r, const std::string& path, const model::dev
   } else if (exactly) {
     check_request_spec(r, child(path, "exactly"), *rq.exactly);
   } else {
-    const std::string subs = child(path, "firstAvailable");
+    const field_path subs = child(path, "firstAvailable");
     if (rq.first_available.size() > limits::subrequests_per_request) {
       r.add(subs, too_many(rq.first_available.size(), limits::subrequests_per_request));
       return;
     }
     for (std::size_t i = 0; i < rq.first_available.size(); ++i) {
-      const std::string at = index(subs, i);
+      const field_path at = index(subs, i);
       const model::device_sub_request& sub = rq.first_available[i];
       check_label_name(r, child(at, "name"), sub.name);
       check_request_spec(r, at, sub);
@@ -132,7 +132,7 @@ inline void check_request(reporter& r, const std::string& path, const model::dev
   }
 }
 
-inline void check_constraint(reporter& r, const std::string& path, const model::device_constraint& c,
+inline void check_constraint(reporter& r, const field_path& path, const model::device_constraint& c,
                              const request_names& known) {
   check_request_references(r, child(path, "requests"), c.requests, known);
   if (c.match_attribute && c.distinct_attribute) {
@@ -148,14 +148,14 @@ inline void check_constraint(reporter& r, const std::string& path, const model::
   }
 }
 
-inline void check_allocation(reporter& r, const std::string& path, const model::allocation_result& a,
+inline void check_allocation(reporter& r, const field_path& path, const model::allocation_result& a,
                              const request_names& known) {
-  const std::string results = child(path, "devices.results");
+  const field_path results = child(path, "devices.results");
   if (a.results.size() > limits::allocation_results) {
     r.add(results, too_many(a.results.size(), limits::allocation_results));
   } else {
     for (std::size_t i = 0; i < a.results.size(); ++i) {
-      const std::string at = index(results, i);
+      const field_path at = index(results, i);
       const model::device_request_allocation_result& result = a.results[i];
       if (!known.has(result.request)) r.add(child(at, "request"), invalid_text(result.request, request_reference_rule));
       check_driver_name(r, child(at, "driver"), result.driver);
@@ -172,12 +172,12 @@ inline void check_claim(reporter& r, const model::resource_claim& claim) {
   check_metadata(r, claim.meta.name, claim.meta.namespace_);
   const model::device_claim& spec = claim.spec;
   const request_names known(spec);
-  const std::string requests = "spec.devices.requests";
+  const field_path requests = "spec.devices.requests";
   if (spec.requests.size() > limits::requests_per_claim) {
     r.add(requests, too_many(spec.requests.size(), limits::requests_per_claim));
   } else {
     for (std::size_t i = 0; i < spec.requests.size(); ++i) {
-      const std::string at = index(requests, i);
+      const field_path at = index(requests, i);
       check_request(r, at, spec.requests[i]);
       for (std::size_t j = 0; j < i; ++j)
         if (spec.requests[j].name == spec.requests[i].name) {
@@ -186,19 +186,19 @@ inline void check_claim(reporter& r, const model::resource_claim& claim) {
         }
     }
   }
-  const std::string constraints = "spec.devices.constraints";
+  const field_path constraints = "spec.devices.constraints";
   if (spec.constraints.size() > limits::constraints_per_claim) {
     r.add(constraints, too_many(spec.constraints.size(), limits::constraints_per_claim));
   } else {
     for (std::size_t i = 0; i < spec.constraints.size(); ++i)
       check_constraint(r, index(constraints, i), spec.constraints[i], known);
   }
-  const std::string config = "spec.devices.config";
+  const field_path config = "spec.devices.config";
   if (spec.config.size() > limits::configs) {
     r.add(config, too_many(spec.config.size(), limits::configs));
   } else {
     for (std::size_t i = 0; i < spec.config.size(); ++i) {
-      const std::string at = index(config, i);
+      const field_path at = index(config, i);
       check_request_references(r, child(at, "requests"), spec.config[i].requests, known);
       check_opaque(r, child(at, "opaque"), spec.config[i].opaque);
     }

@@ -26,25 +26,25 @@ namespace detail {
 
 inline constexpr std::string_view semver_message = "must be a string compatible with semver.org spec 2.0.0";
 
-inline void check_string_value(reporter& r, const std::string& path, std::string_view value) {
+inline void check_string_value(reporter& r, const field_path& path, std::string_view value) {
   if (value.size() > limits::attribute_value_length) r.add(path, too_long(limits::attribute_value_length));
 }
 
-inline void check_version_value(reporter& r, const std::string& path, const model::version_value& value) {
+inline void check_version_value(reporter& r, const field_path& path, const model::version_value& value) {
   if (!value.parsed) r.add(path, invalid_text(value.source, semver_message));
   if (value.source.size() > limits::attribute_value_length) r.add(path, too_long(limits::attribute_value_length));
 }
 
 // A list form set to an empty list counts as set, and is wrong.
 template <class T>
-bool check_list_not_empty(reporter& r, const std::string& path, const std::vector<T>& list) {
+bool check_list_not_empty(reporter& r, const field_path& path, const std::vector<T>& list) {
   if (!list.empty()) return true;
   r.add(path, invalid("[]", "must not be empty if specified"));
   return false;
 }
 
 // DeviceAttribute: exactly one field, strings and versions at most 64 bytes, versions valid semver.
-inline void check_attribute(reporter& r, const std::string& path, const model::device_attribute& attribute) {
+inline void check_attribute(reporter& r, const field_path& path, const model::device_attribute& attribute) {
   if (attribute.fields_set == 0)
     r.add(path, invalid("\"\"", "exactly one value must be specified"));
   else if (attribute.fields_set > 1)
@@ -60,11 +60,11 @@ inline void check_attribute(reporter& r, const std::string& path, const model::d
   } else if (const auto* bools = std::get_if<std::vector<bool>>(&v)) {
     check_list_not_empty(r, child(path, "bools"), *bools);
   } else if (const auto* strings = std::get_if<std::vector<model::text>>(&v)) {
-    const std::string list = child(path, "strings");
+    const field_path list = child(path, "strings");
     if (check_list_not_empty(r, list, *strings))
       for (std::size_t i = 0; i < strings->size(); ++i) check_string_value(r, index(list, i), (*strings)[i]);
   } else if (const auto* versions = std::get_if<std::vector<model::version_value>>(&v)) {
-    const std::string list = child(path, "versions");
+    const field_path list = child(path, "versions");
     if (check_list_not_empty(r, list, *versions))
       for (std::size_t i = 0; i < versions->size(); ++i) check_version_value(r, index(list, i), (*versions)[i]);
   }
@@ -76,11 +76,11 @@ inline void check_attribute(reporter& r, const std::string& path, const model::d
 
 // Attribute and capacity names: "ID" or "domain/ID". Like upstream, a bad
 // key is reported on the map's path with the key in the message.
-inline void check_qualified_key(reporter& r, const std::string& map_path, std::string_view key) {
+inline void check_qualified_key(reporter& r, const field_path& map_path, std::string_view key) {
   r.add_name_problems(map_path, key, names::qualified_name(key));
 }
 
-inline void check_attributes(reporter& r, const std::string& path, const model::attribute_map& attributes) {
+inline void check_attributes(reporter& r, const field_path& path, const model::attribute_map& attributes) {
   for (const auto& [name, attribute] : attributes) {
     check_qualified_key(r, path, name);
     check_attribute(r, child(path, name), attribute);
@@ -108,9 +108,9 @@ inline void check_attributes(reporter& r, const std::string& path, const model::
   return difference % s == 0;
 }
 
-inline void check_request_policy(reporter& r, const std::string& path, const quantity& capacity,
+inline void check_request_policy(reporter& r, const field_path& path, const quantity& capacity,
                                  const model::capacity_request_policy& policy) {
-  const std::string default_path = child(path, "default");
+  const field_path default_path = child(path, "default");
   if (!policy.valid_values.empty() && policy.valid_range) {
     r.add(path, forbidden("exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at "
                           "the same time"));
@@ -121,7 +121,7 @@ inline void check_request_policy(reporter& r, const std::string& path, const qua
       r.add(default_path, required("required when validValues is defined"));
       return;
     }
-    const std::string values = child(path, "validValues");
+    const field_path values = child(path, "validValues");
     const auto& options = policy.valid_values;
     if (options.size() > limits::valid_values_per_request_policy) {
       r.add(values, too_many(options.size(), limits::valid_values_per_request_policy));
@@ -129,7 +129,7 @@ inline void check_request_policy(reporter& r, const std::string& path, const qua
     }
     bool found_default = false;
     for (std::size_t i = 0; i < options.size(); ++i) {
-      const std::string at = index(values, i);
+      const field_path at = index(values, i);
       if (i > 0 && options[i - 1] > options[i])
         r.add(at, invalid_text(options[i].to_string(), "values must be sorted in ascending order"));
       if (options[i] > capacity)
@@ -154,10 +154,10 @@ inline void check_request_policy(reporter& r, const std::string& path, const qua
     }
     const quantity& def = *policy.default_value;
     const model::capacity_range& range = *policy.valid_range;
-    const std::string range_path = child(path, "validRange");
-    const std::string min_path = child(range_path, "min");
-    const std::string max_path = child(range_path, "max");
-    const std::string step_path = child(range_path, "step");
+    const field_path range_path = child(path, "validRange");
+    const field_path min_path = child(range_path, "min");
+    const field_path max_path = child(range_path, "max");
+    const field_path step_path = child(range_path, "step");
     if (range.min.sign() < 0) r.add(min_path, invalid_text(range.min.to_string(), "must be greater than or equal to zero"));
     if (range.min > capacity)
       r.add(min_path, invalid_text(range.min.to_string(), concat("min is larger than capacity value: ", capacity.to_string())));
@@ -197,11 +197,11 @@ inline void check_request_policy(reporter& r, const std::string& path, const qua
 
 // `shared`: the device (or, for a mixin, any device) may carry request
 // policies; a plain device must not.
-inline void check_capacities(reporter& r, const std::string& path, const model::capacity_map& capacities, bool shared) {
+inline void check_capacities(reporter& r, const field_path& path, const model::capacity_map& capacities, bool shared) {
   for (const auto& [name, capacity] : capacities) {
     check_qualified_key(r, path, name);
     if (!capacity.request_policy) continue;
-    const std::string policy_path = child(child(path, name), "requestPolicy");
+    const field_path policy_path = child(child(path, name), "requestPolicy");
     if (shared)
       check_request_policy(r, policy_path, capacity.value, *capacity.request_policy);
     else
@@ -211,13 +211,13 @@ inline void check_capacities(reporter& r, const std::string& path, const model::
 
 // ---- counters
 
-inline void check_counter_names(reporter& r, const std::string& path, const model::counter_map& counters) {
+inline void check_counter_names(reporter& r, const field_path& path, const model::counter_map& counters) {
   for (const auto& entry : counters) r.add_name_problems(path, entry.name, names::dns1123_label(entry.name));
 }
 
 // An `includes` list: at most `max` names, each naming a mixin of `available`.
 template <class Mixin>
-void check_includes(reporter& r, const std::string& path, const std::vector<model::text>& includes,
+void check_includes(reporter& r, const field_path& path, const std::vector<model::text>& includes,
                     const std::vector<Mixin>* available, std::size_t max, std::string_view kind) {
   if (includes.size() > max) {
     r.add(path, too_many(includes.size(), max));
@@ -238,7 +238,7 @@ void check_includes(reporter& r, const std::string& path, const std::vector<mode
 
 // ---- devices
 
-inline void check_taint(reporter& r, const std::string& path, const model::device_taint& taint) {
+inline void check_taint(reporter& r, const field_path& path, const model::device_taint& taint) {
   check_label_key(r, child(path, "key"), taint.key);
   if (!taint.value.empty()) r.add_name_problems(child(path, "value"), taint.value, names::label_value(taint.value));
   if (taint.effect.empty())
@@ -247,10 +247,10 @@ inline void check_taint(reporter& r, const std::string& path, const model::devic
     r.add(child(path, "effect"), not_supported(taint.effect, taint_effects));
 }
 
-inline void check_binding_conditions(reporter& r, const std::string& path, const std::vector<model::text>& conditions,
+inline void check_binding_conditions(reporter& r, const field_path& path, const std::vector<model::text>& conditions,
                                      const std::vector<model::text>& failure_conditions) {
-  const std::string conditions_path = child(path, "bindingConditions");
-  const std::string failures_path = child(path, "bindingFailureConditions");
+  const field_path conditions_path = child(path, "bindingConditions");
+  const field_path failures_path = child(path, "bindingFailureConditions");
   if (conditions.size() > limits::binding_conditions_per_device)
     r.add(conditions_path, too_many(conditions.size(), limits::binding_conditions_per_device));
   else
@@ -285,7 +285,7 @@ inline void check_binding_conditions(reporter& r, const std::string& path, const
     r.add(failures_path, invalid("[]", "bindingFailureConditions are required to use bindingConditions"));
 }
 
-inline void check_device_node_selection(reporter& r, const std::string& path, const model::device& d,
+inline void check_device_node_selection(reporter& r, const field_path& path, const model::device& d,
                                         bool per_device) {
   if (!per_device) {
     if (d.node_name || d.node_selector || d.all_nodes)
@@ -325,7 +325,7 @@ inline void check_device_node_selection(reporter& r, const std::string& path, co
   }
 }
 
-inline void check_counter_consumptions(reporter& r, const std::string& path, const flatten::mixin_device_view& view,
+inline void check_counter_consumptions(reporter& r, const field_path& path, const flatten::mixin_device_view& view,
                                        const model::resource_slice_mixins* mixins) {
   const auto& consumptions = view.base().consumes_counters;
   if (consumptions.size() > limits::counter_consumptions_per_device) {
@@ -334,9 +334,9 @@ inline void check_counter_consumptions(reporter& r, const std::string& path, con
   }
   for (std::size_t i = 0; i < consumptions.size(); ++i) {
     const model::device_counter_consumption& c = consumptions[i];
-    const std::string at = index(path, i);
+    const field_path at = index(path, i);
     check_label_name(r, child(at, "counterSet"), c.counter_set);
-    const std::string counters = child(at, "counters");
+    const field_path counters = child(at, "counters");
     const flatten::mixin_counter_consumption_view flat(c, mixins);
     const auto total = static_cast<std::size_t>(std::ranges::distance(flat.counters()));
     if (total == 0)
@@ -354,7 +354,7 @@ inline void check_counter_consumptions(reporter& r, const std::string& path, con
   }
 }
 
-inline void check_device(reporter& r, const std::string& path, const model::device& d,
+inline void check_device(reporter& r, const field_path& path, const model::device& d,
                          const model::resource_slice& slice) {
   const model::resource_slice_mixins* mixins = slice.mixins ? &*slice.mixins : nullptr;
   const flatten::mixin_device_view view(d, mixins);
@@ -370,7 +370,7 @@ inline void check_device(reporter& r, const std::string& path, const model::devi
   check_attributes(r, child(path, "attributes"), d.attributes);
   check_capacities(r, child(path, "capacity"), d.capacity, shared);
 
-  const std::string includes = child(path, "includes");
+  const field_path includes = child(path, "includes");
   check_includes(r, includes, d.includes, mixins ? &mixins->device : nullptr, limits::device_includes, "device");
   // A request policy that a mixin brings in needs a shareable device just as its own would.
   if (!shared && !d.includes.empty())
@@ -379,7 +379,7 @@ inline void check_device(reporter& r, const std::string& path, const model::devi
         r.add(includes, forbidden(concat("capacity ", quoted(entry.name),
                                          " from a mixin has a requestPolicy: allowMultipleAllocations must be true")));
 
-  const std::string taints = child(path, "taints");
+  const field_path taints = child(path, "taints");
   if (d.taints.size() > limits::taints_per_device)
     r.add(taints, too_many(d.taints.size(), limits::taints_per_device));
   else
@@ -431,7 +431,7 @@ inline void check_slice_node_selection(reporter& r, const model::resource_slice&
 }
 
 inline void check_counter_sets(reporter& r, const model::resource_slice& s) {
-  const std::string path = "spec.sharedCounters";
+  const field_path path = "spec.sharedCounters";
   const model::resource_slice_mixins* mixins = s.mixins ? &*s.mixins : nullptr;
   if (s.shared_counters.size() > limits::counter_sets_per_slice) {
     r.add(path, too_many(s.shared_counters.size(), limits::counter_sets_per_slice));
@@ -439,9 +439,9 @@ inline void check_counter_sets(reporter& r, const model::resource_slice& s) {
   }
   for (std::size_t i = 0; i < s.shared_counters.size(); ++i) {
     const model::counter_set& set = s.shared_counters[i];
-    const std::string at = index(path, i);
+    const field_path at = index(path, i);
     check_label_name(r, child(at, "name"), set.name);
-    const std::string counters = child(at, "counters");
+    const field_path counters = child(at, "counters");
     const flatten::mixin_counter_set_view flat(set, mixins);
     const auto total = static_cast<std::size_t>(std::ranges::distance(flat.counters()));
     if (total == 0)
@@ -461,7 +461,7 @@ inline void check_counter_sets(reporter& r, const model::resource_slice& s) {
 
 // Mixin names are DNS labels, unique among the mixins of their kind.
 template <class Mixin>
-bool check_mixin_list(reporter& r, const std::string& path, const std::vector<Mixin>& list, std::size_t max) {
+bool check_mixin_list(reporter& r, const field_path& path, const std::vector<Mixin>& list, std::size_t max) {
   if (list.size() > max) {
     r.add(path, too_many(list.size(), max));
     return false;
@@ -478,28 +478,28 @@ bool check_mixin_list(reporter& r, const std::string& path, const std::vector<Mi
 }
 
 inline void check_mixins(reporter& r, const model::resource_slice_mixins& m) {
-  const std::string device_path = "spec.mixins.device";
+  const field_path device_path = "spec.mixins.device";
   if (check_mixin_list(r, device_path, m.device, limits::device_mixins_per_slice))
     for (std::size_t i = 0; i < m.device.size(); ++i) {
-      const std::string at = index(device_path, i);
+      const field_path at = index(device_path, i);
       check_attributes(r, child(at, "attributes"), m.device[i].attributes);
       // Whether an including device may share is checked on the device.
       check_capacities(r, child(at, "capacity"), m.device[i].capacity, true);
     }
-  const std::string consumption_path = "spec.mixins.deviceCounterConsumption";
+  const field_path consumption_path = "spec.mixins.deviceCounterConsumption";
   if (check_mixin_list(r, consumption_path, m.device_counter_consumption, limits::counter_consumption_mixins_per_slice))
     for (std::size_t i = 0; i < m.device_counter_consumption.size(); ++i) {
-      const std::string counters = child(index(consumption_path, i), "counters");
+      const field_path counters = child(index(consumption_path, i), "counters");
       const auto& map = m.device_counter_consumption[i].counters;
       if (map.empty()) r.add(counters, required());
       if (map.size() > limits::counters_per_counter_consumption)
         r.add(counters, too_many(map.size(), limits::counters_per_counter_consumption));
       check_counter_names(r, counters, map);
     }
-  const std::string set_path = "spec.mixins.counterSet";
+  const field_path set_path = "spec.mixins.counterSet";
   if (check_mixin_list(r, set_path, m.counter_set, limits::counter_set_mixins_per_slice))
     for (std::size_t i = 0; i < m.counter_set.size(); ++i) {
-      const std::string counters = child(index(set_path, i), "counters");
+      const field_path counters = child(index(set_path, i), "counters");
       const auto& map = m.counter_set[i].counters;
       if (map.empty()) r.add(counters, required());
       if (map.size() > limits::counters_per_counter_set)
@@ -567,7 +567,7 @@ inline void check_slice(reporter& r, const model::resource_slice& s) {
     r.add("spec.devices", too_many(s.devices.size(), max_devices));
   } else {
     for (std::size_t i = 0; i < s.devices.size(); ++i) {
-      const std::string at = index("spec.devices", i);
+      const field_path at = index("spec.devices", i);
       check_device(r, at, s.devices[i], s);
       for (std::size_t j = 0; j < i; ++j)
         if (s.devices[j].name == s.devices[i].name) {

@@ -5,6 +5,8 @@
 #include <dra/core/result.hpp>
 #include <dra/core/text.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -18,13 +20,80 @@ namespace dra::validate::detail {
 using dra::detail::concat;
 using dra::detail::quoted;
 
-// Field paths as Kubernetes prints them: "spec.devices[2].attributes.model".
-[[nodiscard]] inline std::string child(std::string_view parent, std::string_view name) {
-  return parent.empty() ? std::string(name) : concat(parent, ".", name);
-}
-[[nodiscard]] inline std::string index(std::string_view parent, std::size_t i) {
-  return concat(parent, "[", std::to_string(i), "]");
-}
+// A field path such as "spec.devices[2].attributes.model", kept as
+// segments on the stack while the checks descend and written out only when
+// a problem is reported, so that validating a valid object spends nothing
+// on paths. A value type: a child path copies its parent's segments, so it
+// never dangles. Segment names must outlive the path (they are model
+// strings or literals).
+class field_path {
+ public:
+  field_path() = default;
+  // Copies only the segments in use: paths are copied at every level of descent.
+  field_path(const field_path& other) : size_(other.size_), truncated_(other.truncated_) {
+    std::copy_n(other.segments_.begin(), size_, segments_.begin());
+  }
+  field_path& operator=(const field_path& other) {
+    size_ = other.size_;
+    truncated_ = other.truncated_;
+    std::copy_n(other.segments_.begin(), size_, segments_.begin());
+    return *this;
+  }
+  field_path(std::string_view root) { push(root, 0, false); }  // NOLINT(google-explicit-constructor): "spec.devices"
+  field_path(const char* root) : field_path(std::string_view(root)) {}  // NOLINT(google-explicit-constructor)
+
+  [[nodiscard]] field_path child(std::string_view name) const {
+    field_path out = *this;
+    out.push(name, 0, false);
+    return out;
+  }
+  [[nodiscard]] field_path index(std::size_t i) const {
+    field_path out = *this;
+    out.push({}, i, true);
+    return out;
+  }
+
+  [[nodiscard]] std::string str() const {
+    std::string out;
+    for (std::size_t i = 0; i < size_; ++i) {
+      const segment& s = segments_[i];
+      if (s.is_index) {
+        out += '[';
+        out += std::to_string(s.position);
+        out += ']';
+      } else {
+        if (!out.empty()) out += '.';
+        out += s.name;
+      }
+    }
+    if (truncated_) out += "...";
+    return out;
+  }
+
+ private:
+  struct segment {
+    std::string_view name;
+    std::size_t position;
+    bool is_index;
+  };
+  // Deep enough for the deepest field (a device node selector's requirement value).
+  static constexpr std::size_t max_depth = 14;
+
+  void push(std::string_view name, std::size_t position, bool is_index) {
+    if (size_ == max_depth) {
+      truncated_ = true;
+      return;
+    }
+    segments_[size_++] = segment{name, position, is_index};
+  }
+
+  std::array<segment, max_depth> segments_;  // only [0, size_) is ever read
+  std::uint8_t size_ = 0;
+  bool truncated_ = false;
+};
+
+[[nodiscard]] inline field_path child(const field_path& parent, std::string_view name) { return parent.child(name); }
+[[nodiscard]] inline field_path index(const field_path& parent, std::size_t i) { return parent.index(i); }
 
 // The messages of k8s.io/apimachinery's field.Error types, so that output
 // reads like the API server's.
@@ -67,11 +136,11 @@ class reporter {
  public:
   reporter(error_list& errors, std::string object) : errors_(errors), object_(std::move(object)) {}
 
-  void add(std::string path, std::string message) {
-    errors_.push_back(dra::error{std::move(message), std::move(path), object_});
+  void add(const field_path& path, std::string message) {
+    errors_.push_back(dra::error{std::move(message), path.str(), object_});
   }
   // Each problem a names:: check found, as "Invalid value: "<value>": <problem>".
-  void add_name_problems(const std::string& path, std::string_view value, const names::problems& problems) {
+  void add_name_problems(const field_path& path, std::string_view value, const names::problems& problems) {
     for (const std::string& problem : problems) add(path, invalid_text(value, problem));
   }
   [[nodiscard]] const std::string& object() const noexcept { return object_; }
@@ -97,7 +166,7 @@ inline void check_metadata(reporter& r, std::string_view name, std::string_view 
 }
 
 // A name that must be a DNS label and is required.
-inline void check_label_name(reporter& r, const std::string& path, std::string_view value) {
+inline void check_label_name(reporter& r, const field_path& path, std::string_view value) {
   if (value.empty())
     r.add(path, required());
   else
@@ -105,7 +174,7 @@ inline void check_label_name(reporter& r, const std::string& path, std::string_v
 }
 
 // metav1validation.ValidateLabelName: a qualified name such as "example.com/key".
-inline void check_label_key(reporter& r, const std::string& path, std::string_view value) {
+inline void check_label_key(reporter& r, const field_path& path, std::string_view value) {
   if (value.empty()) {
     r.add(path, invalid_text(value, "name part must be non-empty"));
     return;
@@ -114,7 +183,7 @@ inline void check_label_key(reporter& r, const std::string& path, std::string_vi
 }
 
 // A driver name (also used for opaque configuration).
-inline void check_driver_name(reporter& r, const std::string& path, std::string_view value) {
+inline void check_driver_name(reporter& r, const field_path& path, std::string_view value) {
   if (value.empty()) {
     r.add(path, required());
     return;
@@ -123,7 +192,7 @@ inline void check_driver_name(reporter& r, const std::string& path, std::string_
 }
 
 // A pool name: at most 253 characters, DNS subdomains separated by slashes.
-inline void check_pool_name(reporter& r, const std::string& path, std::string_view value, std::size_t max_length) {
+inline void check_pool_name(reporter& r, const field_path& path, std::string_view value, std::size_t max_length) {
   if (value.empty()) {
     r.add(path, required());
     return;
