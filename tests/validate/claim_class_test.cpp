@@ -259,3 +259,30 @@ TEST(ValidateV1beta1, PathsAreV1Paths) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace validate_test;
+
+TEST(ValidateClaim, RequestNameLength) {
+  EXPECT_VALID(claim(requests(exact_request(std::string(63, 'r')))));
+  EXPECT_PROBLEM(claim(requests(exact_request(std::string(64, 'r')))), "spec.devices.requests[0].name",
+                 "must be no more than 63 characters");
+}
+
+TEST(ValidateClaim, PerObjectFunctionOnModelBuiltInCpp) {
+  dra::model::resource_claim c;
+  c.meta.name = "c";
+  dra::model::device_request r;
+  r.name = "gpu";
+  r.exactly.emplace().device_class_name = "gpu.example.com";
+  c.spec.requests.push_back(r);
+  EXPECT_TRUE(dra::validate::validate_resource_claim(c).empty());
+  c.spec.requests[0].exactly->count = 0;
+  const auto errors = dra::validate::validate_resource_claim(c);
+  ASSERT_EQ(errors.size(), 1u) << dump(errors);
+  EXPECT_EQ(errors[0].to_string(),
+            "ResourceClaim/c: spec.devices.requests[0].exactly.count: Invalid value: 0: must be greater than zero");
+}
+
+}  // namespace

@@ -428,3 +428,47 @@ TEST(ValidateSlice, PerObjectFunctionOnModelBuiltInCpp) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace validate_test;
+
+TEST(ValidateSlice, NameLengthBoundaries) {
+  EXPECT_VALID(slice_with_devices(device(std::string(63, 'd'))));
+  EXPECT_PROBLEM(slice_with_devices(device(std::string(64, 'd'))), "spec.devices[0].name", "must be no more than 63 characters");
+  EXPECT_VALID(slice("", std::string(253, 's')));
+  EXPECT_PROBLEM(slice("", std::string(254, 's')), "metadata.name", "must be no more than 253 characters");
+}
+
+TEST(ValidateSlice, NodeSelectorOverFields) {
+  auto with = [](const std::string& requirement) {
+    return slice(R"("nodeSelector":{"nodeSelectorTerms":[{"matchFields":[)" + requirement + "]}]}");
+  };
+  const std::string at = "spec.nodeSelector.nodeSelectorTerms[0].matchFields[0]";
+  EXPECT_VALID(with(R"({"key":"metadata.name","operator":"In","values":["node-1"]})"));
+  EXPECT_PROBLEM(with(R"({"key":"metadata.name","operator":"Exists"})"), at + ".operator", "not a valid selector operator");
+  EXPECT_PROBLEM(with(R"({"key":"metadata.name","operator":"In","values":["a","b"]})"), at + ".values", "must be only one value");
+}
+
+TEST(ValidateRequestPolicy, DuplicateValidValuesCompareByValue) {
+  const std::string policy = "spec.devices[0].capacity.mem.requestPolicy.validValues[1]";
+  auto with = [](const std::string& values) {
+    return slice_with_devices(device("d", R"("allowMultipleAllocations":true,"capacity":{"mem":{"value":"4Ki","requestPolicy":{"default":"1Ki","validValues":)" +
+                                              values + "}}}"));
+  };
+  EXPECT_PROBLEM(with(R"(["1Ki","1024"])"), policy, "Duplicate value: \"1024\"");
+  EXPECT_VALID(with(R"(["1Ki","2Ki"])"));
+}
+
+TEST(ValidateCounters, ConsumptionLimitCountsMixinCounters) {
+  const std::string mixins = R"("mixins":{"deviceCounterConsumption":[{"name":"m","counters":)" +
+                             map_of(3, "m", R"({"value":"1"})") + "}]}";
+  auto with = [&](int own) {
+    return slice(R"("devices":[{"name":"d","consumesCounters":[{"counterSet":"s","includes":["m"],"counters":)" +
+                 map_of(own, "c", R"({"value":"1"})") + "}]}]," + mixins);
+  };
+  EXPECT_VALID(with(29));
+  EXPECT_PROBLEM(with(30), "spec.devices[0].consumesCounters[0].counters", "Too many: 33: must have at most 32 items");
+}
+
+}  // namespace
