@@ -77,3 +77,23 @@ TEST(ValidatePools, CounterSetMixinsCountWhenResolving) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace validate_test;
+
+TEST(ValidateScenario, ObjectNamesAreUniquePerKind) {
+  const auto errors = errors_of("[" + slice("", "s") + "," + device_class("") + "," + slice("", "s") + "]", true);
+  ASSERT_EQ(errors.size(), 1u) << dump(errors);
+  EXPECT_EQ(errors[0].to_string(),
+            "ResourceSlice/s: metadata.name: Duplicate value: \"s\": another ResourceSlice of this name comes at [0] in the input");
+  // The same name in another kind, or a claim of the same name in another namespace, is fine.
+  std::string other_namespace = claim(R"("requests":[)" + exact_request("r") + "]");
+  other_namespace.replace(other_namespace.find("\"default\""), 9, "\"team-b\"");
+  EXPECT_TRUE(errors_of("[" + slice("", "gpu.example.com") + "," + device_class("") + "," +
+                            claim(R"("requests":[)" + exact_request("r") + "]") + "," + other_namespace + "]",
+                        true)
+                  .empty());
+}
+
+}  // namespace

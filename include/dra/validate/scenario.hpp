@@ -9,7 +9,10 @@
 #include <dra/validate/resource_slice.hpp>
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dra::validate {
@@ -49,10 +52,34 @@ namespace dra::validate {
   return errors;
 }
 
-// Every problem of the scenario: each object's (validate_objects), then
-// those across the slices of a pool (validate_pools); empty when valid.
+namespace detail {
+
+// Kubernetes keeps one object per kind and name (and namespace, for
+// claims); a second one in the input would replace the first.
+template <class T>
+void check_unique_names(error_list& errors, std::string_view kind, const std::vector<model::located<T>>& objects) {
+  std::map<std::pair<std::string_view, std::string_view>, const model::located<T>*> seen;
+  for (const auto& located : objects) {
+    const model::object_meta& meta = located.object.meta;
+    if (meta.name.empty()) continue;  // reported as a missing name
+    auto [it, inserted] = seen.try_emplace({meta.namespace_, meta.name}, &located);
+    if (inserted) continue;
+    const std::string where = it->second->source.path.empty() ? std::string("earlier") : concat("at ", it->second->source.path);
+    reporter(errors, object_label(kind, meta.namespace_, meta.name))
+        .add("metadata.name", concat(duplicate(meta.name), ": another ", kind, " of this name comes ", where, " in the input"));
+  }
+}
+
+}  // namespace detail
+
+// Every problem of the scenario: each object's (validate_objects), objects
+// of one kind sharing a name, then problems across the slices of a pool
+// (validate_pools); empty when valid.
 [[nodiscard]] inline error_list validate_scenario(const model::scenario& scenario) {
   error_list errors = validate_objects(scenario);
+  detail::check_unique_names(errors, "ResourceSlice", scenario.slices);
+  detail::check_unique_names(errors, "DeviceClass", scenario.classes);
+  detail::check_unique_names(errors, "ResourceClaim", scenario.claims);
   validate_pools(scenario, errors);
   return errors;
 }
