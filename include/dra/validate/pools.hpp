@@ -61,6 +61,9 @@ inline void check_pool(error_list& errors, std::string_view pool_name, const poo
   // Counter sets by name, with their mixins applied.
   std::unordered_map<std::string_view, flatten::mixin_counter_set_view> counter_sets;
   std::unordered_map<std::string_view, const model::located<model::resource_slice>*> counter_set_owner;
+  std::size_t device_count = 0;
+  for (const auto* located : pool.slices) device_count += located->object.devices.size();
+  device_owner.reserve(device_count);
   for (const auto* located : pool.slices) {
     const model::resource_slice& s = located->object;
     for (std::size_t i = 0; i < s.devices.size(); ++i) {
