@@ -286,3 +286,40 @@ TEST(ValidateClaim, PerObjectFunctionOnModelBuiltInCpp) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace validate_test;
+
+std::string allocated_claim(const std::string& result_members, const std::string& allocation_members = {}) {
+  std::string c = claim(R"("requests":[)" + exact_request("r") + "]");
+  c.pop_back();  // reopen the claim object
+  return c + R"(,"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"p","device":"gpu-0")" +
+         result_members + "}]" + allocation_members + "}}}}";
+}
+
+TEST(ValidateAllocation, ShareIdIsANormalizedUid) {
+  EXPECT_VALID(allocated_claim(R"(,"shareID":"3f2a8c1e-5b7d-4e9f-a0b1-c2d3e4f5a6b7")"));
+  EXPECT_PROBLEM(allocated_claim(R"(,"shareID":"3F2A8C1E-5B7D-4E9F-A0B1-C2D3E4F5A6B7")"),
+                 "status.allocation.devices.results[0].shareID", "RFC 4122 normalized form");
+  EXPECT_PROBLEM(allocated_claim(R"(,"shareID":"share-1")"), "status.allocation.devices.results[0].shareID", "uid must be");
+}
+
+TEST(ValidateAllocation, ResultBindingConditions) {
+  EXPECT_VALID(allocated_claim(R"(,"bindingConditions":["ready"],"bindingFailureConditions":["failed"])"));
+  EXPECT_PROBLEM(allocated_claim(R"(,"bindingConditions":["ready"])"), "status.allocation.devices.results[0].bindingFailureConditions",
+                 "bindingFailureConditions are required to use bindingConditions");
+}
+
+TEST(ValidateAllocation, ResultNamesAndConfig) {
+  EXPECT_PROBLEM(allocated_claim(R"(,"tolerations":[{"key":"k","operator":"Exists","value":"v"}])"),
+                 "status.allocation.devices.results[0].tolerations[0].value", "must be empty for operator `Exists`");
+  EXPECT_VALID(allocated_claim("", R"(,"config":[{"source":"FromClass","requests":["r"],"opaque":{"driver":"gpu.example.com","parameters":{}}}])"));
+  EXPECT_PROBLEM(allocated_claim("", R"(,"config":[{"source":"FromClaim","requests":["x"],"opaque":{"driver":"gpu.example.com","parameters":{}}}])"),
+                 "status.allocation.devices.config[0].requests[0]", "must be the name of a request");
+  std::string bad_device = allocated_claim("");
+  bad_device.replace(bad_device.find("\"gpu-0\""), 7, "\"GPU_0\"");
+  EXPECT_PROBLEM(bad_device, "status.allocation.devices.results[0].device", "RFC 1123 label");
+}
+
+}  // namespace

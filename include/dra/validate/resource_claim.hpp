@@ -148,6 +148,20 @@ inline void check_constraint(reporter& r, const field_path& path, const model::d
   }
 }
 
+// xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in lower-case hexadecimal (share IDs are UIDs).
+[[nodiscard]] inline bool is_normalized_uuid(std::string_view id) noexcept {
+  if (id.size() != 36) return false;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const char c = id[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return false;
+    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 inline void check_allocation(reporter& r, const field_path& path, const model::allocation_result& a,
                              const request_names& known) {
   const field_path results = child(path, "devices.results");
@@ -163,6 +177,23 @@ inline void check_allocation(reporter& r, const field_path& path, const model::a
       check_label_name(r, child(at, "device"), result.device);
       for (std::size_t t = 0; t < result.tolerations.size(); ++t)
         check_toleration(r, index(child(at, "tolerations"), t), result.tolerations[t]);
+      check_binding_conditions(r, at, result.binding_conditions, result.binding_failure_conditions);
+      if (result.share_id && !is_normalized_uuid(*result.share_id))
+        r.add(child(at, "shareID"), invalid_text(*result.share_id,
+                                                 "uid must be in RFC 4122 normalized form, "
+                                                 "`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal "
+                                                 "characters"));
+    }
+  }
+  const field_path config = child(path, "devices.config");
+  // Class and claim configuration together.
+  if (a.config.size() > 2 * limits::configs) {
+    r.add(config, too_many(a.config.size(), 2 * limits::configs));
+  } else {
+    for (std::size_t i = 0; i < a.config.size(); ++i) {
+      const field_path at = index(config, i);
+      check_request_references(r, child(at, "requests"), a.config[i].requests, known);
+      check_opaque(r, child(at, "opaque"), a.config[i].opaque);
     }
   }
   if (a.node_selector) check_node_selector(r, child(path, "nodeSelector"), *a.node_selector, false);

@@ -247,44 +247,6 @@ inline void check_taint(reporter& r, const field_path& path, const model::device
     r.add(child(path, "effect"), not_supported(taint.effect, taint_effects));
 }
 
-inline void check_binding_conditions(reporter& r, const field_path& path, const std::vector<model::text>& conditions,
-                                     const std::vector<model::text>& failure_conditions) {
-  const field_path conditions_path = child(path, "bindingConditions");
-  const field_path failures_path = child(path, "bindingFailureConditions");
-  if (conditions.size() > limits::binding_conditions_per_device)
-    r.add(conditions_path, too_many(conditions.size(), limits::binding_conditions_per_device));
-  else
-    for (std::size_t i = 0; i < conditions.size(); ++i) check_label_key(r, index(conditions_path, i), conditions[i]);
-  if (failure_conditions.size() > limits::binding_failure_conditions_per_device)
-    r.add(failures_path, too_many(failure_conditions.size(), limits::binding_failure_conditions_per_device));
-  else
-    for (std::size_t i = 0; i < failure_conditions.size(); ++i)
-      check_label_key(r, index(failures_path, i), failure_conditions[i]);
-  for (std::size_t i = 0; i < conditions.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (conditions[j] == conditions[i]) {
-        r.add(index(conditions_path, i), duplicate(conditions[i]));
-        break;
-      }
-  for (std::size_t i = 0; i < failure_conditions.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j)
-      if (failure_conditions[j] == failure_conditions[i]) {
-        r.add(index(failures_path, i), duplicate(failure_conditions[i]));
-        break;
-      }
-    for (model::text c : conditions)
-      if (c == failure_conditions[i]) {
-        r.add(index(failures_path, i),
-              invalid_text(c, "bindingFailureConditions must not overlap with bindingConditions"));
-        break;
-      }
-  }
-  if (conditions.empty() && !failure_conditions.empty())
-    r.add(conditions_path, invalid("[]", "bindingConditions are required to use bindingFailureConditions"));
-  if (failure_conditions.empty() && !conditions.empty())
-    r.add(failures_path, invalid("[]", "bindingFailureConditions are required to use bindingConditions"));
-}
-
 inline void check_device_node_selection(reporter& r, const field_path& path, const model::device& d,
                                         bool per_device) {
   if (!per_device) {
