@@ -1,6 +1,6 @@
 // Allocator benchmarks: a MIG node with counters and a matchAttribute constraint, a 500-node cluster run through the
 // scenario runner, shared NICs with capacity requests, and a hopeless request (17 devices on a node with 16).
-#include "../tests/alloc/pattern_engine.hpp"
+#include <dra/cel/selector.hpp>
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/sim/runner.hpp>
@@ -102,7 +102,7 @@ struct mig_node {
 
 void BM_MigFourPartitionsWithConstraint(benchmark::State& state) {
   mig_node fixture;
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   alloc::ledger none;
   std::vector<const model::device_class*> classes{&fixture.s.classes[0].object};
   std::vector<const model::resource_slice*> slices{&fixture.s.slices[0].object, &fixture.s.slices[1].object};
@@ -110,7 +110,7 @@ void BM_MigFourPartitionsWithConstraint(benchmark::State& state) {
   node.meta.name = "node-0";
   const model::resource_claim* claims[] = {&fixture.claim};
   for (auto _ : state) {
-    alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> allocator(alloc::features::all(), none, classes,
+    alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), none, classes,
                                                                                  slices, engine);
     auto outcome = allocator.allocate(node, claims);
     if (!outcome || !outcome->fits) {
@@ -126,14 +126,14 @@ BENCHMARK(BM_MigFourPartitionsWithConstraint)->Unit(benchmark::kMicrosecond);
 // The same claim again and again on one allocator: node layout and selector results are cached.
 void BM_MigFourPartitionsWarm(benchmark::State& state) {
   mig_node fixture;
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   alloc::ledger none;
   std::vector<const model::device_class*> classes{&fixture.s.classes[0].object};
   std::vector<const model::resource_slice*> slices{&fixture.s.slices[0].object, &fixture.s.slices[1].object};
   model::node node;
   node.meta.name = "node-0";
   const model::resource_claim* claims[] = {&fixture.claim};
-  alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> allocator(alloc::features::all(), none, classes,
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), none, classes,
                                                                                slices, engine);
   for (auto _ : state) {
     auto outcome = allocator.allocate(node, claims);
@@ -191,7 +191,7 @@ struct cluster {
 
 void BM_ClusterSinglePods(benchmark::State& state) {
   cluster c(500, 8, 5000);
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   std::size_t allocated = 0;
   for (auto _ : state) {
     auto report = sim::run_scenario(c.s, engine);
@@ -242,7 +242,7 @@ struct shared_nics {
 
 void BM_SharedNicsWithCapacity(benchmark::State& state) {
   shared_nics fixture;
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   for (auto _ : state) {
     auto report = sim::run_scenario(fixture.s, engine);
     if (report.outcomes.size() != 40 || !report.outcomes.back().allocation) state.SkipWithError("all 40 should fit");
@@ -264,13 +264,13 @@ void BM_SeventeenOfSixteen(benchmark::State& state) {
   e.count = 17;
   r.exactly = e;
   claim.spec.requests.push_back(r);
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   alloc::ledger none;
   std::vector<const model::device_class*> classes{&c.s.classes[0].object};
   std::vector<const model::resource_slice*> slices{&c.s.slices[0].object};
   const model::resource_claim* claims[] = {&claim};
   for (auto _ : state) {
-    alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> allocator(alloc::features::all(), none, classes,
+    alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), none, classes,
                                                                                  slices, engine);
     auto outcome = allocator.allocate(c.s.nodes[0].object, claims);
     if (!outcome || outcome->fits) state.SkipWithError("17 of 16 must not fit");

@@ -4,11 +4,15 @@
 #include "invocation.hpp"
 
 #include <dra/alloc/features.hpp>
+#include <dra/cel/selector.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/runner.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -62,12 +66,26 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
 
 }  // namespace detail
 
-// Runs `dra allocate` with a given selector engine. Exit code 0 when the run
-// completed (unschedulable claims and input errors are part of the output),
-// 2 when --features is invalid.
-template <dra::alloc::selector_engine Engine>
-int run_allocate_with(const Engine& engine, const invocation& call, const dra::json::document& doc, std::ostream& out,
-                      std::ostream& err) {
+// Runs `dra allocate` with a given selector engine and feature set. Prints JSON with --output json,
+// or by default when stdout is not a terminal; a table otherwise. Exit code 0 when the run
+// completed (unschedulable claims and input errors are part of the output).
+template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
+int run_allocate_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
+                      const dra::json::document& doc, std::ostream& out, std::ostream& err) {
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{});
+  for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
+  const bool json = call.output_given ? call.output == output_format::json : isatty(fileno(stdout)) == 0;
+  if (json)
+    out << dra::json::output_document(report.outcomes);
+  else
+    detail::print_table(report.outcomes, out);
+  return 0;
+}
+
+// `dra allocate`: CEL selectors in Kubernetes' DRA environment for the chosen features
+// (ConsumableCapacity and ListTypeAttributes change what a selector may use). Exit code 2 when
+// --features is invalid.
+inline int run_allocate(const invocation& call, const dra::json::document& doc, std::ostream& out, std::ostream& err) {
   dra::alloc::features features = dra::alloc::features::all();
   if (call.features) {
     auto parsed = dra::alloc::features::parse(*call.features);
@@ -77,13 +95,12 @@ int run_allocate_with(const Engine& engine, const invocation& call, const dra::j
     }
     features = *parsed;
   }
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features);
-  for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
-  if (call.output == output_format::json)
-    out << dra::json::output_document(report.outcomes);
-  else
-    detail::print_table(report.outcomes, out);
-  return 0;
+  const dra::cel::selector_engine engine(
+      {.consumable_capacity = features.consumable_capacity, .list_type_attributes = features.list_type_attributes});
+  if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
+  if (call.policy == "shared_capacity")
+    return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);
+  return run_allocate_with(engine, features, call, doc, out, err);
 }
 
 }  // namespace dra_cli

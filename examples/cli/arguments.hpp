@@ -20,7 +20,8 @@ inline constexpr std::string_view usage_text =
     "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json]\n"
     "\n"
     "commands:\n"
-    "  allocate [FILE] [--features all|none|A,B]  allocate every pending claim (the default command)\n"
+    "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity]\n"
+    "                                             allocate every pending claim (the default command)\n"
     "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
     "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
     "  flatten  [FILE]                            the objects with every mixin applied\n"
@@ -67,6 +68,12 @@ inline constexpr std::string_view usage_text =
       auto v = value();
       if (!v) return std::move(v).error();
       parsed.device_class = std::move(*v);
+    } else if (flag == "--policy") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      if (*v != "first_fit" && *v != "sorted" && *v != "shared_capacity")
+        return dra::error{"--policy must be first_fit, sorted or shared_capacity, not \"" + *v + "\""};
+      parsed.policy = std::move(*v);
     } else if (flag == "--features") {
       auto v = value();
       if (!v) return std::move(v).error();

@@ -17,6 +17,7 @@ struct invocation {
   bool output_given = false;                // --output was on the command line
   std::optional<std::string> device_class;  // select --class NAME
   std::optional<std::string> features;      // allocate --features all|none|A,B
+  std::optional<std::string> policy;        // allocate --policy first_fit|sorted|shared_capacity
 };
 
 }  // namespace dra_cli

@@ -1,4 +1,5 @@
 // The dra command: parses flags and prints; all behaviour lives in the headers.
+#include "allocate_command.hpp"
 #include "arguments.hpp"
 #include "default_scenario.hpp"
 #include "validate_command.hpp"
@@ -7,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -39,12 +41,31 @@ int run_summary(const dra_cli::invocation& call, const dra::json::document& doc,
   return 0;
 }
 
+// `dra select [FILE] EXPR [--class NAME]`: with one positional argument it is the expression.
+int run_select(const dra_cli::invocation& call, const dra::json::document& doc, std::string_view expression,
+               std::ostream& out, std::ostream& err) {
+  const dra::cel::selector_engine engine;
+  std::optional<std::string_view> klass;
+  if (call.device_class) klass = *call.device_class;
+  auto matches = dra::sim::select_devices(doc.scenario(), engine, expression, klass);
+  const bool json = call.output == dra_cli::output_format::json;
+  if (!matches) {
+    if (json)
+      out << dra::json::writer().begin_object().field("error", matches.error().to_string()).end_object().str() << "\n";
+    else
+      err << "dra: " << matches.error().to_string() << "\n";
+    return 1;
+  }
+  out << (json ? dra::sim::to_json(*matches) : dra::sim::to_text(*matches));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);
-  // The main job; `allocate` once the allocator lands.
-  auto parsed = dra_cli::parse_arguments(args, "summary");
+  // The main job: allocate the scenario (the embedded default without FILE).
+  auto parsed = dra_cli::parse_arguments(args, "allocate");
   if (!parsed) {
     std::cerr << "dra: " << parsed.error().to_string() << "\n\n" << dra_cli::usage_text;
     return 2;
@@ -54,11 +75,20 @@ int main(int argc, char** argv) {
     std::cout << dra_cli::usage_text;
     return 0;
   }
-  if (call.command != "summary" && call.command != "flatten" && call.command != "validate") {
-    std::cerr << "dra: the " << call.command << " command is not available in this version\n";
-    return 2;
+  dra_cli::invocation input = call;
+  std::string expression;
+  if (call.command == "select") {
+    if (call.arguments.empty() && call.file) {  // `dra select EXPR`: the embedded scenario
+      expression = *call.file;
+      input.file.reset();
+    } else if (call.arguments.size() == 1) {
+      expression = call.arguments[0];
+    } else {
+      std::cerr << "dra: select needs one CEL expression\n\n" << dra_cli::usage_text;
+      return 2;
+    }
   }
-  auto doc = load_input(call);
+  auto doc = load_input(input);
   const bool json_output = call.output == dra_cli::output_format::json;
   if (!doc && call.command == "validate") return dra_cli::report_load_failure(doc.error(), json_output, std::cout);
   if (!doc) {
@@ -68,5 +98,7 @@ int main(int argc, char** argv) {
   for (const std::string& warning : doc->scenario().warnings) std::cerr << "dra: warning: " << warning << "\n";
   if (call.command == "flatten") return run_flatten(*doc, std::cout);
   if (call.command == "validate") return dra_cli::run_validate(*doc, json_output, std::cout);
+  if (call.command == "allocate") return dra_cli::run_allocate(call, *doc, std::cout, std::cerr);
+  if (call.command == "select") return run_select(call, *doc, expression, std::cout, std::cerr);
   return run_summary(call, *doc, std::cout);
 }

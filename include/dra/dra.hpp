@@ -8,6 +8,18 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
 #include <dra/alloc/pools.hpp>
+#include <dra/cel/ast.hpp>
+#include <dra/cel/checker.hpp>
+#include <dra/cel/device.hpp>
+#include <dra/cel/environment.hpp>
+#include <dra/cel/functions.hpp>
+#include <dra/cel/interpreter.hpp>
+#include <dra/cel/library.hpp>
+#include <dra/cel/parser.hpp>
+#include <dra/cel/program.hpp>
+#include <dra/cel/selector.hpp>
+#include <dra/cel/types.hpp>
+#include <dra/cel/value.hpp>
 #include <dra/core/names.hpp>
 #include <dra/core/quantity.hpp>
 #include <dra/core/result.hpp>
@@ -27,6 +39,7 @@
 #include <dra/model/workload.hpp>
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/sim/select.hpp>
 #include <dra/sim/summary.hpp>
 #include <dra/validate/common.hpp>
 #include <dra/validate/device_class.hpp>

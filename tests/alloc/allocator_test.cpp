@@ -1,5 +1,5 @@
 // Allocator and scenario-runner tests on scenarios built in C++ (no shared data needed).
-#include "pattern_engine.hpp"
+#include <dra/cel/selector.hpp>
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/check.hpp>
@@ -70,7 +70,7 @@ struct builder {
     return s.claims.back().object;
   }
   sim::run_report run(alloc::features f = alloc::features::all()) {
-    dra_test::pattern_engine engine;
+    dra::cel::selector_engine engine;
     auto report = sim::run_scenario(s, engine, f);
     EXPECT_EQ(alloc::find_overcommit(s, report.outcomes), "");
     return report;
@@ -392,11 +392,11 @@ TEST(Allocator, HopelessRequestEndsQuickly) {
   auto& sl = b.slice("slice-1");
   for (int i = 0; i < 16; ++i) b.device(sl, "d" + std::to_string(i));
   b.claim("claim-0", 17);
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   alloc::ledger none;
   std::vector<const model::device_class*> classes{&b.s.classes[0].object};
   std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
-  alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> a(alloc::features::all(), none, classes, slices,
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), none, classes, slices,
                                                                        engine);
   const model::resource_claim* claims[] = {&b.s.claims[0].object};
   auto outcome = a.allocate(b.s.nodes[0].object, claims);
@@ -443,11 +443,45 @@ TEST(Policy, SharedCapacityPacksSharedDevices) {
   held.results.push_back(share);
   earlier.allocation = held;
   b.claim("new").spec.requests[0].exactly->capacity = model::capacity_requirements{{{"bandwidth", q("1G")}}};
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   auto first = sim::run_scenario(b.s, engine);
   auto packed = sim::run_scenario(b.s, engine, alloc::features::all(), alloc::shared_capacity{});
   EXPECT_EQ(devices_of(first.outcomes[0]), (std::vector<std::string>{"req-0=nic-0"}));
   EXPECT_EQ(devices_of(packed.outcomes[0]), (std::vector<std::string>{"req-0=nic-1"}));
+}
+
+TEST(Policy, SortedFillsPartlyUsedCounterSetsFirst) {
+  // Two GPUs with two one-unit partitions each; an earlier claim holds a partition of gpu-1.
+  builder b;
+  auto& counters = b.slice("counters", "pool-1", "driver-a", 2);
+  for (const char* gpu : {"gpu-0", "gpu-1"}) {
+    model::counter_set set;
+    set.name = gpu;
+    set.counters = {{"mem", q("2")}};
+    counters.shared_counters.push_back(set);
+  }
+  auto& parts = b.slice("parts", "pool-1", "driver-a", 2);
+  for (auto [name, gpu] : {std::pair{"gpu-0-a", "gpu-0"}, {"gpu-0-b", "gpu-0"}, {"gpu-1-a", "gpu-1"}, {"gpu-1-b", "gpu-1"}}) {
+    model::device_counter_consumption consumption;
+    consumption.counter_set = gpu;
+    consumption.counters = {{"mem", q("1")}};
+    b.device(parts, name).consumes_counters.push_back(consumption);
+  }
+  auto& earlier = b.claim("earlier");
+  model::allocation_result held;
+  model::device_request_allocation_result part;
+  part.request = "req-0";
+  part.driver = "driver-a";
+  part.pool = "pool-1";
+  part.device = "gpu-1-a";
+  held.results.push_back(part);
+  earlier.allocation = held;
+  b.claim("new");
+  dra::cel::selector_engine engine;
+  auto first = sim::run_scenario(b.s, engine);
+  auto best = sim::run_scenario(b.s, engine, alloc::features::all(), alloc::sorted{});
+  EXPECT_EQ(devices_of(first.outcomes[0]), (std::vector<std::string>{"req-0=gpu-0-a"}));  // upstream's first fit
+  EXPECT_EQ(devices_of(best.outcomes[0]), (std::vector<std::string>{"req-0=gpu-1-b"}));   // keeps gpu-0 whole
 }
 
 TEST(Allocator, SeesLedgerChangesBetweenCalls) {
@@ -456,11 +490,11 @@ TEST(Allocator, SeesLedgerChangesBetweenCalls) {
   b.device(sl, "device-1");
   b.device(sl, "device-2");
   b.claim("claim-0");
-  dra_test::pattern_engine engine;
+  dra::cel::selector_engine engine;
   alloc::ledger state;
   std::vector<const model::device_class*> classes{&b.s.classes[0].object};
   std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
-  alloc::basic_allocator<alloc::first_fit, dra_test::pattern_engine> a(alloc::features::all(), state, classes, slices,
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
                                                                        engine);
   const model::resource_claim* claims[] = {&b.s.claims[0].object};
   auto device_of = [&] {

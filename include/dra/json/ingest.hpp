@@ -25,7 +25,7 @@ class document {
   [[nodiscard]] std::string_view text() const noexcept { return {buffer_->data(), buffer_->size()}; }
 
  private:
-  friend result<document> load(std::string_view json);
+  friend class loader;
   std::unique_ptr<simdjson::padded_string> buffer_;
   std::unique_ptr<detail::string_arena> arena_ = std::make_unique<detail::string_arena>();
   model::scenario scenario_;
@@ -728,10 +728,22 @@ struct object_header {
   return concat(kind, "/", meta.namespace_, "/", meta.name);
 }
 
-inline dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position) {
+// `raw_end` gives where the object's text ends once it has been read (the object's JSON text is
+// kept for `dra flatten` without a second pass over it); `position.json` starts as a view from
+// the object's first byte to the end of its enclosing text.
+template <class RawEnd>
+dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position,
+                        RawEnd&& raw_end) {
   object_header header;
-  if (auto code = object.raw_json().get(position.json)) return r.fail(code);
-  if (auto code = object.reset().error()) return r.fail(code);
+  auto finish_raw = [&]() -> dra::status {
+    const char* end = raw_end();
+    if (end == nullptr) return r.fail("invalid JSON: cannot find the end of the object");
+    std::string_view raw(position.json.data(), static_cast<std::size_t>(end - position.json.data()));
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+      raw.remove_suffix(1);
+    position.json = raw;
+    return {};
+  };
   {
     od::value kind;
     auto code = object.find_field_unordered("kind").get(kind);
@@ -787,6 +799,7 @@ inline dra::status read_object(reader& r, od::object& object, model::scenario& o
       if (name == "spec") return objects.slice_spec(value, slice, version);
       return {};
     });
+    if (status) status = finish_raw();
     if (status) out.slices.push_back({std::move(slice), std::move(position)});
   } else if (header.kind == "DeviceClass") {
     model::device_class device_class;
@@ -795,6 +808,7 @@ inline dra::status read_object(reader& r, od::object& object, model::scenario& o
       if (name == "spec") return objects.class_spec(value, device_class);
       return {};
     });
+    if (status) status = finish_raw();
     if (status) out.classes.push_back({std::move(device_class), std::move(position)});
   } else if (header.kind == "ResourceClaim") {
     model::resource_claim claim;
@@ -809,9 +823,13 @@ inline dra::status read_object(reader& r, od::object& object, model::scenario& o
         });
       return {};
     });
+    if (status) status = finish_raw();
     if (status) out.claims.push_back({std::move(claim), std::move(position)});
   } else if (header.kind == "Node") {
-    out.nodes.push_back({model::node{std::move(header.meta)}, std::move(position)});
+    // Node: consume the rest so that the object's end is known.
+    status = each_spec_field([](std::string_view, od::value&) -> dra::status { return {}; });
+    if (status) status = finish_raw();
+    if (status) out.nodes.push_back({model::node{std::move(header.meta)}, std::move(position)});
   } else {
     model::pod pod;
     pod.meta = std::move(header.meta);
@@ -819,23 +837,39 @@ inline dra::status read_object(reader& r, od::object& object, model::scenario& o
       if (name == "spec") return objects.pod_spec(value, pod);
       return {};
     });
+    if (status) status = finish_raw();
     if (status) out.pods.push_back({std::move(pod), std::move(position)});
   }
   return status;
 }
 
-inline dra::status read_items(reader& r, od::array& items, model::scenario& out, std::string_view prefix,
-                              std::size_t& next_index) {
+inline dra::status read_items(reader& r, od::document& root, od::array& items, model::scenario& out,
+                              std::string_view prefix, std::size_t& next_index, std::string_view text) {
   std::size_t i = 0;
+  auto here = [&]() -> const char* {
+    const char* at = nullptr;
+    if (root.current_location().get(at) != simdjson::SUCCESS) return nullptr;
+    return at;
+  };
   for (auto element_result : items) {
     auto at = r.index(i);
+    const char* start = here();
+    if (start == nullptr) return r.fail("invalid JSON: truncated array");
+    // Past the object's last byte: the next structural character (',' or ']'), or the end of the text.
+    auto raw_end = [&]() -> const char* {
+      const char* end = here();
+      return end != nullptr ? end : text.data() + text.size();
+    };
     od::object object;
     if (auto code = std::move(element_result).get_object().get(object)) {
       if (code == simdjson::INCORRECT_TYPE) return r.fail("must be an object");
       return r.fail(code);
     }
     std::string path = concat(prefix, "[", std::to_string(i), "]");
-    auto status = read_object(r, object, out, model::source_position{next_index++, std::move(path), {}});
+    auto status = read_object(r, object, out,
+                              model::source_position{next_index++, std::move(path),
+                                                     std::string_view(start, static_cast<std::size_t>(text.data() + text.size() - start))},
+                              raw_end);
     r.object_name.clear();
     if (!status) return status;
     ++i;
@@ -845,17 +879,38 @@ inline dra::status read_items(reader& r, od::array& items, model::scenario& out,
 
 }  // namespace detail
 
+// Loads scenarios with one simdjson parser kept between loads: its index
+// buffers (about four bytes per input byte) are allocated once and reused,
+// which matters when a program loads many or large scenarios. Not thread-safe;
+// use one loader per thread.
+class loader {
+ public:
+  // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
+  // object. Strings in the result point into the document's own copy of
+  // `json`. Every error names the object and the JSON path.
+  [[nodiscard]] result<document> load(std::string_view json);
+
+ private:
+  simdjson::ondemand::parser parser_;
+};
+
 // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
 // object. Strings in the result point into the document's own copy of
 // `json`. Every error names the object and the JSON path.
+// (A one-off loader; keep a `loader` to parse many scenarios.)
 [[nodiscard]] inline result<document> load(std::string_view json) {
+  loader once;
+  return once.load(json);
+}
+
+inline result<document> loader::load(std::string_view json) {
   namespace od = simdjson::ondemand;
   document doc;
   doc.buffer_ = std::make_unique<simdjson::padded_string>(json);
+  const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
   detail::reader r(*doc.arena_);
-  od::parser parser;
   od::document root;
-  if (auto code = parser.iterate(*doc.buffer_).get(root)) return r.fail(code);
+  if (auto code = parser_.iterate(*doc.buffer_).get(root)) return r.fail(code);
   od::json_type type{};
   if (auto code = root.type().get(type)) return r.fail(code);
   std::size_t next_index = 0;
@@ -863,7 +918,7 @@ inline dra::status read_items(reader& r, od::array& items, model::scenario& out,
   if (type == od::json_type::array) {
     od::array items;
     if (auto code = root.get_array().get(items)) return r.fail(code);
-    status = detail::read_items(r, items, doc.scenario_, "", next_index);
+    status = detail::read_items(r, root, items, doc.scenario_, "", next_index, text);
   } else if (type == od::json_type::object) {
     od::object object;
     if (auto code = root.get_object().get(object)) return r.fail(code);
@@ -879,11 +934,16 @@ inline dra::status read_items(reader& r, od::array& items, model::scenario& out,
         auto at = r.field("items");
         od::array items;
         if (items_value.get_array().get(items)) return r.fail("must be an array");
-        status = detail::read_items(r, items, doc.scenario_, "items", next_index);
+        status = detail::read_items(r, root, items, doc.scenario_, "items", next_index, text);
       }
     } else {
       if (auto code = object.reset().error()) return r.fail(code);
-      status = detail::read_object(r, object, doc.scenario_, model::source_position{0, "", {}});
+      // One object: its text is the whole input, without surrounding whitespace.
+      std::string_view whole = text;
+      while (!whole.empty() && (whole.front() == ' ' || whole.front() == '\n' || whole.front() == '\r' || whole.front() == '\t'))
+        whole.remove_prefix(1);
+      status = detail::read_object(r, object, doc.scenario_, model::source_position{0, "", whole},
+                                   [&] { return text.data() + text.size(); });
     }
   } else {
     return r.fail("a scenario must be a JSON object or array");

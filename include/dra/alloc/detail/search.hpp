@@ -68,8 +68,15 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   if constexpr (!std::is_same_v<Policy, first_fit>) {
     std::vector<candidate_facts> facts;
     facts.reserve(candidates_.size());
-    for (const auto& c : candidates_)
-      facts.push_back({c.st->pool, 0, 0, c.st->shared, c.given_out != nullptr, c.st->view});
+    for (const auto& c : candidates_) {
+      candidate_facts f{c.st->pool, 0, 0, c.st->shared, c.given_out != nullptr, c.st->view};
+      for (const auto& [slot, amount] : c.st->draws) {
+        const quantity& total = layout.slot_values[slot];
+        if (layout.slot_available[slot] < total) f.counters_in_use = true;
+        if (total.sign() > 0) f.counter_share += amount.approximate_double() / total.approximate_double();
+      }
+      facts.push_back(f);
+    }
     a_.policy_.order_candidates(order_, facts);
   }
 

@@ -6,6 +6,7 @@
 #include <dra/core/semver.hpp>
 #include <dra/core/text.hpp>
 #include <dra/model/common.hpp>
+#include <dra/model/resource_slice.hpp>
 
 #include <simdjson.h>
 
@@ -13,6 +14,8 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <iterator>
+#include <tuple>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,7 +62,7 @@ using string_arena = std::deque<std::string>;
 // the object and the JSON path.
 class reader {
  public:
-  explicit reader(string_arena& arena) : arena_(arena) { segments_.reserve(32); }
+  explicit reader(string_arena& arena) : arena_(arena) {}
 
   std::string object_name;  // "ResourceSlice/name", for errors
 
@@ -75,27 +78,21 @@ class reader {
     explicit step(reader& r) : reader_(r) {}
     step(const step&) = delete;
     step& operator=(const step&) = delete;
-    ~step() { reader_.segments_.pop_back(); }
+    ~step() { --reader_.depth_; }
 
    private:
     reader& reader_;
   };
-  [[nodiscard]] step field(std::string_view name) {
-    segments_.push_back({name, 0, segment_kind::field});
-    return step(*this);
-  }
+  [[nodiscard]] step field(std::string_view name) { return push({name, 0, segment_kind::field}); }
   [[nodiscard]] step key(std::string_view name) {
-    segments_.push_back({name, 0, plain_key(name) ? segment_kind::field : segment_kind::quoted_key});
-    return step(*this);
+    return push({name, 0, plain_key(name) ? segment_kind::field : segment_kind::quoted_key});
   }
-  [[nodiscard]] step index(std::size_t i) {
-    segments_.push_back({{}, i, segment_kind::index});
-    return step(*this);
-  }
+  [[nodiscard]] step index(std::size_t i) { return push({{}, i, segment_kind::index}); }
   // "items[3].spec.devices[2].attributes[\"a.b/c\"]"
   [[nodiscard]] std::string path() const {
     std::string out;
-    for (const segment& s : segments_) {
+    for (std::size_t k = 0; k < std::min(depth_, segments_.size()); ++k) {
+      const segment& s = segments_[k];
       switch (s.kind) {
         case segment_kind::field:
           if (!out.empty()) out += '.';
@@ -250,21 +247,36 @@ class reader {
   // A JSON object used as a map: entries sorted by key, duplicates rejected.
   template <class V, class ReadValue>
   [[nodiscard]] dra::status map(od::value& v, model::sorted_map<V>& out, ReadValue&& read_value) {
-    out.clear();
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
+    // Entries are gathered in a reused scratch vector and then copied once into an exactly
+    // sized map: one allocation per map instead of one per growth step.
+    auto& pool = std::get<std::vector<model::sorted_map<V>>>(scratch_);
+    model::sorted_map<V> entries;
+    if (!pool.empty()) {
+      entries = std::move(pool.back());
+      pool.pop_back();
+    }
+    entries.clear();
     auto status = each_field_of(
         object,
         [&](std::string_view name, od::value& value) -> dra::status {
           auto at = key(name);
           auto read = read_value(value);
           if (!read) return std::move(read).error();
-          out.push_back(model::keyed<V>{name, std::move(*read)});
+          entries.push_back(model::keyed<V>{name, std::move(*read)});
           return {};
         },
         /*check_duplicates=*/false);  // found below, after sorting
+    out.clear();
+    out.reserve(entries.size());
+    std::move(entries.begin(), entries.end(), std::back_inserter(out));
+    entries.clear();
+    pool.push_back(std::move(entries));
     if (!status) return status;
-    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    // Kubernetes writes maps sorted by key: check before sorting (stable_sort allocates a buffer).
+    auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
+    if (!std::is_sorted(out.begin(), out.end(), by_name)) std::stable_sort(out.begin(), out.end(), by_name);
     auto twice = std::adjacent_find(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name == b.name; });
     if (twice != out.end()) return fail(concat("duplicate field ", quoted(twice->name)));
     return {};
@@ -320,8 +332,20 @@ class reader {
     segment_kind kind;
   };
 
+  // Ingest walks a fixed schema, so paths are shallow; deeper steps (none today) would be left out of messages.
+  step push(segment s) {
+    if (depth_ < segments_.size()) segments_[depth_] = s;
+    ++depth_;
+    return step(*this);
+  }
+
   string_arena& arena_;
-  std::vector<segment> segments_;
+  // Reusable scratch vectors for map(), per value type (a stack of them, since maps nest).
+  std::tuple<std::vector<model::sorted_map<model::text>>, std::vector<model::sorted_map<quantity>>,
+             std::vector<model::sorted_map<model::device_attribute>>, std::vector<model::sorted_map<model::device_capacity>>>
+      scratch_;
+  std::array<segment, 48> segments_{};
+  std::size_t depth_ = 0;
 };
 
 }  // namespace dra::json::detail

@@ -1,0 +1,969 @@
+// The CEL parser: source text to an expression tree with macros expanded, or an error pointing at the column.
+#pragma once
+
+#include <dra/cel/ast.hpp>
+#include <dra/core/result.hpp>
+#include <dra/core/text.hpp>
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dra::cel {
+
+// Limits of cel-go's parser as Kubernetes configures it.
+struct parse_limits {
+  std::size_t max_recursion_depth = 250;
+  std::size_t max_code_points = 100'000;
+};
+
+namespace detail {
+
+// "ERROR: <input>:LINE:COL: message", counting columns in code points from 1.
+[[nodiscard]] inline std::string located_message(std::string_view source, std::size_t offset, std::string_view message) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset && i < source.size(); ++i) {
+    const auto c = static_cast<unsigned char>(source[i]);
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else if ((c & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  return dra::detail::concat("ERROR: <input>:", std::to_string(line), ":", std::to_string(column), ": ", message);
+}
+
+inline void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// Decodes one UTF-8 code point at s[i]; returns its length, 0 when invalid.
+[[nodiscard]] inline std::size_t utf8_length(std::string_view s, std::size_t i, std::uint32_t* cp = nullptr) noexcept {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n;
+  std::uint32_t v;
+  if (c < 0x80) {
+    if (cp) *cp = c;
+    return 1;
+  }
+  if ((c & 0xE0) == 0xC0) {
+    n = 2;
+    v = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3;
+    v = c & 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4;
+    v = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto d = static_cast<unsigned char>(s[i + k]);
+    if ((d & 0xC0) != 0x80) return 0;
+    v = (v << 6) | (d & 0x3F);
+  }
+  if ((n == 2 && v < 0x80) || (n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
+      (v >= 0xD800 && v <= 0xDFFF))
+    return 0;
+  if (cp) *cp = v;
+  return n;
+}
+
+[[nodiscard]] inline bool valid_utf8(std::string_view s) noexcept {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+enum class token_kind : std::uint8_t {
+  end,
+  identifier,
+  int_literal,
+  uint_literal,
+  double_literal,
+  string_literal,
+  bytes_literal,
+  punct,  // operators and punctuation; `text` holds the spelling
+  error,
+};
+
+struct token {
+  token_kind kind = token_kind::end;
+  std::size_t offset = 0;
+  std::string_view text{};
+  std::string decoded{};  // string and bytes literals
+};
+
+class lexer {
+ public:
+  explicit lexer(std::string_view source) : src_(source) {}
+
+  token next() {
+    skip_space();
+    token t;
+    t.offset = pos_;
+    if (pos_ >= src_.size()) return t;
+    const char c = src_[pos_];
+    if (is_ident_start(c)) {
+      // String prefixes: r, b, rb, br (any case) directly followed by a quote.
+      std::size_t p = pos_;
+      bool raw = false, bytes = false;
+      for (int k = 0; k < 2 && p < src_.size(); ++k) {
+        const char q = src_[p];
+        if ((q == 'r' || q == 'R') && !raw) {
+          raw = true;
+          ++p;
+        } else if ((q == 'b' || q == 'B') && !bytes) {
+          bytes = true;
+          ++p;
+        } else {
+          break;
+        }
+        if (p < src_.size() && (src_[p] == '"' || src_[p] == '\'')) return quoted(p, raw, bytes);
+      }
+      std::size_t e = pos_;
+      while (e < src_.size() && (is_ident_start(src_[e]) || is_digit(src_[e]))) ++e;
+      t.kind = token_kind::identifier;
+      t.text = src_.substr(pos_, e - pos_);
+      pos_ = e;
+      return t;
+    }
+    if (is_digit(c) || (c == '.' && pos_ + 1 < src_.size() && is_digit(src_[pos_ + 1]))) return number();
+    if (c == '"' || c == '\'') return quoted(pos_, false, false);
+    static constexpr std::string_view two[] = {"==", "!=", "<=", ">=", "&&", "||", ".?", "[?"};
+    for (std::string_view op : two) {
+      if (src_.substr(pos_, 2) == op) {
+        t.kind = token_kind::punct;
+        t.text = src_.substr(pos_, 2);
+        pos_ += 2;
+        return t;
+      }
+    }
+    if (std::string_view("+-*/%!<>=?:.,()[]{}").find(c) != std::string_view::npos) {
+      t.kind = token_kind::punct;
+      t.text = src_.substr(pos_, 1);
+      ++pos_;
+      return t;
+    }
+    t.kind = token_kind::error;
+    t.text = src_.substr(pos_, 1);
+    t.decoded = c == '`' ? "unsupported syntax: '`'" : dra::detail::concat("Syntax error: token recognition error at: '",
+                                                                            src_.substr(pos_, 1), "'");
+    return t;
+  }
+
+ private:
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+  static bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+  static bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
+  void skip_space() {
+    while (pos_ < src_.size()) {
+      const char c = src_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+        ++pos_;
+      } else if (c == '/' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '/') {
+        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+      } else {
+        break;
+      }
+    }
+  }
+
+  token number() {
+    token t;
+    t.offset = pos_;
+    std::size_t p = pos_;
+    if (src_[p] == '0' && p + 1 < src_.size() && (src_[p + 1] == 'x' || src_[p + 1] == 'X')) {
+      p += 2;
+      while (p < src_.size() && is_hex(src_[p])) ++p;
+      t.kind = token_kind::int_literal;
+      if (p < src_.size() && (src_[p] == 'u' || src_[p] == 'U')) {
+        t.kind = token_kind::uint_literal;
+        t.text = src_.substr(pos_, p - pos_);
+        pos_ = p + 1;
+        return t;
+      }
+      t.text = src_.substr(pos_, p - pos_);
+      pos_ = p;
+      return t;
+    }
+    bool is_double = false;
+    while (p < src_.size() && is_digit(src_[p])) ++p;
+    if (p + 1 < src_.size() && src_[p] == '.' && is_digit(src_[p + 1])) {
+      is_double = true;
+      ++p;
+      while (p < src_.size() && is_digit(src_[p])) ++p;
+    }
+    if (p < src_.size() && (src_[p] == 'e' || src_[p] == 'E')) {
+      std::size_t q = p + 1;
+      if (q < src_.size() && (src_[q] == '+' || src_[q] == '-')) ++q;
+      if (q < src_.size() && is_digit(src_[q])) {
+        is_double = true;
+        p = q;
+        while (p < src_.size() && is_digit(src_[p])) ++p;
+      }
+    }
+    t.text = src_.substr(pos_, p - pos_);
+    if (is_double) {
+      t.kind = token_kind::double_literal;
+    } else if (p < src_.size() && (src_[p] == 'u' || src_[p] == 'U')) {
+      t.kind = token_kind::uint_literal;
+      ++p;
+    } else {
+      t.kind = token_kind::int_literal;
+    }
+    pos_ = p;
+    return t;
+  }
+
+  token fail(std::size_t at, std::string message) {
+    token t;
+    t.kind = token_kind::error;
+    t.offset = at;
+    t.decoded = std::move(message);
+    pos_ = src_.size();
+    return t;
+  }
+
+  // A quoted literal starting at src_[q] (the quote), prefixes already seen.
+  token quoted(std::size_t q, bool raw, bool bytes) {
+    token t;
+    t.offset = pos_;
+    t.kind = bytes ? token_kind::bytes_literal : token_kind::string_literal;
+    const char quote = src_[q];
+    const bool triple = src_.substr(q, 3) == std::string(3, quote);
+    std::size_t p = q + (triple ? 3 : 1);
+    std::string out;
+    while (true) {
+      if (p >= src_.size()) return fail(t.offset, "Syntax error: token recognition error at: '" + std::string(src_.substr(t.offset)) + "'");
+      const char c = src_[p];
+      if (triple ? src_.substr(p, 3) == std::string(3, quote) : c == quote) {
+        p += triple ? 3 : 1;
+        break;
+      }
+      if (!triple && (c == '\n' || c == '\r'))
+        return fail(t.offset, "Syntax error: token recognition error at: '" + std::string(src_.substr(t.offset, p - t.offset + 1)) + "'");
+      if (c != '\\' || raw) {
+        if (raw && c == '\\' && p + 1 < src_.size() && (src_[p + 1] == quote || src_[p + 1] == '\\')) {
+          out.push_back(c);
+          out.push_back(src_[p + 1]);
+          p += 2;
+          continue;
+        }
+        out.push_back(c);
+        ++p;
+        continue;
+      }
+      // Escape sequence.
+      if (p + 1 >= src_.size()) return fail(p, "Syntax error: invalid escape sequence");
+      const char e = src_[p + 1];
+      p += 2;
+      switch (e) {
+        case 'a': out.push_back('\a'); break;
+        case 'b': out.push_back('\b'); break;
+        case 'f': out.push_back('\f'); break;
+        case 'n': out.push_back('\n'); break;
+        case 'r': out.push_back('\r'); break;
+        case 't': out.push_back('\t'); break;
+        case 'v': out.push_back('\v'); break;
+        case '\\': out.push_back('\\'); break;
+        case '\'': out.push_back('\''); break;
+        case '"': out.push_back('"'); break;
+        case '`': out.push_back('`'); break;
+        case '?': out.push_back('?'); break;
+        case 'x':
+        case 'X':
+        case 'u':
+        case 'U': {
+          const std::size_t n = (e == 'x' || e == 'X') ? 2 : (e == 'u' ? 4 : 8);
+          if (p + n > src_.size()) return fail(p - 2, "Syntax error: invalid escape sequence");
+          std::uint32_t v = 0;
+          for (std::size_t k = 0; k < n; ++k) {
+            const char h = src_[p + k];
+            if (!is_hex(h)) return fail(p - 2, "Syntax error: invalid escape sequence");
+            v = v * 16 + static_cast<std::uint32_t>(is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+          }
+          p += n;
+          if (n == 2 && bytes) {
+            out.push_back(static_cast<char>(v));
+          } else {
+            if (bytes && n != 2) return fail(p - n - 2, "Syntax error: unicode escape in bytes literal");
+            if ((v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF)
+              return fail(p - n - 2, "Syntax error: invalid unicode code point");
+            append_utf8(out, v);
+          }
+          break;
+        }
+        case '0':
+        case '1':
+        case '2':
+        case '3': {
+          if (p + 2 > src_.size() || src_[p] < '0' || src_[p] > '7' || src_[p + 1] < '0' || src_[p + 1] > '7')
+            return fail(p - 2, "Syntax error: invalid octal escape");
+          const std::uint32_t v = static_cast<std::uint32_t>((e - '0') * 64 + (src_[p] - '0') * 8 + (src_[p + 1] - '0'));
+          p += 2;
+          if (bytes)
+            out.push_back(static_cast<char>(v));
+          else
+            append_utf8(out, v);
+          break;
+        }
+        default: return fail(p - 2, "Syntax error: token recognition error at: '\\" + std::string(1, e) + "'");
+      }
+    }
+    t.text = src_.substr(t.offset, p - t.offset);
+    t.decoded = std::move(out);
+    pos_ = p;
+    if (!bytes && !valid_utf8(t.decoded)) return fail(t.offset, "Syntax error: invalid UTF-8 in string literal");
+    return t;
+  }
+
+  std::string_view src_;
+  std::size_t pos_ = 0;
+};
+
+// Functions whose names contain a dot: a call `a.b(x)` whose receiver is
+// the plain name `a` is a call of the global `a.b` when it is one of these.
+[[nodiscard]] inline bool is_namespaced_function(std::string_view qualified) noexcept {
+  static constexpr std::string_view names[] = {"optional.of",   "optional.none",  "optional.ofNonZeroValue",
+                                               "sets.contains", "sets.equivalent", "sets.intersects",
+                                               "strings.quote", "lists.range",   "ip.isCanonical"};
+  for (std::string_view n : names)
+    if (n == qualified) return true;
+  return false;
+}
+
+class parser {
+ public:
+  parser(std::string_view source, parse_limits limits) : src_(source), lex_(source), limits_(limits) {}
+
+  result<node> parse() {
+    std::size_t code_points = 0;
+    for (char c : src_)
+      if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++code_points;
+    if (code_points > limits_.max_code_points)
+      return error{dra::detail::concat("ERROR: <input>:-1:0: expression code point size exceeds limit: size: ",
+                                       std::to_string(code_points), ", limit ", std::to_string(limits_.max_code_points))};
+    if (!detail::valid_utf8(src_)) return error{"ERROR: <input>:1:1: Syntax error: invalid UTF-8"};
+    advance();
+    node n = expr();
+    if (!failed_ && cur_.kind != token_kind::end) fail_at(cur_.offset, unexpected());
+    if (failed_) return error{std::move(message_)};
+    return n;
+  }
+
+ private:
+  // --- tokens -------------------------------------------------------------
+  void advance() {
+    cur_ = lex_.next();
+    if (cur_.kind == token_kind::error) fail_at(cur_.offset, cur_.decoded);
+  }
+  [[nodiscard]] bool at(std::string_view punct) const { return cur_.kind == token_kind::punct && cur_.text == punct; }
+  bool accept(std::string_view punct) {
+    if (!at(punct)) return false;
+    advance();
+    return true;
+  }
+  void expect(std::string_view punct) {
+    if (!accept(punct)) fail_at(cur_.offset, unexpected());
+  }
+  std::string unexpected() const {
+    if (cur_.kind == token_kind::end) return "Syntax error: mismatched input '<EOF>'";
+    return dra::detail::concat("Syntax error: mismatched input '", cur_.text, "'");
+  }
+  void fail_at(std::size_t offset, std::string_view message) {
+    if (failed_) return;
+    failed_ = true;
+    message_ = detail::located_message(src_, offset, message);
+    cur_ = token{};  // stop consuming input
+  }
+
+  // Guards recursion: every nested expression costs one level.
+  struct depth_guard {
+    parser& p;
+    explicit depth_guard(parser& owner) : p(owner) {
+      if (++p.depth_ > p.limits_.max_recursion_depth)
+        p.fail_at(p.cur_.offset, "expression recursion limit exceeded: " + std::to_string(p.limits_.max_recursion_depth));
+    }
+    ~depth_guard() { --p.depth_; }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+  };
+
+  // --- node builders ------------------------------------------------------
+  static node make(node_kind k, std::size_t offset) {
+    node n;
+    n.kind = k;
+    n.offset = static_cast<std::uint32_t>(offset);
+    return n;
+  }
+  static node call(std::string fn, std::size_t offset, std::vector<node> args, bool member = false) {
+    node n = make(node_kind::call, offset);
+    n.name = std::move(fn);
+    n.args = std::move(args);
+    n.member = member;
+    return n;
+  }
+  static node ident(std::string name, std::size_t offset) {
+    node n = make(node_kind::ident, offset);
+    n.name = std::move(name);
+    return n;
+  }
+  static node literal(value v, std::size_t offset) {
+    node n = make(node_kind::literal, offset);
+    n.literal = std::move(v);
+    return n;
+  }
+  static std::vector<node> list_of(node a) {
+    std::vector<node> v;
+    v.push_back(std::move(a));
+    return v;
+  }
+  static std::vector<node> list_of(node a, node b) {
+    std::vector<node> v;
+    v.push_back(std::move(a));
+    v.push_back(std::move(b));
+    return v;
+  }
+  static std::vector<node> list_of(node a, node b, node c) {
+    std::vector<node> v;
+    v.push_back(std::move(a));
+    v.push_back(std::move(b));
+    v.push_back(std::move(c));
+    return v;
+  }
+
+  // --- grammar --------------------------------------------------------------
+  node expr() {
+    depth_guard guard(*this);
+    const std::size_t start = cur_.offset;
+    node cond = logical_or();
+    if (failed_ || !at("?")) return cond;
+    const std::size_t q = cur_.offset;
+    advance();
+    node yes = logical_or();
+    expect(":");
+    node no = expr();
+    (void)start;
+    return call("_?_:_", q, list_of(std::move(cond), std::move(yes), std::move(no)));
+  }
+
+  node logical_or() {
+    node left = logical_and();
+    while (!failed_ && at("||")) {
+      const std::size_t op = cur_.offset;
+      advance();
+      depth_guard guard(*this);
+      node right = logical_and();
+      left = call("_||_", op, list_of(std::move(left), std::move(right)));
+    }
+    return left;
+  }
+
+  node logical_and() {
+    node left = relation();
+    while (!failed_ && at("&&")) {
+      const std::size_t op = cur_.offset;
+      advance();
+      depth_guard guard(*this);
+      node right = relation();
+      left = call("_&&_", op, list_of(std::move(left), std::move(right)));
+    }
+    return left;
+  }
+
+  node relation() {
+    node left = addition();
+    while (!failed_) {
+      std::string fn;
+      if (at("<")) fn = "_<_";
+      else if (at("<=")) fn = "_<=_";
+      else if (at(">")) fn = "_>_";
+      else if (at(">=")) fn = "_>=_";
+      else if (at("==")) fn = "_==_";
+      else if (at("!=")) fn = "_!=_";
+      else if (cur_.kind == token_kind::identifier && cur_.text == "in") fn = "@in";
+      else break;
+      const std::size_t op = cur_.offset;
+      advance();
+      depth_guard guard(*this);
+      node right = addition();
+      left = call(std::move(fn), op, list_of(std::move(left), std::move(right)));
+    }
+    return left;
+  }
+
+  node addition() {
+    node left = multiplication();
+    while (!failed_ && (at("+") || at("-"))) {
+      std::string fn = at("+") ? "_+_" : "_-_";
+      const std::size_t op = cur_.offset;
+      advance();
+      depth_guard guard(*this);
+      node right = multiplication();
+      left = call(std::move(fn), op, list_of(std::move(left), std::move(right)));
+    }
+    return left;
+  }
+
+  node multiplication() {
+    node left = unary();
+    while (!failed_ && (at("*") || at("/") || at("%"))) {
+      std::string fn = at("*") ? "_*_" : (at("/") ? "_/_" : "_%_");
+      const std::size_t op = cur_.offset;
+      advance();
+      depth_guard guard(*this);
+      node right = unary();
+      left = call(std::move(fn), op, list_of(std::move(left), std::move(right)));
+    }
+    return left;
+  }
+
+  node unary() {
+    depth_guard guard(*this);
+    if (at("!")) {
+      const std::size_t op = cur_.offset;
+      advance();
+      node operand = unary();
+      return call("!_", op, list_of(std::move(operand)));
+    }
+    if (at("-")) {
+      const std::size_t op = cur_.offset;
+      advance();
+      // A minus directly before a number literal is part of the literal,
+      // so that -9223372036854775808 is representable.
+      if (cur_.kind == token_kind::int_literal || cur_.kind == token_kind::double_literal) {
+        node lit = number_literal(true, op);
+        return member_suffixes(std::move(lit));
+      }
+      node operand = unary();
+      return call("-_", op, list_of(std::move(operand)));
+    }
+    return member_suffixes(primary());
+  }
+
+  node number_literal(bool negative, std::size_t offset) {
+    const token t = cur_;
+    advance();
+    std::string digits(t.text);
+    if (t.kind == token_kind::double_literal) {
+      if (negative) digits.insert(digits.begin(), '-');
+      double d = 0;
+      const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), d);
+      if (ec == std::errc::result_out_of_range) {
+        d = std::strtod(digits.c_str(), nullptr);  // from_chars rejects overflow to inf; CEL gives inf
+      } else if (ec != std::errc{} || ptr != digits.data() + digits.size()) {
+        fail_at(offset, "Syntax error: invalid double literal");
+      }
+      return literal(value(d), offset);
+    }
+    const bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
+    const char* begin = digits.data() + (hex ? 2 : 0);
+    const char* end = digits.data() + digits.size();
+    if (t.kind == token_kind::uint_literal) {
+      std::uint64_t u = 0;
+      const auto [ptr, ec] = std::from_chars(begin, end, u, hex ? 16 : 10);
+      if (ec != std::errc{} || ptr != end) fail_at(offset, "invalid uint literal");
+      return literal(value(u), offset);
+    }
+    std::uint64_t magnitude = 0;
+    const auto [ptr, ec] = std::from_chars(begin, end, magnitude, hex ? 16 : 10);
+    const std::uint64_t limit = negative ? 9223372036854775808ULL : 9223372036854775807ULL;
+    if (ec != std::errc{} || ptr != end || magnitude > limit) {
+      fail_at(offset, "invalid int literal");
+      return literal(value(std::int64_t{0}), offset);
+    }
+    const std::int64_t i = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+    return literal(value(i), offset);
+  }
+
+  node member_suffixes(node operand) {
+    std::size_t chain = 0;
+    while (!failed_) {
+      if (at(".") || at(".?")) {
+        const bool optional = at(".?");
+        const std::size_t op = cur_.offset;
+        advance();
+        if (cur_.kind != token_kind::identifier) {
+          fail_at(cur_.offset, unexpected());
+          break;
+        }
+        std::string field(cur_.text);
+        const std::size_t field_offset = cur_.offset;
+        advance();
+        if (++chain > limits_.max_recursion_depth) fail_at(op, "expression recursion limit exceeded");
+        if (!optional && at("(")) {
+          advance();
+          std::vector<node> args = arguments(")");
+          operand = member_call(std::move(operand), std::move(field), field_offset, std::move(args));
+          continue;
+        }
+        if (optional) {
+          operand = call("_?._", op, list_of(std::move(operand), literal(value::string(field), field_offset)));
+        } else {
+          node s = make(node_kind::select, op);
+          s.name = std::move(field);
+          s.args.push_back(std::move(operand));
+          operand = std::move(s);
+        }
+        continue;
+      }
+      if (at("[") || at("[?")) {
+        const bool optional = at("[?");
+        const std::size_t op = cur_.offset;
+        advance();
+        if (++chain > limits_.max_recursion_depth) fail_at(op, "expression recursion limit exceeded");
+        node index = expr();
+        expect("]");
+        operand = call(optional ? "_[?_]" : "_[_]", op, list_of(std::move(operand), std::move(index)));
+        continue;
+      }
+      break;
+    }
+    return operand;
+  }
+
+  std::vector<node> arguments(std::string_view close) {
+    std::vector<node> args;
+    if (accept(close)) return args;
+    while (!failed_) {
+      args.push_back(expr());
+      if (accept(",")) {
+        if (accept(close)) break;  // trailing comma
+        continue;
+      }
+      expect(close);
+      break;
+    }
+    return args;
+  }
+
+  node primary() {
+    depth_guard guard(*this);
+    const std::size_t start = cur_.offset;
+    switch (cur_.kind) {
+      case token_kind::int_literal:
+      case token_kind::double_literal: return number_literal(false, start);
+      case token_kind::uint_literal: return number_literal(false, start);
+      case token_kind::string_literal: {
+        node n = literal(value::string(std::move(cur_.decoded)), start);
+        advance();
+        return n;
+      }
+      case token_kind::bytes_literal: {
+        node n = literal(value::bytes(std::move(cur_.decoded)), start);
+        advance();
+        return n;
+      }
+      case token_kind::identifier: {
+        std::string name(cur_.text);
+        advance();
+        if (name == "true" || name == "false") return literal(value(name == "true"), start);
+        if (name == "null") return literal(value(null_value{}), start);
+        if (is_reserved(name)) {
+          fail_at(start, dra::detail::concat("Syntax error: reserved identifier: ", name));
+          return node{};
+        }
+        if (at("(")) {
+          advance();
+          std::vector<node> args = arguments(")");
+          return global_call(std::move(name), start, std::move(args));
+        }
+        if (at("{")) {
+          fail_at(cur_.offset, "message construction is not supported: no message types are declared");
+          return node{};
+        }
+        return ident(std::move(name), start);
+      }
+      case token_kind::punct: break;
+      default: fail_at(start, unexpected()); return node{};
+    }
+    if (accept("(")) {
+      node inner = expr();
+      expect(")");
+      return inner;
+    }
+    if (at("[") || at("[?")) {
+      bool first_optional = at("[?");
+      advance();
+      node list = make(node_kind::list, start);
+      if (first_optional || !accept("]")) {
+        while (!failed_) {
+          const bool optional = first_optional || accept("?");
+          first_optional = false;
+          list.args.push_back(expr());
+          list.optional_entries.push_back(optional);
+          if (accept(",")) {
+            if (accept("]")) break;
+            continue;
+          }
+          expect("]");
+          break;
+        }
+      }
+      return list;
+    }
+    if (accept("{")) {
+      node map = make(node_kind::map, start);
+      if (!accept("}")) {
+        while (!failed_) {
+          const bool optional = accept("?");
+          map.args.push_back(expr());
+          expect(":");
+          map.args.push_back(expr());
+          map.optional_entries.push_back(optional);
+          if (accept(",")) {
+            if (accept("}")) break;
+            continue;
+          }
+          expect("}");
+          break;
+        }
+      }
+      return map;
+    }
+    if (at(".")) {  // leading-dot identifier: root-scoped name
+      advance();
+      if (cur_.kind != token_kind::identifier) {
+        fail_at(cur_.offset, unexpected());
+        return node{};
+      }
+      std::string name(cur_.text);
+      advance();
+      if (at("(")) {
+        advance();
+        return global_call(std::move(name), start, arguments(")"));
+      }
+      return ident(std::move(name), start);
+    }
+    fail_at(start, unexpected());
+    return node{};
+  }
+
+  static bool is_reserved(std::string_view name) {
+    static constexpr std::string_view words[] = {"as",     "break",   "const",     "continue", "else",
+                                                 "for",    "function", "if",       "import",   "let",
+                                                 "loop",   "package", "namespace", "return",   "var",
+                                                 "void",   "while",   "in"};
+    for (std::string_view w : words)
+      if (w == name) return true;
+    return false;
+  }
+
+  // --- macros ---------------------------------------------------------------
+  node global_call(std::string name, std::size_t offset, std::vector<node> args) {
+    if (name == "has" && args.size() == 1) {
+      if (args[0].kind != node_kind::select) {
+        fail_at(offset, "invalid argument to has() macro");
+        return node{};
+      }
+      node n = std::move(args[0]);
+      n.test_only = true;
+      return n;
+    }
+    return call(std::move(name), offset, std::move(args));
+  }
+
+  // The dotted name an expression spells (`a.b.c`), if it is only identifiers and selects.
+  static std::optional<std::string> qualified_name(const node& n) {
+    if (n.kind == node_kind::ident) return n.name;
+    if (n.kind == node_kind::select && !n.test_only) {
+      auto inner = qualified_name(n.args[0]);
+      if (inner) return *inner + "." + n.name;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::string> simple_name(const node& n, std::size_t offset) {
+    if (n.kind == node_kind::ident) return n.name;
+    fail_at(n.offset > 0 ? n.offset : offset, "argument must be a simple name");
+    return std::nullopt;
+  }
+
+  static node comprehension(std::size_t offset, std::string iter_var, std::string iter_var2, node range, node init,
+                            node condition, node step, node result_node) {
+    node n = make(node_kind::comprehension, offset);
+    n.iter_var = std::move(iter_var);
+    n.iter_var2 = std::move(iter_var2);
+    n.accu_var = std::string(accumulator_name);
+    n.args.push_back(std::move(range));
+    n.args.push_back(std::move(init));
+    n.args.push_back(std::move(condition));
+    n.args.push_back(std::move(step));
+    n.args.push_back(std::move(result_node));
+    return n;
+  }
+  static node accu(std::size_t offset) { return ident(std::string(accumulator_name), offset); }
+
+  node member_call(node target, std::string fn, std::size_t offset, std::vector<node> args) {
+    if (auto q = qualified_name(target)) {
+      const std::string full = *q + "." + fn;
+      if (full == "cel.bind" && args.size() == 3) {
+        auto var = simple_name(args[0], offset);
+        if (!var) return node{};
+        node n = make(node_kind::comprehension, offset);
+        n.iter_var = "#unused";
+        n.accu_var = *var;
+        n.args.push_back(make(node_kind::list, offset));
+        n.args.push_back(std::move(args[1]));
+        n.args.push_back(literal(value(false), offset));
+        n.args.push_back(accu_named(*var, offset));
+        n.args.push_back(std::move(args[2]));
+        return n;
+      }
+      if (is_namespaced_function(full)) return call(full, offset, std::move(args));
+    }
+    const std::size_t argc = args.size();
+    const bool one_var = argc == 2, two_var = argc == 3;
+    if ((fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne") && (one_var || two_var)) {
+      if (fn == "existsOne" && !two_var) return call(std::move(fn), offset, prepend(std::move(target), std::move(args)), true);
+      auto v1 = simple_name(args[0], offset);
+      std::optional<std::string> v2;
+      if (two_var) v2 = simple_name(args[1], offset);
+      if (!v1 || (two_var && !v2)) return node{};
+      if (two_var && (*v1 == *v2)) {
+        fail_at(offset, "duplicate variable name: " + *v1);
+        return node{};
+      }
+      if (*v1 == accumulator_name || (v2 && *v2 == accumulator_name)) {
+        fail_at(offset, "iteration variable overwrites accumulator variable");
+        return node{};
+      }
+      node predicate = std::move(args[argc - 1]);
+      if (fn == "all") {
+        return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(true), offset),
+                             call("@not_strictly_false", offset, list_of(accu(offset))),
+                             call("_&&_", offset, list_of(accu(offset), std::move(predicate))), accu(offset));
+      }
+      if (fn == "exists") {
+        return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(false), offset),
+                             call("@not_strictly_false", offset, list_of(call("!_", offset, list_of(accu(offset))))),
+                             call("_||_", offset, list_of(accu(offset), std::move(predicate))), accu(offset));
+      }
+      node step = call("_?_:_", offset,
+                       list_of(std::move(predicate),
+                               call("_+_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))),
+                               accu(offset)));
+      return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(std::int64_t{0}), offset),
+                           literal(value(true), offset), std::move(step),
+                           call("_==_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))));
+    }
+    if ((fn == "map" && (argc == 2 || argc == 3)) || (fn == "filter" && argc == 2)) {
+      auto v1 = simple_name(args[0], offset);
+      if (!v1) return node{};
+      node element = fn == "filter" ? ident(*v1, offset) : std::move(args[argc - 1]);
+      node appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(element), offset)));
+      node step;
+      if (fn == "filter" || argc == 3) {
+        node predicate = std::move(args[1]);
+        step = call("_?_:_", offset, list_of(std::move(predicate), std::move(appended), accu(offset)));
+      } else {
+        step = std::move(appended);
+      }
+      return comprehension(offset, *v1, "", std::move(target), make(node_kind::list, offset),
+                           literal(value(true), offset), std::move(step), accu(offset));
+    }
+    if ((fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry") && (argc == 3 || argc == 4)) {
+      auto v1 = simple_name(args[0], offset);
+      auto v2 = simple_name(args[1], offset);
+      if (!v1 || !v2) return node{};
+      if (*v1 == *v2) {
+        fail_at(offset, "duplicate variable name: " + *v1);
+        return node{};
+      }
+      node transform = std::move(args[argc - 1]);
+      node appended;
+      node init;
+      if (fn == "transformList") {
+        appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(transform), offset)));
+        init = make(node_kind::list, offset);
+      } else if (fn == "transformMap") {
+        appended = call("@map_insert", offset, list_of(accu(offset), ident(*v1, offset), std::move(transform)));
+        init = make(node_kind::map, offset);
+      } else {
+        appended = call("@map_insert", offset, list_of(accu(offset), std::move(transform)));
+        init = make(node_kind::map, offset);
+      }
+      node step = argc == 4 ? call("_?_:_", offset, list_of(std::move(args[2]), std::move(appended), accu(offset)))
+                            : std::move(appended);
+      return comprehension(offset, *v1, *v2, std::move(target), std::move(init), literal(value(true), offset),
+                           std::move(step), accu(offset));
+    }
+    if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) {
+      auto var = simple_name(args[0], offset);
+      if (!var) return node{};
+      node target_copy = target;  // evaluated twice, as cel-go's expansion does
+      node bound = make(node_kind::comprehension, offset);
+      bound.iter_var = "#unused";
+      bound.accu_var = *var;
+      bound.args.push_back(make(node_kind::list, offset));
+      bound.args.push_back(call("value", offset, list_of(std::move(target_copy)), true));
+      bound.args.push_back(literal(value(false), offset));
+      bound.args.push_back(accu_named(*var, offset));
+      bound.args.push_back(std::move(args[1]));
+      node some = fn == "optMap" ? call("optional.of", offset, list_of(std::move(bound))) : std::move(bound);
+      return call("_?_:_", offset,
+                  list_of(call("hasValue", offset, list_of(std::move(target)), true), std::move(some),
+                          call("optional.none", offset, {})));
+    }
+    return call(std::move(fn), offset, prepend(std::move(target), std::move(args)), true);
+  }
+
+  static node accu_named(const std::string& name, std::size_t offset) { return ident(name, offset); }
+  static node list_literal(node element, std::size_t offset) {
+    node l = make(node_kind::list, offset);
+    l.args.push_back(std::move(element));
+    l.optional_entries.push_back(false);
+    return l;
+  }
+  static std::vector<node> prepend(node first, std::vector<node> rest) {
+    std::vector<node> all;
+    all.reserve(rest.size() + 1);
+    all.push_back(std::move(first));
+    for (auto& r : rest) all.push_back(std::move(r));
+    return all;
+  }
+
+  std::string_view src_;
+  lexer lex_;
+  parse_limits limits_;
+  token cur_{};
+  std::size_t depth_ = 0;
+  bool failed_ = false;
+  std::string message_{};
+};
+
+}  // namespace detail
+
+// Parses a CEL expression. Errors read like cel-go's: "ERROR: <input>:1:5: …".
+[[nodiscard]] inline result<node> parse(std::string_view source, parse_limits limits = {}) {
+  return detail::parser(source, limits).parse();
+}
+
+}  // namespace dra::cel

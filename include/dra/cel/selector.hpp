@@ -1,0 +1,112 @@
+// Device selectors: compile a CEL expression once (cached by source) and match it against devices, as the allocator does.
+#pragma once
+
+#include <dra/cel/device.hpp>
+#include <dra/cel/environment.hpp>
+#include <dra/cel/program.hpp>
+#include <dra/core/result.hpp>
+#include <dra/flatten/mixin_view.hpp>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace dra::cel {
+
+// The selector engine the allocator uses (`alloc::selector_engine`): Kubernetes' DRA environment,
+// a compile cache keyed by expression text, evaluation over device views. Thread-safe.
+class selector_engine {
+ public:
+  struct program {
+    std::shared_ptr<const cel::program> compiled;
+  };
+
+  explicit selector_engine(dra_environment_options options = {}) : env_(make_dra_environment(options)) {}
+
+  [[nodiscard]] const environment& env() const noexcept { return *env_; }
+
+  // Compiles (or finds in the cache) a selector; errors read "compilation failed: ERROR: <input>:1:5: …".
+  [[nodiscard]] result<program> compile(std::string_view expression) const {
+    std::lock_guard lock(cache_->mutex);
+    const std::string key(expression);
+    if (auto it = cache_->programs.find(key); it != cache_->programs.end()) {
+      if (!it->second.compiled) return error{it->second.failure};
+      return program{it->second.compiled};
+    }
+    auto compiled = cel::compile(env_, expression);
+    entry e;
+    if (!compiled) {
+      e.failure = compiled.error().message;
+      cache_->programs.emplace(key, e);
+      return std::move(compiled).error();
+    }
+    if (!(compiled.value().result_type() == type::boolean()) && !compiled.value().result_type().is_dyn()) {
+      e.failure = dra::detail::concat("must evaluate to bool or the unknown type, not ",
+                                      compiled.value().result_type().to_string());
+      cache_->programs.emplace(key, e);
+      return error{e.failure};
+    }
+    e.compiled = std::make_shared<const cel::program>(std::move(compiled).value());
+    cache_->programs.emplace(key, e);
+    return program{e.compiled};
+  }
+
+  // Evaluates a selector for one device of `driver`: true, false, or the CEL runtime error.
+  template <flatten::device_view View>
+  [[nodiscard]] result<bool> matches(const program& p, const View& device, std::string_view driver) const {
+    // Upstream converts every attribute before evaluating, so one it cannot convert fails every selector.
+    if (device.base().includes.empty()) {  // the common case: no merge needed
+      for (const auto& e : device.base().attributes)
+        if (auto problem = unusable_attribute(e.value)) [[unlikely]]
+          return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+    } else {
+      for (const auto e : device.attributes())
+        if (auto problem = unusable_attribute(*e.value)) [[unlikely]]
+          return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+    }
+    device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
+    activation vars;
+    vars.bind("device", binding.as_value());
+    const value v = p.compiled->evaluate(vars);
+    if (v.is_error()) return error{v.error_message()};
+    if (!v.is(value_kind::boolean))
+      return error{dra::detail::concat("CEL result of type ", type_name(v), " could not be converted to bool")};
+    return v.as_bool();
+  }
+  [[nodiscard]] result<bool> matches(const program& p, const flatten::mixin_device_view& device,
+                                     std::string_view driver) const {
+    return matches<flatten::mixin_device_view>(p, device, driver);
+  }
+
+ private:
+  [[nodiscard]] static std::optional<std::string> unusable_attribute(const model::device_attribute& a) {
+    if (a.fields_set == 0) return "unsupported attribute value";
+    if (a.value.index() != 3 && a.value.index() != 7) return std::nullopt;  // only versions can be unparsable
+    auto check = [](const model::version_value& v) -> std::optional<std::string> {
+      if (v.parsed) return std::nullopt;
+      auto parsed = dra::semver::parse(v.source);
+      return dra::detail::concat("parse semantic version: ", parsed ? "invalid" : parsed.error().message);
+    };
+    if (const auto* v = std::get_if<model::version_value>(&a.value)) return check(*v);
+    if (const auto* list = std::get_if<std::vector<model::version_value>>(&a.value))
+      for (const auto& v : *list)
+        if (auto problem = check(v)) return problem;
+    return std::nullopt;
+  }
+
+  struct entry {
+    std::shared_ptr<const cel::program> compiled;
+    std::string failure;
+  };
+  struct cache {
+    std::mutex mutex;
+    std::unordered_map<std::string, entry> programs;
+  };
+  std::shared_ptr<const environment> env_;
+  std::shared_ptr<cache> cache_ = std::make_shared<cache>();
+};
+
+}  // namespace dra::cel

@@ -1,0 +1,134 @@
+// dra's own CEL tests (they run in a fresh clone without the shared conformance data).
+#include <dra/cel/program.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using namespace dra::cel;
+
+// Compiles in the DRA environment and evaluates with no variables: the value shown, "error: …" or "compile: …".
+std::string run(std::string_view expression) {
+  static const auto env = make_dra_environment();
+  auto p = compile(env, expression);
+  if (!p) return "compile: " + p.error().message;
+  value v = p.value().evaluate(activation{});
+  if (v.is_error()) return "error: " + v.error_message();
+  return std::string(type_name(v)) + ":" + lib::display(v, false);
+}
+
+TEST(CelLiterals, EveryForm) {
+  EXPECT_EQ(run("-9223372036854775808"), "int:-9223372036854775808");
+  EXPECT_EQ(run("9223372036854775808"), "compile: compilation failed: ERROR: <input>:1:1: invalid int literal");
+  EXPECT_EQ(run("0x1Fu + 18446744073709551615u - 1u"), "error: unsigned integer overflow");
+  EXPECT_EQ(run("0x1Fu"), "uint:31");
+  EXPECT_EQ(run("1.5e3"), "double:1500");
+  EXPECT_EQ(run(R"('a\x41\101\u00e9\U0001F600' == "aAAé😀")"), "bool:true");
+  EXPECT_EQ(run(R"(r'\n' == '\\n')"), "bool:true");
+  EXPECT_EQ(run("'''multi\nline''' == \"multi\\nline\""), "bool:true");
+  EXPECT_EQ(run(R"(b'\xff\000' == bytes('\u00ff') )"), "bool:false");
+  EXPECT_EQ(run("size(b'\\xff\\000')"), "int:2");
+  EXPECT_EQ(run("null == null"), "bool:true");
+  EXPECT_EQ(run("'\\ud800'").substr(0, 8), "compile:");
+}
+
+TEST(CelOperators, PrecedenceAndErrors) {
+  EXPECT_EQ(run("1 + 2 * 3 - 4 / 2 % 3"), "int:5");
+  EXPECT_EQ(run("true || false && false"), "bool:true");
+  EXPECT_EQ(run("!true ? 1 : 2"), "int:2");
+  EXPECT_EQ(run("1 / 0"), "error: division by zero");
+  EXPECT_EQ(run("5 % 0"), "error: modulus by zero");
+  EXPECT_EQ(run("9223372036854775807 + 1"), "error: integer overflow");
+  EXPECT_EQ(run("-9223372036854775808 / -1"), "error: integer overflow");
+  EXPECT_EQ(run("1 + 1u"), "compile: compilation failed: ERROR: <input>:1:3: found no matching overload for '_+_' applied to '(int, uint)'");
+  EXPECT_EQ(run("1 < 1.5 && 2u > 1 && 1.0 == dyn(1)"), "bool:true");
+  EXPECT_EQ(run("'a' < 'b' && b'a' < b'b'"), "bool:true");
+  EXPECT_EQ(run("(1 / 0 > 0) || true"), "bool:true");
+  EXPECT_EQ(run("(1 / 0 > 0) && false"), "bool:false");
+  EXPECT_EQ(run("(1 / 0 > 0) && true"), "error: division by zero");
+}
+
+TEST(CelCollections, ListsMapsAndMacros) {
+  EXPECT_EQ(run("[1, 2, 3].map(x, x * 2)"), "list:[2, 4, 6]");
+  EXPECT_EQ(run("[1, 2, 3].filter(x, x > 1)"), "list:[2, 3]");
+  EXPECT_EQ(run("[1, 2, 3].exists_one(x, x > 2)"), "bool:true");
+  EXPECT_EQ(run("{'a': 1, 'b': 2}.all(k, v, v > 0)"), "bool:true");
+  EXPECT_EQ(run("[1, 2].transformList(i, v, i + v)"), "list:[1, 3]");
+  EXPECT_EQ(run("{'a': 1}.transformMap(k, v, v + 1)"), "map:{a: 2}");
+  EXPECT_EQ(run("{'a': 1}['b']"), "error: no such key: b");
+  EXPECT_EQ(run("[1, 2][2]"), "error: index out of bounds: 2");
+  EXPECT_EQ(run("[1, 'a']"), "compile: compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'");
+  EXPECT_EQ(run("{'a': 1}.?b.orValue(7)"), "int:7");
+  EXPECT_EQ(run("[?optional.none(), ?optional.of(3)]"), "list:[3]");
+  EXPECT_EQ(run("sets.contains([1, 2, 3], [2]) && [3, 1, 2].sort() == [1, 2, 3] && [1, 2, 3].sum() == 6"), "bool:true");
+  EXPECT_EQ(run("[1, 2, 3].max()"), "int:3");
+}
+
+TEST(CelStrings, StandardAndExtension) {
+  EXPECT_EQ(run("'hello'.startsWith('he') && 'hello'.endsWith('lo') && 'hello'.contains('ell')"), "bool:true");
+  EXPECT_EQ(run("'a-b-c'.split('-')"), "list:[a, b, c]");
+  EXPECT_EQ(run("'tacocat'.substring(2, 4)"), "string:co");
+  EXPECT_EQ(run("'  x '.trim()"), "string:x");
+  EXPECT_EQ(run("'%s=%d'.format(['a', 1])"), "string:a=1");
+  EXPECT_EQ(run("'%d'.format(['a'])").substr(0, 20), "compile: compilation");
+  EXPECT_EQ(run("'gpu-12'.matches('^gpu-[0-9]+$')"), "bool:true");
+  EXPECT_EQ(run("'a1b22'.findAll('[0-9]+')"), "list:[1, 22]");
+  EXPECT_EQ(run("'x'.matches('(')").substr(0, 20), "compile: compilation");
+}
+
+TEST(CelKubernetes, QuantityAndSemver) {
+  EXPECT_EQ(run("quantity('1Gi').isGreaterThan(quantity('1G'))"), "bool:true");
+  EXPECT_EQ(run("quantity('1.5').isInteger()"), "bool:false");
+  EXPECT_EQ(run("quantity('1k').add(24).asInteger()"), "int:1024");
+  EXPECT_EQ(run("isQuantity('12Q')"), "bool:false");
+  EXPECT_EQ(run("quantity('12Q')").substr(0, 6), "error:");
+  EXPECT_EQ(run("semver('1.10.0').isGreaterThan(semver('1.9.9'))"), "bool:true");
+  EXPECT_EQ(run("semver('v1.2', true).minor()"), "int:2");
+  EXPECT_EQ(run("isSemver('1.2')"), "bool:false");
+}
+
+TEST(CelKubernetes, IpAndCidr) {
+  EXPECT_EQ(run("ip('192.168.0.1').family() == 4 && ip('fd00::1').family() == 6"), "bool:true");
+  EXPECT_EQ(run("string(ip('2001:DB8:0:0:0:0:0:1'))"), "string:2001:db8::1");
+  EXPECT_EQ(run("string(ip('1:0:0:2:0:0:0:3'))"), "string:1:0:0:2::3");
+  EXPECT_EQ(run("ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1')"), "bool:true");
+  EXPECT_EQ(run("isIP('010.0.0.1') || isIP('::ffff:1.2.3.4') || isIP('fe80::1%eth0') || isIP('1.2.3')"), "bool:false");
+  EXPECT_EQ(run("ip('127.0.0.1').isLoopback() && ip('::1').isLoopback() && ip('0.0.0.0').isUnspecified()"), "bool:true");
+  EXPECT_EQ(run("ip('169.254.1.1').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast() && ip('ff02::1').isLinkLocalMulticast()"), "bool:true");
+  EXPECT_EQ(run("ip('8.8.8.8').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast() && !ip('224.0.0.1').isGlobalUnicast()"), "bool:true");
+  EXPECT_EQ(run("cidr('10.0.0.0/8').containsIP('10.1.2.3') && !cidr('10.0.0.0/8').containsIP(ip('11.0.0.1'))"), "bool:true");
+  EXPECT_EQ(run("cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16') && !cidr('10.1.0.0/16').containsCIDR('10.0.0.0/8')"), "bool:true");
+  EXPECT_EQ(run("string(cidr('10.1.2.3/8').masked()) + ' ' + string(cidr('10.1.2.3/8').ip())"), "string:10.0.0.0/8 10.1.2.3");
+  EXPECT_EQ(run("cidr('fd00::/64').prefixLength()"), "int:64");
+  EXPECT_EQ(run("isCIDR('10.0.0.0/33') || isCIDR('10.0.0.0/08') || isCIDR('10.0.0.0')"), "bool:false");
+  EXPECT_EQ(run("ip('1.2.3.4') == ip('1.2.3.4') && cidr('1.0.0.0/8') != cidr('1.0.0.0/16')"), "bool:true");
+  EXPECT_EQ(run("ip('nope')").substr(0, 6), "error:");
+}
+
+TEST(CelTime, TimestampsAndDurations) {
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getFullYear()"), "int:2023");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getMonth()"), "int:1");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getDayOfWeek()"), "int:5");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getDayOfYear()"), "int:33");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getHours('+02:00')"), "int:1");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20.123Z').getMilliseconds()"), "int:123");
+  EXPECT_EQ(run("duration('1h30m').getMinutes()"), "int:90");
+  EXPECT_EQ(run("string(timestamp('2023-02-03T23:31:20Z') + duration('1h'))"), "string:2023-02-04T00:31:20Z");
+  EXPECT_EQ(run("string(timestamp('2023-02-03T23:31:20Z') - duration('24h'))"), "string:2023-02-02T23:31:20Z");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z') - timestamp('2023-02-03T23:31:00Z') == duration('20s')"), "bool:true");
+  EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getHours('Mars/Olympus')").substr(0, 6), "error:");
+}
+
+TEST(CelLimits, DepthAndLength) {
+  std::string deep(300, '(');
+  deep += "1";
+  deep += std::string(300, ')');
+  EXPECT_NE(run(deep).find("recursion limit"), std::string::npos);
+  std::string long_expr(100'001, ' ');
+  long_expr += "1";
+  EXPECT_NE(run(long_expr).find("exceeds limit"), std::string::npos);
+}
+
+}  // namespace
