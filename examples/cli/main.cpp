@@ -2,6 +2,7 @@
 #include "allocate_command.hpp"
 #include "arguments.hpp"
 #include "default_scenario.hpp"
+#include "validate_command.hpp"
 
 #include <dra/dra.hpp>
 
@@ -74,10 +75,6 @@ int main(int argc, char** argv) {
     std::cout << dra_cli::usage_text;
     return 0;
   }
-  if (call.command == "validate") {
-    std::cerr << "dra: the validate command is not available in this version\n";
-    return 2;
-  }
   dra_cli::invocation input = call;
   std::string expression;
   if (call.command == "select") {
@@ -92,12 +89,15 @@ int main(int argc, char** argv) {
     }
   }
   auto doc = load_input(input);
+  const bool json_output = call.output == dra_cli::output_format::json;
+  if (!doc && call.command == "validate") return dra_cli::report_load_failure(doc.error(), json_output, std::cout);
   if (!doc) {
     std::cerr << "dra: " << doc.error().to_string() << "\n";
     return 1;
   }
   for (const std::string& warning : doc->scenario().warnings) std::cerr << "dra: warning: " << warning << "\n";
   if (call.command == "flatten") return run_flatten(*doc, std::cout);
+  if (call.command == "validate") return dra_cli::run_validate(*doc, json_output, std::cout);
   if (call.command == "allocate") return dra_cli::run_allocate(call, *doc, std::cout, std::cerr);
   if (call.command == "select") return run_select(call, *doc, expression, std::cout, std::cerr);
   return run_summary(call, *doc, std::cout);

@@ -41,3 +41,10 @@
 #include <dra/sim/runner.hpp>
 #include <dra/sim/select.hpp>
 #include <dra/sim/summary.hpp>
+#include <dra/validate/common.hpp>
+#include <dra/validate/device_class.hpp>
+#include <dra/validate/limits.hpp>
+#include <dra/validate/pools.hpp>
+#include <dra/validate/resource_claim.hpp>
+#include <dra/validate/resource_slice.hpp>
+#include <dra/validate/scenario.hpp>

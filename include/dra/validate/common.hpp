@@ -1,0 +1,176 @@
+// Validation of the parts that slices, classes and claims share: node selectors, tolerations, CEL selectors, opaque configuration.
+#pragma once
+
+#include <dra/model/common.hpp>
+#include <dra/model/device_class.hpp>
+#include <dra/validate/detail/report.hpp>
+#include <dra/validate/limits.hpp>
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dra::validate::detail {
+
+[[nodiscard]] inline bool is_integer_text(std::string_view text) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  return ec == std::errc() && ptr == end && !text.empty();
+}
+
+// core/v1 NodeSelectorRequirement over node labels.
+inline void check_label_requirement(reporter& r, const field_path& path, const model::node_selector_requirement& req) {
+  using op = model::node_selector_operator;
+  const field_path values = child(path, "values");
+  switch (req.op) {
+    case op::in:
+    case op::not_in:
+      if (req.values.empty()) r.add(values, required("must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case op::exists:
+    case op::does_not_exist:
+      if (!req.values.empty()) r.add(values, forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      break;
+    case op::gt:
+    case op::lt:
+      if (req.values.size() != 1)
+        r.add(values, required("must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      else if (!is_integer_text(req.values.front()))
+        r.add(index(values, 0), invalid_text(req.values.front(), "must be an integer"));
+      break;
+  }
+  check_label_key(r, child(path, "key"), req.key);
+}
+
+// core/v1 NodeSelectorRequirement over node fields: only metadata.name, with In or NotIn and one value.
+inline void check_field_requirement(reporter& r, const field_path& path, const model::node_selector_requirement& req) {
+  using op = model::node_selector_operator;
+  if (req.key != "metadata.name") r.add(child(path, "key"), not_supported(req.key, {"metadata.name"}));
+  if (req.op != op::in && req.op != op::not_in)
+    r.add(child(path, "operator"), invalid(quoted("operator"), "not a valid selector operator"));
+  else if (req.values.size() != 1)
+    r.add(child(path, "values"), required("must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+}
+
+// corevalidation.ValidateNodeSelector; `single_term` adds the DRA rule that a
+// slice or device selector has exactly one term.
+inline void check_node_selector(reporter& r, const field_path& path, const model::node_selector& selector,
+                                bool single_term) {
+  const field_path terms = child(path, "nodeSelectorTerms");
+  if (selector.terms.empty()) r.add(terms, required("must have at least one node selector term"));
+  if (single_term && selector.terms.size() > 1)
+    r.add(terms, invalid(std::to_string(selector.terms.size()) + " terms", "must have exactly one node selector term"));
+  for (std::size_t t = 0; t < selector.terms.size(); ++t) {
+    const field_path term = index(terms, t);
+    const auto& expressions = selector.terms[t].match_expressions;
+    const auto& fields = selector.terms[t].match_fields;
+    for (std::size_t i = 0; i < expressions.size(); ++i)
+      check_label_requirement(r, index(child(term, "matchExpressions"), i), expressions[i]);
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      check_field_requirement(r, index(child(term, "matchFields"), i), fields[i]);
+  }
+}
+
+inline constexpr std::array<std::string_view, 3> taint_effects = {"NoExecute", "NoSchedule", "None"};
+
+[[nodiscard]] inline bool is_taint_effect(std::string_view effect) {
+  for (std::string_view e : taint_effects)
+    if (e == effect) return true;
+  return false;
+}
+
+// DeviceToleration (claims and allocation results).
+inline void check_toleration(reporter& r, const field_path& path, const model::device_toleration& t) {
+  if (!t.key.empty()) check_label_key(r, child(path, "key"), t.key);
+  if (t.op == model::toleration_operator::exists) {
+    if (!t.value.empty()) r.add(child(path, "value"), invalid_text(t.value, "must be empty for operator `Exists`"));
+  } else {
+    r.add_name_problems(child(path, "value"), t.value, names::label_value(t.value));
+  }
+  if (!t.effect.empty() && !is_taint_effect(t.effect))
+    r.add(child(path, "effect"), not_supported(t.effect, taint_effects));
+}
+
+// DeviceSelector: CEL expressions are only checked for presence and length
+// here; compiling them is the CEL room's business.
+inline void check_selectors(reporter& r, const field_path& path, std::span<const model::device_selector> selectors) {
+  if (selectors.size() > limits::selectors) {
+    r.add(path, too_many(selectors.size(), limits::selectors));
+    return;
+  }
+  for (std::size_t i = 0; i < selectors.size(); ++i) {
+    const field_path expression = child(index(path, i), "cel.expression");
+    const std::string_view text = selectors[i].cel_expression;
+    if (text.empty())
+      r.add(expression, required());
+    else if (text.size() > limits::cel_expression_length)
+      r.add(expression, too_long(limits::cel_expression_length));
+  }
+}
+
+// Whether raw JSON text is an object (the parameters were parsed as JSON by ingest already).
+[[nodiscard]] inline bool is_json_object(std::string_view json) {
+  const auto start = json.find_first_not_of(" \t\r\n");
+  return start != std::string_view::npos && json[start] == '{';
+}
+
+// OpaqueDeviceConfiguration.
+inline void check_opaque(reporter& r, const field_path& path, const model::opaque_device_configuration& opaque) {
+  check_driver_name(r, child(path, "driver"), opaque.driver);
+  const field_path parameters = child(path, "parameters");
+  const std::string_view json = opaque.parameters_json;
+  const auto start = json.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || json.substr(start) == "null")
+    r.add(parameters, required());
+  else if (json.size() > limits::opaque_parameters_length)
+    r.add(parameters, too_long(limits::opaque_parameters_length));
+  else if (!is_json_object(json))
+    r.add(parameters, invalid("<value omitted>", "must be a valid JSON object"));
+}
+
+// Binding conditions (KEP-5007) of a device or of an allocated device: at
+// most 4 of each kind, label-key format, no repeats, no overlap, each kind
+// only with the other.
+inline void check_binding_conditions(reporter& r, const field_path& path, const std::vector<model::text>& conditions,
+                                     const std::vector<model::text>& failure_conditions) {
+  const field_path conditions_path = child(path, "bindingConditions");
+  const field_path failures_path = child(path, "bindingFailureConditions");
+  if (conditions.size() > limits::binding_conditions_per_device)
+    r.add(conditions_path, too_many(conditions.size(), limits::binding_conditions_per_device));
+  else
+    for (std::size_t i = 0; i < conditions.size(); ++i) check_label_key(r, index(conditions_path, i), conditions[i]);
+  if (failure_conditions.size() > limits::binding_failure_conditions_per_device)
+    r.add(failures_path, too_many(failure_conditions.size(), limits::binding_failure_conditions_per_device));
+  else
+    for (std::size_t i = 0; i < failure_conditions.size(); ++i)
+      check_label_key(r, index(failures_path, i), failure_conditions[i]);
+  for (std::size_t i = 0; i < conditions.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (conditions[j] == conditions[i]) {
+        r.add(index(conditions_path, i), duplicate(conditions[i]));
+        break;
+      }
+  for (std::size_t i = 0; i < failure_conditions.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (failure_conditions[j] == failure_conditions[i]) {
+        r.add(index(failures_path, i), duplicate(failure_conditions[i]));
+        break;
+      }
+    for (model::text c : conditions)
+      if (c == failure_conditions[i]) {
+        r.add(index(failures_path, i),
+              invalid_text(c, "bindingFailureConditions must not overlap with bindingConditions"));
+        break;
+      }
+  }
+  if (conditions.empty() && !failure_conditions.empty())
+    r.add(conditions_path, invalid("[]", "bindingConditions are required to use bindingFailureConditions"));
+  if (failure_conditions.empty() && !conditions.empty())
+    r.add(failures_path, invalid("[]", "bindingFailureConditions are required to use bindingConditions"));
+}
+
+}  // namespace dra::validate::detail

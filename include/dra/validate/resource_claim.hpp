@@ -1,0 +1,257 @@
+// Validation of a ResourceClaim: requests and subrequests, allocation modes, constraints, configuration, and an allocation result in its status.
+#pragma once
+
+#include <dra/model/resource_claim.hpp>
+#include <dra/validate/common.hpp>
+#include <dra/validate/detail/report.hpp>
+#include <dra/validate/limits.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dra::validate {
+
+namespace detail {
+
+inline void check_allocation_mode(reporter& r, const field_path& path, const model::device_request_spec& spec) {
+  switch (spec.mode) {
+    case model::allocation_mode::all:
+      // Ingest leaves count at 0 for All unless the input set it.
+      if (spec.count != 0)
+        r.add(child(path, "count"), invalid_number(spec.count, "must not be specified when allocationMode is 'All'"));
+      break;
+    case model::allocation_mode::exact_count:
+      if (spec.count <= 0) r.add(child(path, "count"), invalid_number(spec.count, "must be greater than zero"));
+      break;
+    case model::allocation_mode::unsupported:
+      r.add(child(path, "allocationMode"), not_supported(spec.mode_name, {"All", "ExactCount"}));
+      break;
+  }
+}
+
+// What ExactDeviceRequest and DeviceSubRequest share.
+inline void check_request_spec(reporter& r, const field_path& path, const model::device_request_spec& spec) {
+  const field_path class_path = child(path, "deviceClassName");
+  if (spec.device_class_name.empty())
+    r.add(class_path, required());
+  else
+    r.add_name_problems(class_path, spec.device_class_name, names::dns1123_subdomain(spec.device_class_name));
+  check_selectors(r, child(path, "selectors"), spec.selectors);
+  check_allocation_mode(r, path, spec);
+  for (std::size_t i = 0; i < spec.tolerations.size(); ++i)
+    check_toleration(r, index(child(path, "tolerations"), i), spec.tolerations[i]);
+  if (spec.capacity) {
+    const field_path requests = child(path, "capacity.requests");
+    for (const auto& entry : spec.capacity->requests)
+      r.add_name_problems(requests, entry.name, names::qualified_name(entry.name));
+  }
+}
+
+// The names a constraint or configuration may refer to: "request" or "request/subrequest".
+class request_names {
+ public:
+  explicit request_names(const model::device_claim& claim) : claim_(claim) {}
+
+  [[nodiscard]] bool has(std::string_view reference) const {
+    const std::size_t slash = reference.find('/');
+    const std::string_view request = reference.substr(0, slash);
+    for (const model::device_request& rq : claim_.requests) {
+      if (rq.name != request) continue;
+      if (slash == std::string_view::npos) return true;
+      const std::string_view sub = reference.substr(slash + 1);
+      for (const model::device_sub_request& s : rq.first_available)
+        if (s.name == sub) return true;
+      return false;
+    }
+    return false;
+  }
+
+ private:
+  const model::device_claim& claim_;
+};
+
+inline constexpr std::string_view request_reference_rule =
+    "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
+
+// A list of request references: at most 32, unique, each existing.
+template <class Name>
+void check_request_references(reporter& r, const field_path& path, const std::vector<Name>& references,
+                              const request_names& known) {
+  if (references.size() > limits::requests_per_claim) {
+    r.add(path, too_many(references.size(), limits::requests_per_claim));
+    return;
+  }
+  for (std::size_t i = 0; i < references.size(); ++i) {
+    const field_path at = index(path, i);
+    const std::string_view name = references[i];
+    const std::size_t slash = name.find('/');
+    if (slash != std::string_view::npos && name.find('/', slash + 1) != std::string_view::npos) {
+      r.add(at, invalid_text(name, request_reference_rule));
+      continue;
+    }
+    r.add_name_problems(at, name.substr(0, slash), names::dns1123_label(name.substr(0, slash)));
+    if (slash != std::string_view::npos)
+      r.add_name_problems(at, name.substr(slash + 1), names::dns1123_label(name.substr(slash + 1)));
+    if (!known.has(name)) r.add(at, invalid_text(name, request_reference_rule));
+    for (std::size_t j = 0; j < i; ++j)
+      if (std::string_view(references[j]) == name) {
+        r.add(at, duplicate(name));
+        break;
+      }
+  }
+}
+
+inline void check_request(reporter& r, const field_path& path, const model::device_request& rq) {
+  check_label_name(r, child(path, "name"), rq.name);
+  const bool exactly = rq.exactly.has_value();
+  const bool first_available = !rq.first_available.empty();
+  if (!exactly && !first_available) {
+    r.add(path, required("exactly one of `exactly` or `firstAvailable` is required"));
+  } else if (exactly && first_available) {
+    r.add(path, invalid("null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set"));
+  } else if (exactly) {
+    check_request_spec(r, child(path, "exactly"), *rq.exactly);
+  } else {
+    const field_path subs = child(path, "firstAvailable");
+    if (rq.first_available.size() > limits::subrequests_per_request) {
+      r.add(subs, too_many(rq.first_available.size(), limits::subrequests_per_request));
+      return;
+    }
+    for (std::size_t i = 0; i < rq.first_available.size(); ++i) {
+      const field_path at = index(subs, i);
+      const model::device_sub_request& sub = rq.first_available[i];
+      check_label_name(r, child(at, "name"), sub.name);
+      check_request_spec(r, at, sub);
+      for (std::size_t j = 0; j < i; ++j)
+        if (rq.first_available[j].name == sub.name) {
+          r.add(at, duplicate(sub.name));
+          break;
+        }
+    }
+  }
+}
+
+inline void check_constraint(reporter& r, const field_path& path, const model::device_constraint& c,
+                             const request_names& known) {
+  check_request_references(r, child(path, "requests"), c.requests, known);
+  if (c.match_attribute && c.distinct_attribute) {
+    r.add(path, invalid("null", "exactly one of `matchAttribute` or `distinctAttribute` is required, but multiple "
+                                "fields are set"));
+  } else if (c.match_attribute) {
+    r.add_name_problems(child(path, "matchAttribute"), *c.match_attribute, names::fully_qualified_name(*c.match_attribute));
+  } else if (c.distinct_attribute) {
+    r.add_name_problems(child(path, "distinctAttribute"), *c.distinct_attribute,
+                        names::fully_qualified_name(*c.distinct_attribute));
+  } else {
+    r.add(path, required("exactly one of `matchAttribute` or `distinctAttribute` is required"));
+  }
+}
+
+// xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in lower-case hexadecimal (share IDs are UIDs).
+[[nodiscard]] inline bool is_normalized_uuid(std::string_view id) noexcept {
+  if (id.size() != 36) return false;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const char c = id[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return false;
+    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+inline void check_allocation(reporter& r, const field_path& path, const model::allocation_result& a,
+                             const request_names& known) {
+  const field_path results = child(path, "devices.results");
+  if (a.results.size() > limits::allocation_results) {
+    r.add(results, too_many(a.results.size(), limits::allocation_results));
+  } else {
+    for (std::size_t i = 0; i < a.results.size(); ++i) {
+      const field_path at = index(results, i);
+      const model::device_request_allocation_result& result = a.results[i];
+      if (!known.has(result.request)) r.add(child(at, "request"), invalid_text(result.request, request_reference_rule));
+      check_driver_name(r, child(at, "driver"), result.driver);
+      check_pool_name(r, child(at, "pool"), result.pool, limits::pool_name_length);
+      check_label_name(r, child(at, "device"), result.device);
+      for (std::size_t t = 0; t < result.tolerations.size(); ++t)
+        check_toleration(r, index(child(at, "tolerations"), t), result.tolerations[t]);
+      check_binding_conditions(r, at, result.binding_conditions, result.binding_failure_conditions);
+      if (result.share_id && !is_normalized_uuid(*result.share_id))
+        r.add(child(at, "shareID"), invalid_text(*result.share_id,
+                                                 "uid must be in RFC 4122 normalized form, "
+                                                 "`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal "
+                                                 "characters"));
+    }
+  }
+  const field_path config = child(path, "devices.config");
+  // Class and claim configuration together.
+  if (a.config.size() > 2 * limits::configs) {
+    r.add(config, too_many(a.config.size(), 2 * limits::configs));
+  } else {
+    for (std::size_t i = 0; i < a.config.size(); ++i) {
+      const field_path at = index(config, i);
+      check_request_references(r, child(at, "requests"), a.config[i].requests, known);
+      check_opaque(r, child(at, "opaque"), a.config[i].opaque);
+    }
+  }
+  if (a.node_selector) check_node_selector(r, child(path, "nodeSelector"), *a.node_selector, false);
+}
+
+inline void check_claim(reporter& r, const model::resource_claim& claim) {
+  check_metadata(r, claim.meta.name, claim.meta.namespace_);
+  const model::device_claim& spec = claim.spec;
+  const request_names known(spec);
+  const field_path requests = "spec.devices.requests";
+  if (spec.requests.size() > limits::requests_per_claim) {
+    r.add(requests, too_many(spec.requests.size(), limits::requests_per_claim));
+  } else {
+    for (std::size_t i = 0; i < spec.requests.size(); ++i) {
+      const field_path at = index(requests, i);
+      check_request(r, at, spec.requests[i]);
+      for (std::size_t j = 0; j < i; ++j)
+        if (spec.requests[j].name == spec.requests[i].name) {
+          r.add(at, duplicate(spec.requests[i].name));
+          break;
+        }
+    }
+  }
+  const field_path constraints = "spec.devices.constraints";
+  if (spec.constraints.size() > limits::constraints_per_claim) {
+    r.add(constraints, too_many(spec.constraints.size(), limits::constraints_per_claim));
+  } else {
+    for (std::size_t i = 0; i < spec.constraints.size(); ++i)
+      check_constraint(r, index(constraints, i), spec.constraints[i], known);
+  }
+  const field_path config = "spec.devices.config";
+  if (spec.config.size() > limits::configs) {
+    r.add(config, too_many(spec.config.size(), limits::configs));
+  } else {
+    for (std::size_t i = 0; i < spec.config.size(); ++i) {
+      const field_path at = index(config, i);
+      check_request_references(r, child(at, "requests"), spec.config[i].requests, known);
+      check_opaque(r, child(at, "opaque"), spec.config[i].opaque);
+    }
+  }
+  if (claim.allocation) check_allocation(r, "status.allocation", *claim.allocation, known);
+}
+
+}  // namespace detail
+
+// Appends every problem of `claim` to `errors`, each naming `object`
+// ("ResourceClaim/<namespace>/<name>" when left empty).
+inline void validate_resource_claim(const model::resource_claim& claim, error_list& errors, std::string object = {}) {
+  if (object.empty()) object = detail::object_label("ResourceClaim", claim.meta.namespace_, claim.meta.name);
+  detail::reporter r(errors, std::move(object));
+  detail::check_claim(r, claim);
+}
+
+// Every problem of one ResourceClaim; empty when it is valid.
+[[nodiscard]] inline error_list validate_resource_claim(const model::resource_claim& claim) {
+  error_list errors;
+  validate_resource_claim(claim, errors);
+  return errors;
+}
+
+}  // namespace dra::validate

@@ -1,0 +1,90 @@
+// Validation of a whole loaded scenario: every ResourceSlice, DeviceClass and ResourceClaim in input order, then the pools they form.
+#pragma once
+
+#include <dra/json/ingest.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/validate/device_class.hpp>
+#include <dra/validate/pools.hpp>
+#include <dra/validate/resource_claim.hpp>
+#include <dra/validate/resource_slice.hpp>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dra::validate {
+
+// Every problem of every ResourceSlice, DeviceClass and ResourceClaim of the
+// scenario taken one by one, in input order. Nodes and Pods are not
+// validated (they only carry names the allocator looks up).
+[[nodiscard]] inline error_list validate_objects(const model::scenario& scenario) {
+  struct entry {
+    std::size_t index;
+    const void* object;
+    int kind;  // 0 slice, 1 class, 2 claim
+    const model::source_position* source;
+  };
+  std::vector<entry> order;
+  order.reserve(scenario.slices.size() + scenario.classes.size() + scenario.claims.size());
+  for (const auto& s : scenario.slices) order.push_back({s.source.index, &s.object, 0, &s.source});
+  for (const auto& c : scenario.classes) order.push_back({c.source.index, &c.object, 1, &c.source});
+  for (const auto& c : scenario.claims) order.push_back({c.source.index, &c.object, 2, &c.source});
+  std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
+
+  error_list errors;
+  for (const entry& e : order) {
+    if (e.kind == 0) {
+      const auto& slice = *static_cast<const model::resource_slice*>(e.object);
+      validate_resource_slice(slice, errors, detail::located_label("ResourceSlice", {}, slice.meta.name, *e.source));
+    } else if (e.kind == 1) {
+      const auto& device_class = *static_cast<const model::device_class*>(e.object);
+      validate_device_class(device_class, errors,
+                            detail::located_label("DeviceClass", {}, device_class.meta.name, *e.source));
+    } else {
+      const auto& claim = *static_cast<const model::resource_claim*>(e.object);
+      validate_resource_claim(
+          claim, errors, detail::located_label("ResourceClaim", claim.meta.namespace_, claim.meta.name, *e.source));
+    }
+  }
+  return errors;
+}
+
+namespace detail {
+
+// Kubernetes keeps one object per kind and name (and namespace, for
+// claims); a second one in the input would replace the first.
+template <class T>
+void check_unique_names(error_list& errors, std::string_view kind, const std::vector<model::located<T>>& objects) {
+  std::map<std::pair<std::string_view, std::string_view>, const model::located<T>*> seen;
+  for (const auto& located : objects) {
+    const model::object_meta& meta = located.object.meta;
+    if (meta.name.empty()) continue;  // reported as a missing name
+    auto [it, inserted] = seen.try_emplace({meta.namespace_, meta.name}, &located);
+    if (inserted) continue;
+    const std::string where = it->second->source.path.empty() ? std::string("earlier") : concat("at ", it->second->source.path);
+    reporter(errors, object_label(kind, meta.namespace_, meta.name))
+        .add("metadata.name", concat(duplicate(meta.name), ": another ", kind, " of this name comes ", where, " in the input"));
+  }
+}
+
+}  // namespace detail
+
+// Every problem of the scenario: each object's (validate_objects), objects
+// of one kind sharing a name, then problems across the slices of a pool
+// (validate_pools); empty when valid.
+[[nodiscard]] inline error_list validate_scenario(const model::scenario& scenario) {
+  error_list errors = validate_objects(scenario);
+  detail::check_unique_names(errors, "ResourceSlice", scenario.slices);
+  detail::check_unique_names(errors, "DeviceClass", scenario.classes);
+  detail::check_unique_names(errors, "ResourceClaim", scenario.claims);
+  validate_pools(scenario, errors);
+  return errors;
+}
+
+// The entry point of `dra validate`: every problem of a loaded document.
+[[nodiscard]] inline error_list validate(const json::document& document) { return validate_scenario(document.scenario()); }
+
+}  // namespace dra::validate
