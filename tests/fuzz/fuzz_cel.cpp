@@ -31,7 +31,7 @@ struct world {
 };
 
 const world& the_world() {
-  static const world w{*dra::json::load(slice_json), {}};
+  static const world w{*dra::json::load(slice_json), dra::cel::selector_engine()};
   return w;
 }
 
