@@ -3,6 +3,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -71,7 +73,9 @@ void append_node(std::string& out, int node, std::size_t& devices) {
           ++devices;
           const std::string gpu = std::to_string(g);
           const int start = placement * p.slices;
-          out += R"({"name":"gpu-)" + gpu + "-" + std::string(p.name) + "-" + std::to_string(start) +
+          std::string label = p.name;  // device names are DNS labels: "1g.5gb" becomes "1g-5gb"
+          std::replace(label.begin(), label.end(), '.', '-');
+          out += R"({"name":"gpu-)" + gpu + "-" + label + "-" + std::to_string(start) +
                  R"(","attributes":{"type":{"string":")" + (std::string(p.name) == "gpu" ? "gpu" : "mig") +
                  R"("},"profile":{"string":")" + p.name + R"("},"uuid":{"string":"GPU-)" + name + "-" + gpu + "-" +
                  std::to_string(start) + R"("},"parentUUID":{"string":"GPU-)" + name + "-" + gpu +
