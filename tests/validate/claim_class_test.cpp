@@ -323,3 +323,36 @@ TEST(ValidateAllocation, ResultNamesAndConfig) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ValidateSelectors, CelExpressionsMustCompileInTheDraEnvironment) {
+  using namespace validate_test;
+  const std::string bad_claim = claim(
+      R"("requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com","selectors":[)"
+      R"({"cel":{"expression":"device.driver == \"x\""}},{"cel":{"expression":"device.driver == 1"}}]}},)"
+      R"({"name":"nic","firstAvailable":[{"name":"a","deviceClassName":"nic.example.com","selectors":[)"
+      R"({"cel":{"expression":"device.nosuch"}}]}]}])");
+  const auto errors = errors_of(bad_claim, /*pools=*/true);
+  EXPECT_TRUE(has_error(errors, "spec.devices.requests[0].exactly.selectors[1].cel.expression",
+                        "found no matching overload for '_==_' applied to '(string, int)'"))
+      << dump(errors);
+  EXPECT_TRUE(has_error(errors, "spec.devices.requests[1].firstAvailable[0].selectors[0].cel.expression",
+                        "undefined field 'nosuch'"))
+      << dump(errors);
+  EXPECT_FALSE(has_error(errors, "spec.devices.requests[0].exactly.selectors[0].cel.expression", "")) << dump(errors);
+  EXPECT_EQ(errors.size(), 2u) << dump(errors);
+}
+
+TEST(ValidateSelectors, ClassSelectorsToo) {
+  using namespace validate_test;
+  const std::string klass = R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c"},)"
+                            R"("spec":{"selectors":[{"cel":{"expression":"device.attributes[\"a\"].b &&"}}]}})";
+  const auto errors = errors_of(klass, /*pools=*/true);
+  ASSERT_EQ(errors.size(), 1u) << dump(errors);
+  EXPECT_EQ(errors[0].object, "DeviceClass/c");
+  EXPECT_EQ(errors[0].path, "spec.selectors[0].cel.expression");
+  EXPECT_NE(errors[0].message.find("Syntax error"), std::string::npos) << errors[0].message;
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 // Validation of a whole loaded scenario: every ResourceSlice, DeviceClass and ResourceClaim in input order, then the pools they form.
 #pragma once
 
+#include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/validate/device_class.hpp>
@@ -70,6 +71,42 @@ void check_unique_names(error_list& errors, std::string_view kind, const std::ve
   }
 }
 
+// CEL selectors must compile in Kubernetes' DRA environment, as the API server checks them on
+// create (empty and over-long expressions are reported with the object's other problems).
+inline void check_selector_expressions(error_list& errors, const model::scenario& scenario) {
+  const cel::selector_engine engine;
+  // `path` is viewed by field_path: callers keep it alive for the call.
+  auto check = [&](const std::string& object, const std::string& path, std::span<const model::device_selector> selectors) {
+    for (std::size_t i = 0; i < selectors.size(); ++i) {
+      const std::string_view text = selectors[i].cel_expression;
+      if (text.empty() || text.size() > limits::cel_expression_length) continue;
+      auto compiled = engine.compile(text);
+      if (!compiled)
+        reporter(errors, object)
+            .add(field_path(std::string_view(path)).index(i).child("cel.expression"), invalid_text(text, compiled.error().message));
+    }
+  };
+  const std::string class_path = "spec.selectors";
+  for (const auto& located : scenario.classes)
+    check(object_label("DeviceClass", {}, located.object.meta.name), class_path, located.object.selectors);
+  for (const auto& located : scenario.claims) {
+    const model::resource_claim& claim = located.object;
+    const std::string object = object_label("ResourceClaim", claim.meta.namespace_, claim.meta.name);
+    for (std::size_t r = 0; r < claim.spec.requests.size(); ++r) {
+      const model::device_request& request = claim.spec.requests[r];
+      const std::string base = concat("spec.devices.requests[", std::to_string(r), "]");
+      if (request.exactly) {
+        const std::string path = concat(base, ".exactly.selectors");
+        check(object, path, request.exactly->selectors);
+      }
+      for (std::size_t s = 0; s < request.first_available.size(); ++s) {
+        const std::string path = concat(base, ".firstAvailable[", std::to_string(s), "].selectors");
+        check(object, path, request.first_available[s].selectors);
+      }
+    }
+  }
+}
+
 }  // namespace detail
 
 // Every problem of the scenario: each object's (validate_objects), objects
@@ -80,6 +117,7 @@ void check_unique_names(error_list& errors, std::string_view kind, const std::ve
   detail::check_unique_names(errors, "ResourceSlice", scenario.slices);
   detail::check_unique_names(errors, "DeviceClass", scenario.classes);
   detail::check_unique_names(errors, "ResourceClaim", scenario.claims);
+  detail::check_selector_expressions(errors, scenario);
   validate_pools(scenario, errors);
   return errors;
 }
