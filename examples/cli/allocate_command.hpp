@@ -82,8 +82,9 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
   return 0;
 }
 
-// `dra allocate`: CEL selectors in Kubernetes' DRA environment for the chosen features
-// (ConsumableCapacity and ListTypeAttributes change what a selector may use). Exit code 2 when
+// `dra allocate`. Selectors compile in the environment upstream's allocator uses whatever the
+// features: the "stored expressions" one, which declares every field and function of the newest
+// version (feature gates only narrow the environment for new API objects). Exit code 2 when
 // --features is invalid.
 inline int run_allocate(const invocation& call, const dra::json::document& doc, std::ostream& out, std::ostream& err) {
   dra::alloc::features features = dra::alloc::features::all();
@@ -95,8 +96,7 @@ inline int run_allocate(const invocation& call, const dra::json::document& doc, 
     }
     features = *parsed;
   }
-  const dra::cel::selector_engine engine(
-      {.consumable_capacity = features.consumable_capacity, .list_type_attributes = features.list_type_attributes});
+  const dra::cel::selector_engine engine;
   if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
   if (call.policy == "shared_capacity")
     return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);

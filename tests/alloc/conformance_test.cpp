@@ -41,9 +41,9 @@ case_outcome run_case(const fs::path& scenario_file, const fs::path& expected_fi
   std::string_view error_substring;
   if (expected["upstream"]["errorSubstring"].get(error_substring)) error_substring = {};
 
-  // Selectors compile in the DRA environment of this feature set, as upstream's allocator compiles them.
-  const dra::cel::selector_engine engine({.consumable_capacity = f.consumable_capacity,
-                                          .list_type_attributes = f.list_type_attributes});
+  // Upstream's allocator compiles selectors in the "stored expressions" environment, which does
+  // not depend on feature gates.
+  const dra::cel::selector_engine engine;
   auto report = dra::sim::run_scenario(doc->scenario(), engine, f);
   if (auto problem = dra::alloc::find_overcommit(doc->scenario(), report.outcomes); !problem.empty())
     return {false, "over-commit: " + problem};

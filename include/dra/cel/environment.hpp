@@ -59,7 +59,9 @@ inline constexpr std::uint64_t selector_max_cost = 1'000'000;
 // The object type of the DRA `device` variable.
 inline constexpr std::string_view device_type_name = "kubernetes.DRADevice";
 
-// Which optional parts of the `device` declaration are present (upstream's feature gates).
+// Which optional parts of the `device` declaration are present. Upstream's allocator always
+// uses the full environment ("stored expressions": every declaration of the newest version, feature
+// gates ignored); the API server narrows it by feature gate only when it validates new objects.
 struct dra_environment_options {
   bool consumable_capacity = true;   // device.allowMultipleAllocations
   bool list_type_attributes = true;  // `includes`
