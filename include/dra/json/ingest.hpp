@@ -924,8 +924,10 @@ inline result<document> loader::load(std::string_view json) {
     if (auto code = root.get_object().get(object)) return r.fail(code);
     od::value kind;
     std::string_view kind_text;
-    if (object.find_field_unordered("kind").get(kind) == simdjson::SUCCESS &&
-        kind.get_string().get(kind_text) == simdjson::SUCCESS && kind_text == "List") {
+    // A structural error while looking abandons simdjson's iterator: report it before touching the object again.
+    const auto kind_code = object.find_field_unordered("kind").get(kind);
+    if (kind_code != simdjson::SUCCESS && kind_code != simdjson::NO_SUCH_FIELD) return r.fail(kind_code);
+    if (kind_code == simdjson::SUCCESS && kind.get_string().get(kind_text) == simdjson::SUCCESS && kind_text == "List") {
       if (auto code = object.reset().error()) return r.fail(code);
       od::value items_value;
       auto code = object.find_field_unordered("items").get(items_value);

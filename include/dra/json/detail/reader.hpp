@@ -188,8 +188,11 @@ class reader {
 
   // Calls `on_field(key, value)` for every field of an object. A field
   // seen twice is an error (Go's decoder would silently keep the last).
+  // JSON null reads as an empty object, array or map, as Go's decoder reads it into a struct,
+  // slice or map (Kubernetes itself writes null for an empty list without omitempty).
   template <class OnField>
   [[nodiscard]] dra::status each_field(od::value& v, OnField&& on_field) {
+    if (is_null(v)) return {};
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
     return each_field_of(object, std::forward<OnField>(on_field));
@@ -231,6 +234,7 @@ class reader {
   // Calls `on_element(value)` for every element of an array, with the index in the path.
   template <class OnElement>
   [[nodiscard]] dra::status each_element(od::value& v, OnElement&& on_element) {
+    if (is_null(v)) return {};
     od::array array;
     if (v.get_array().get(array) != simdjson::SUCCESS) return wrong_type(v, "an array");
     std::size_t i = 0;
@@ -247,6 +251,10 @@ class reader {
   // A JSON object used as a map: entries sorted by key, duplicates rejected.
   template <class V, class ReadValue>
   [[nodiscard]] dra::status map(od::value& v, model::sorted_map<V>& out, ReadValue&& read_value) {
+    if (is_null(v)) {
+      out.clear();
+      return {};
+    }
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
     // Entries are gathered in a reused scratch vector and then copied once into an exactly
