@@ -111,6 +111,22 @@ TEST(CelKubernetes, IpAndCidr) {
   EXPECT_EQ(run("ip('nope')").substr(0, 6), "error:");
 }
 
+TEST(CelKubernetes, NamedFormats) {
+  EXPECT_EQ(run("!format.dns1123Label().validate('my-name').hasValue()"), "bool:true");
+  EXPECT_EQ(run("format.dns1123Label().validate('My_Name').value().size() == 1"), "bool:true");
+  EXPECT_EQ(run("format.dns1123Label().validate('a.b').value()[0]"), "string:must not contain dots");
+  EXPECT_EQ(run("format.named('dns1123Subdomain').value().validate('example.com').hasValue()"), "bool:false");
+  EXPECT_EQ(run("format.named('nope').hasValue()"), "bool:false");
+  EXPECT_EQ(run("format.dns1035Label().validate('1abc').hasValue() && !format.dns1123LabelPrefix().validate('gen-').hasValue()"), "bool:true");
+  EXPECT_EQ(run("format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()"), "bool:false");
+  EXPECT_EQ(run("format.uuid().validate('123e4567').value()"), "list:[does not match the UUID format]");
+  EXPECT_EQ(run("format.byte().validate('aGVsbG8=').hasValue() || format.date().validate('2021-02-28').hasValue()"), "bool:false");
+  EXPECT_EQ(run("format.date().validate('2021-02-29').hasValue() && format.byte().validate('aGVsbG8').hasValue()"), "bool:true");
+  EXPECT_EQ(run("format.datetime().validate('2021-01-01T00:00:00Z').hasValue() || format.uri().validate('http://example.com').hasValue()"), "bool:false");
+  EXPECT_EQ(run("format.uri().validate('example.com/path').hasValue() && format.qualifiedName().validate('a/b/c').hasValue()"), "bool:true");
+  EXPECT_EQ(run("format.labelValue().validate(1)").substr(0, 8), "compile:");
+}
+
 TEST(CelTime, TimestampsAndDurations) {
   EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getFullYear()"), "int:2023");
   EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getMonth()"), "int:1");

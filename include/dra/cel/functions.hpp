@@ -80,7 +80,9 @@ class function_table {
       if (param.name == "net.IP") return v.is(value_kind::ip);
       if (param.name == "net.CIDR") return v.is(value_kind::cidr);
       return false;
-    case type_kind::object: return v.is(value_kind::host_map);
+    case type_kind::object:
+      if (param.name == "kubernetes.NamedFormat") return v.is(value_kind::named_format);
+      return v.is(value_kind::host_map);
     case type_kind::error: return false;
   }
   return false;

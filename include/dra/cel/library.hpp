@@ -2,6 +2,7 @@
 // optional extensions, regex, and Kubernetes' quantity and semver libraries.
 #pragma once
 
+#include <dra/cel/detail/named_formats.hpp>
 #include <dra/cel/detail/text_format.hpp>
 #include <dra/cel/functions.hpp>
 #include <dra/cel/parser.hpp>
@@ -11,6 +12,8 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -516,6 +519,15 @@ inline value shift_timestamp(const timestamp_value& t, std::int64_t d) {
   }
   if (s < detail::min_timestamp_seconds || s > detail::max_timestamp_seconds) return value::error("timestamp overflow");
   return timestamp_value{s, static_cast<std::int32_t>(n)};
+}
+
+template <std::size_t K>
+value named_format_constant(args_t, call_context&) {
+  return named_format_value{static_cast<std::uint8_t>(K)};
+}
+template <std::size_t... K>
+constexpr std::array<implementation, sizeof...(K)> named_format_constants(std::index_sequence<K...>) {
+  return {&named_format_constant<K>...};
 }
 
 inline value ip_of(std::string_view text) {
@@ -1322,6 +1334,28 @@ inline void add_dra_library(function_table& table) {
     const auto& p = a[0].as<cidr_value>().prefix;
     return cidr_value{{detail::mask(p.address, p.bits), p.bits}};
   });
+
+  // Kubernetes' named formats: format.dns1123Label() …, format.named(name), <format>.validate(text).
+  const type T_format = type::object("kubernetes.NamedFormat");
+  constexpr auto constants = named_format_constants(std::make_index_sequence<detail::named_formats.size()>{});
+  for (std::size_t k = 0; k < detail::named_formats.size(); ++k) {
+    const std::string name = dra::detail::concat("format.", detail::named_formats[k].key);
+    fn(name, name, {}, T_format, constants[k]);
+  }
+  fn("format.named", "format-named", {T_string()}, type::optional(T_format), [](args_t a, call_context&) -> value {
+    for (std::size_t k = 0; k < detail::named_formats.size(); ++k)
+      if (detail::named_formats[k].key == a[0].as_text()) return value::some(named_format_value{static_cast<std::uint8_t>(k)});
+    return value::none();
+  });
+  member("validate", "format-validate", {T_format, T_string()}, type::optional(type::list(T_string())),
+         [](args_t a, call_context& c) -> value {
+           charge_text(c, a[1].as_text().size());
+           const auto problems = detail::named_formats[a[0].as<named_format_value>().index].validate(a[1].as_text());
+           if (problems.empty()) return value::none();
+           std::vector<value> out;
+           for (const auto& p : problems) out.push_back(value::string(p));
+           return value::some(value::list(std::move(out)));
+         });
 
   // DRA: `includes` on scalar and list attributes (ListTypeAttributes).
   member("includes", "dra_includes_dyn_dyn", {T_dyn(), T_dyn()}, T_bool(), [](args_t a, call_context&) -> value {

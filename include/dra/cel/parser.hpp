@@ -357,7 +357,8 @@ class lexer {
                                                "optional.unwrap"};
   for (std::string_view n : names)
     if (n == qualified) return true;
-  return false;
+  // Kubernetes' format library: format.named(…) and one function per named format.
+  return qualified.starts_with("format.") && qualified.find('.', 7) == std::string_view::npos;
 }
 
 class parser {
