@@ -127,6 +127,18 @@ TEST(CelKubernetes, NamedFormats) {
   EXPECT_EQ(run("format.labelValue().validate(1)").substr(0, 8), "compile:");
 }
 
+TEST(CelKubernetes, Urls) {
+  EXPECT_EQ(run("url('https://user@example.com:8443/a%20b?x=1&x=2&y=a+b#frag').getScheme()"), "string:https");
+  EXPECT_EQ(run("url('https://user@example.com:8443/a%20b?x=1').getHost()"), "string:example.com:8443");
+  EXPECT_EQ(run("url('https://example.com:8443/p').getHostname() + ' ' + url('https://example.com:8443/p').getPort()"),
+            "string:example.com 8443");
+  EXPECT_EQ(run("url('https://[::1]:80/').getHostname() + url('https://[::1]/').getPort()"), "string:::1");
+  EXPECT_EQ(run("url('https://example.com/a%20b?x=1').getEscapedPath()"), "string:/a%20b");
+  EXPECT_EQ(run("url('https://e.com/?x=1&x=2&y=a+b').getQuery()"), "map:{x: [1, 2], y: [a b]}");
+  EXPECT_EQ(run("url('/relative/path').getScheme() == '' && isURL('/p') && !isURL('relative') && !isURL('http://e.com/%zz')"), "bool:true");
+  EXPECT_EQ(run("url('relative')").substr(0, 6), "error:");
+}
+
 TEST(CelTime, TimestampsAndDurations) {
   EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getFullYear()"), "int:2023");
   EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getMonth()"), "int:1");

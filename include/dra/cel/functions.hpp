@@ -79,6 +79,7 @@ class function_table {
       if (param.name == "kubernetes.Semver") return v.is(value_kind::semver);
       if (param.name == "net.IP") return v.is(value_kind::ip);
       if (param.name == "net.CIDR") return v.is(value_kind::cidr);
+      if (param.name == "kubernetes.URL") return v.is(value_kind::url);
       return false;
     case type_kind::object:
       if (param.name == "kubernetes.NamedFormat") return v.is(value_kind::named_format);

@@ -107,6 +107,14 @@ struct ip_value {
 struct cidr_value {
   detail::ip_prefix prefix;
 };
+// Kubernetes' URL library value: the parts url() parsed out (Go's url.Parse).
+struct url_parts {
+  std::string scheme, host, path, raw_query;
+  friend bool operator==(const url_parts&, const url_parts&) = default;
+};
+struct url_value {
+  std::shared_ptr<const url_parts> parts;
+};
 // Kubernetes' named formats (format.dns1123Label() …), by index into the format library's table.
 struct named_format_value {
   std::uint8_t index = 0;
@@ -133,13 +141,14 @@ enum class value_kind : std::uint8_t {
   ip,
   cidr,
   named_format,
+  url,
 };
 
 class value {
  public:
   using storage = std::variant<null_value, bool, std::int64_t, std::uint64_t, double, string_value, bytes_value,
                                list_value, map_value, host_map_value, type_value, optional_value, error_value,
-                               quantity_value, semver_value, duration_value, timestamp_value, ip_value, cidr_value, named_format_value>;
+                               quantity_value, semver_value, duration_value, timestamp_value, ip_value, cidr_value, named_format_value, url_value>;
 
   value() = default;
   value(null_value) {}                                     // NOLINT(google-explicit-constructor)
@@ -162,6 +171,7 @@ class value {
   value(ip_value a) : v_(a) {}                             // NOLINT(google-explicit-constructor)
   value(cidr_value p) : v_(p) {}                           // NOLINT(google-explicit-constructor)
   value(named_format_value f) : v_(f) {}                   // NOLINT(google-explicit-constructor)
+  value(url_value u) : v_(std::move(u)) {}                 // NOLINT(google-explicit-constructor)
 
   static value string(std::string s) { return string_value{text_value::owned(std::move(s))}; }
   static value borrowed_string(std::string_view s) { return string_value{text_value::borrowed(s)}; }
@@ -230,6 +240,7 @@ inline std::size_t map_value::size() const noexcept { return entries->size(); }
     case value_kind::ip: return "net.IP";
     case value_kind::cidr: return "net.CIDR";
     case value_kind::named_format: return "kubernetes.NamedFormat";
+    case value_kind::url: return "kubernetes.URL";
   }
   return "?";
 }
@@ -359,6 +370,7 @@ inline bool equals(const value& a, const value& b) {
     case value_kind::ip: return a.as<ip_value>().address == b.as<ip_value>().address;
     case value_kind::cidr: return a.as<cidr_value>().prefix == b.as<cidr_value>().prefix;
     case value_kind::named_format: return a.as<named_format_value>().index == b.as<named_format_value>().index;
+    case value_kind::url: return *a.as<url_value>().parts == *b.as<url_value>().parts;
     default: return false;
   }
 }

@@ -1,10 +1,11 @@
-// Kubernetes' named string formats for CEL (format.dns1123Label() …): their names and validators.
+// Kubernetes' named string formats (format.dns1123Label() …) and URL parsing for CEL, as Kubernetes and Go's net/url decide them.
 #pragma once
 
 #include <dra/cel/detail/text_format.hpp>
 #include <dra/core/names.hpp>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,7 +43,7 @@ using format_problems = std::vector<std::string>;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '%') continue;
     auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
-    if (i + 2 >= s.size() + 0 || !hex(s[i + 1]) || !hex(s[i + 2]))
+    if (i + 2 >= s.size() || !hex(s[i + 1]) || !hex(s[i + 2]))
       return fail(dra::detail::concat("invalid URL escape ", dra::detail::quoted(s.substr(i, std::min<std::size_t>(3, s.size() - i)))));
   }
   if (!s.empty() && s.front() == '/') return {};
@@ -92,6 +93,59 @@ using format_problems = std::vector<std::string>;
     ++digits;
   }
   return digits == 32;
+}
+
+[[nodiscard]] inline int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Go's url.QueryUnescape: "+" is a space, %XX a byte; nullopt on a bad escape.
+[[nodiscard]] inline std::optional<std::string> query_unescape(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] == '%') {
+      if (i + 2 >= s.size() || hex_digit(s[i + 1]) < 0 || hex_digit(s[i + 2]) < 0)
+        return std::nullopt;
+      out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The parts of a URL as Go's url.Parse splits them (after ParseRequestURI accepted it).
+struct parsed_url {
+  std::string scheme, host, path, raw_query;
+};
+[[nodiscard]] inline parsed_url split_url(std::string_view s) {
+  parsed_url u;
+  if (const auto hash = s.find('#'); hash != std::string_view::npos) s = s.substr(0, hash);
+  if (!s.empty() && s.front() != '/') {
+    const auto colon = s.find(':');
+    for (char c : s.substr(0, colon)) u.scheme += static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    s.remove_prefix(colon + 1);
+  }
+  if (const auto q = s.find('?'); q != std::string_view::npos) {
+    u.raw_query = std::string(s.substr(q + 1));
+    s = s.substr(0, q);
+  }
+  if (s.substr(0, 2) == "//") {
+    s.remove_prefix(2);
+    const auto slash = s.find('/');
+    std::string_view authority = s.substr(0, slash);
+    if (const auto at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+    u.host = std::string(authority);
+    s = slash == std::string_view::npos ? std::string_view{} : s.substr(slash);
+  }
+  u.path = std::string(s);
+  return u;
 }
 
 struct named_format {
