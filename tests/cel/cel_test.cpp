@@ -16,7 +16,7 @@ std::string run(std::string_view expression) {
   if (!p) return "compile: " + p.error().message;
   value v = p.value().evaluate(activation{});
   if (v.is_error()) return "error: " + v.error_message();
-  return std::string(type_name(v)) + ":" + lib::display(v, false);
+  return std::string(type_name(v)) + ":" + lib::display(v);
 }
 
 TEST(CelLiterals, EveryForm) {

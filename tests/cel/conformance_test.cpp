@@ -188,9 +188,9 @@ TEST(CelConformance, RequiredSectionsPassInFull) {
       if (got.is_error())
         why = "error: " + got.error_message();
       else if (!same(got, want))
-        why = "got " + lib::display(got, false) + " (" + std::string(type_name(got)) + "), want " + lib::display(want, false);
+        why = "got " + lib::display(got) + " (" + std::string(type_name(got)) + "), want " + lib::display(want);
     } else if (!got.is_error()) {
-      why = "want an error, got " + lib::display(got, false);
+      why = "want an error, got " + lib::display(got);
     }
     if (why.empty())
       ++passed;

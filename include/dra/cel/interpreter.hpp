@@ -230,7 +230,7 @@ class interpreter {
       } else if (k.is(value_kind::double_)) {
         const double d = k.as_double();
         if (d != std::trunc(d) || !(d > -9223372036854775808.0 && d < 9223372036854775808.0))
-          return value::error(dra::detail::concat("unsupported index value ", lib::display(k, false), " in list"));
+          return value::error(dra::detail::concat("unsupported index value ", lib::display(k), " in list"));
         i = static_cast<std::int64_t>(d);
       } else {
         return value::error(dra::detail::concat("no such overload: list index with ", type_name(k)));
@@ -249,7 +249,7 @@ class interpreter {
       value out;
       if (map_find(c, k, out)) return optional ? value::some(std::move(out)) : out;
       if (optional) return value::none();
-      return value::error(dra::detail::concat("no such key: ", lib::display(k, false)));
+      return value::error(dra::detail::concat("no such key: ", lib::display(k)));
     }
     return value::error(dra::detail::concat("no such overload: index on ", type_name(c)));
   }
@@ -295,7 +295,7 @@ class interpreter {
       }
       for (const auto& e : entries)
         if (e.first.kind() == k.kind() && equals(e.first, k))
-          return value::error(dra::detail::concat("Failed with repeated key: ", lib::display(k, false)));
+          return value::error(dra::detail::concat("Failed with repeated key: ", lib::display(k)));
       entries.emplace_back(std::move(k), std::move(v));
     }
     return value::map(std::move(entries));
@@ -307,7 +307,7 @@ class interpreter {
     std::vector<std::pair<value, value>> entries = *m.as<map_value>().entries;
     auto insert = [&](value k, value v) -> value {
       for (const auto& e : entries)
-        if (equals(e.first, k)) return value::error(dra::detail::concat("insert failed: key ", lib::display(k, false), " already exists"));
+        if (equals(e.first, k)) return value::error(dra::detail::concat("insert failed: key ", lib::display(k), " already exists"));
       entries.emplace_back(std::move(k), std::move(v));
       return {};
     };

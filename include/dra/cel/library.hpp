@@ -221,7 +221,7 @@ inline std::string quote_for_format(std::string_view s) {
 }
 
 // How `string(x)` and `%s` show a value.
-inline std::string display(const value& v, bool nested) {
+inline std::string display(const value& v) {
   switch (v.kind()) {
     case value_kind::null: return "null";
     case value_kind::boolean: return v.as_bool() ? "true" : "false";
@@ -233,7 +233,7 @@ inline std::string display(const value& v, bool nested) {
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       return detail::format_double(d);
     }
-    case value_kind::string: return nested ? std::string(v.as_text()) : std::string(v.as_text());
+    case value_kind::string: return std::string(v.as_text());
     case value_kind::bytes: return std::string(v.as_text());
     case value_kind::type: return std::string(v.as<type_value>().name);
     case value_kind::duration: return detail::format_duration(v.as<duration_value>().nanos);
@@ -247,14 +247,14 @@ inline std::string display(const value& v, bool nested) {
       for (const auto& e : *v.as<list_value>().items) {
         if (!first) out += ", ";
         first = false;
-        out += display(e, true);
+        out += display(e);
       }
       return out + "]";
     }
     case value_kind::map: {
       // Keys sorted by their display form, as cel-go's formatter does.
       std::vector<std::pair<std::string, std::string>> parts;
-      for (const auto& [k, val] : *v.as<map_value>().entries) parts.emplace_back(display(k, true), display(val, true));
+      for (const auto& [k, val] : *v.as<map_value>().entries) parts.emplace_back(display(k), display(val));
       std::sort(parts.begin(), parts.end());
       std::string out = "{";
       bool first = true;
@@ -283,7 +283,7 @@ inline value to_string_value(const value& v) {
       if (!detail::valid_utf8(v.as_text())) return value::error("invalid UTF-8 in bytes, cannot convert to string");
       return value::string(std::string(v.as_text()));
     case value_kind::double_: return value::string(detail::format_double(v.as_double()));
-    default: return value::string(display(v, false));
+    default: return value::string(display(v));
   }
 }
 
@@ -324,7 +324,7 @@ inline value format_string(std::string_view fmt, const std::vector<value>& args)
     switch (verb) {
       case 's': {
         if (a.is(value_kind::error)) return a;
-        out += display(a, false);
+        out += display(a);
         break;
       }
       case 'd': {
@@ -504,6 +504,18 @@ inline value timestamp_accessors_get(int which, const civil_time& t) {
     case 8: return t.second;
     default: return t.millisecond;
   }
+}
+
+// Implementations are plain function pointers: one instantiation per accessor (K indexes the list above).
+template <int K>
+value timestamp_accessor(args_t a, call_context&) {
+  auto t = to_civil(a[0].as<timestamp_value>(), a.size() > 1 ? a[1].as_text() : std::string_view("UTC"));
+  if (!t) return value::error(dra::detail::concat("unknown time zone ", dra::detail::quoted(a[1].as_text())));
+  return timestamp_accessors_get(K, *t);
+}
+template <std::size_t... K>
+constexpr std::array<implementation, sizeof...(K)> timestamp_accessor_impls(std::index_sequence<K...>) {
+  return {&timestamp_accessor<static_cast<int>(K)>...};
 }
 
 inline value shift_timestamp(const timestamp_value& t, std::int64_t d) {
@@ -1267,26 +1279,11 @@ inline void add_dra_library(function_table& table) {
   static constexpr const char* timestamp_accessors[] = {"getFullYear", "getMonth",     "getDate",  "getDayOfMonth",
                                                          "getDayOfWeek", "getDayOfYear", "getHours", "getMinutes",
                                                          "getSeconds",   "getMilliseconds"};
+  constexpr auto accessor_impls = timestamp_accessor_impls(std::make_index_sequence<std::size(timestamp_accessors)>{});
   for (std::size_t k = 0; k < std::size(timestamp_accessors); ++k) {
-    // Implementations are plain function pointers, so each accessor gets its own (the macro spells them out).
     const std::string name = timestamp_accessors[k];
-    implementation impl = nullptr;
-    switch (k) {
-#define DRA_CEL_ACCESSOR(K)                                                                                          \
-  case K:                                                                                                            \
-    impl = [](args_t a, call_context&) -> value {                                                                    \
-      auto t = to_civil(a[0].as<timestamp_value>(), a.size() > 1 ? a[1].as_text() : std::string_view("UTC"));      \
-      if (!t) return value::error(dra::detail::concat("unknown time zone ", dra::detail::quoted(a[1].as_text())));  \
-      return timestamp_accessors_get(K, *t);                                                                         \
-    };                                                                                                               \
-    break;
-      DRA_CEL_ACCESSOR(0) DRA_CEL_ACCESSOR(1) DRA_CEL_ACCESSOR(2) DRA_CEL_ACCESSOR(3) DRA_CEL_ACCESSOR(4)
-      DRA_CEL_ACCESSOR(5) DRA_CEL_ACCESSOR(6) DRA_CEL_ACCESSOR(7) DRA_CEL_ACCESSOR(8) DRA_CEL_ACCESSOR(9)
-#undef DRA_CEL_ACCESSOR
-      default: break;
-    }
-    member(name, "timestamp_to_" + name, {type::timestamp()}, T_int(), impl);
-    member(name, "timestamp_to_" + name + "_with_tz", {type::timestamp(), T_string()}, T_int(), impl);
+    member(name, "timestamp_to_" + name, {type::timestamp()}, T_int(), accessor_impls[k]);
+    member(name, "timestamp_to_" + name + "_with_tz", {type::timestamp(), T_string()}, T_int(), accessor_impls[k]);
   }
   member("getHours", "duration_to_hours", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 3600000000000}; });
   member("getMinutes", "duration_to_minutes", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 60000000000}; });
@@ -1302,7 +1299,7 @@ inline void add_dra_library(function_table& table) {
     if (ip.is_error()) return ip;
     return detail::format_ip(ip.as<ip_value>().address) == a[0].as_text();
   });
-  fn("string", "ip_to_string", {T_ip}, T_string(), [](args_t a, call_context&) -> value { return value::string(display(a[0], false)); });
+  fn("string", "ip_to_string", {T_ip}, T_string(), [](args_t a, call_context&) -> value { return value::string(display(a[0])); });
   member("family", "ip_family", {T_ip}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<ip_value>().address.v4 ? 4 : 6}; });
   member("isUnspecified", "ip_is_unspecified", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_unspecified(a[0].as<ip_value>().address); });
   member("isLoopback", "ip_is_loopback", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_loopback(a[0].as<ip_value>().address); });
@@ -1311,7 +1308,7 @@ inline void add_dra_library(function_table& table) {
   member("isGlobalUnicast", "ip_is_global_unicast", {T_ip}, T_bool(), [](args_t a, call_context&) -> value { return detail::is_global_unicast(a[0].as<ip_value>().address); });
   fn("cidr", "string_to_cidr", {T_string()}, T_cidr, [](args_t a, call_context&) -> value { return cidr_of(a[0].as_text()); });
   fn("isCIDR", "is_cidr", {T_string()}, T_bool(), [](args_t a, call_context&) -> value { return !cidr_of(a[0].as_text()).is_error(); });
-  fn("string", "cidr_to_string", {T_cidr}, T_string(), [](args_t a, call_context&) -> value { return value::string(display(a[0], false)); });
+  fn("string", "cidr_to_string", {T_cidr}, T_string(), [](args_t a, call_context&) -> value { return value::string(display(a[0])); });
   auto contains_ip = [](args_t a, call_context&) -> value {
     value ip = a[1].is(value_kind::string) ? ip_of(a[1].as_text()) : a[1];
     if (ip.is_error()) return ip;
