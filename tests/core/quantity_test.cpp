@@ -241,6 +241,19 @@ TEST(Quantity, NegativeAndExplicitlyPositiveFormsMirrorThePlainOne) {
   }
 }
 
+// Plain digits take a shortcut past the general parser; "+digits" does not, and must come out
+// the same in value, format and representation.
+TEST(Quantity, PlainDigitsParseAsTheGeneralParserReadsThem) {
+  for (std::string digits : {"1", "7", "98", "007", "000000000000000000", "123456789012345678",
+                             "999999999999999999", "9223372036854775807", "99999999999999999999"}) {
+    quantity fast = parsed(digits);
+    quantity general = parsed("+" + digits);
+    EXPECT_TRUE(fast.identical(general)) << digits << ": " << fast.to_string() << " vs " << general.to_string();
+    EXPECT_EQ(fast.to_string(), general.to_string()) << digits;
+    EXPECT_EQ(fast.as_int64(), general.as_int64()) << digits;
+  }
+}
+
 TEST(Quantity, CanonicalStringParsesBackToTheSameValueAndString) {
   for (const canonical_case& c : canonical_cases) {
     quantity q = parsed(c.input);

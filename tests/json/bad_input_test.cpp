@@ -123,6 +123,33 @@ TEST(IngestErrors, ReadsFilesAndReportsMissingOnes) {
   auto missing = dra::json::load_file("/nonexistent/dra/scenario.json");
   ASSERT_FALSE(missing.has_value());
   EXPECT_EQ(missing.error().message, "cannot open \"/nonexistent/dra/scenario.json\"");
+
+  auto directory = dra::json::load_file(DRA_JSON_TEST_DATA);
+  ASSERT_FALSE(directory.has_value());
+  EXPECT_EQ(directory.error().message, "cannot read \"" DRA_JSON_TEST_DATA "\": it is a directory");
+}
+
+// Field names are checked for duplicates with a small filter in front of the search and a sort
+// past the first names: neither may miss a duplicate or report one that is not there.
+TEST(IngestErrors, FindsDuplicateFieldsAmongManyAndOnlyRealOnes) {
+  auto node_with_metadata = [](const std::string& fields) {
+    return R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n",)" + fields + "}}";
+  };
+  std::string many;
+  for (int i = 0; i < 40; ++i) many += (i ? "," : "") + ("\"f" + std::to_string(i) + "\":1");
+  // Same length and last byte (the filter collides), different names: no error.
+  auto collide = dra::json::load(node_with_metadata(R"("ab":1,"cb":2,"xb":3)"));
+  EXPECT_TRUE(collide.has_value()) << collide.error().to_string();
+  auto distinct = dra::json::load(node_with_metadata(many));
+  EXPECT_TRUE(distinct.has_value()) << distinct.error().to_string();
+
+  for (const std::string& fields : {std::string(R"("ab":1,"cb":2,"ab":3)"), many + R"(,"f3":2)", many + R"(,"f39":2)",
+                                    R"("late":0,)" + many + R"(,"late":2)"}) {
+    auto doc = dra::json::load(node_with_metadata(fields));
+    ASSERT_FALSE(doc.has_value()) << fields;
+    EXPECT_NE(doc.error().message.find("duplicate field"), std::string::npos) << doc.error().to_string();
+    EXPECT_EQ(doc.error().path, "metadata");
+  }
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <variant>
 
@@ -274,6 +276,39 @@ TEST(Ingest, ReadsTheKep4815MultiHostTpuExample) {
   EXPECT_EQ(big.consumes_counters[0].counters.size(), 4u);
   EXPECT_EQ(devices.devices[3].node_name, "node-1");
   EXPECT_FALSE(devices.devices[3].node_selector.has_value());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Ingest, TakesOverAPaddedBufferWithoutCopyingIt) {
+  const std::string text = R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"}})";
+  simdjson::padded_string padded(text);
+  const char* buffer = padded.data();
+  dra::json::loader loader;
+  auto doc = loader.load_padded(std::move(padded));
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  EXPECT_EQ(doc->text().data(), buffer);  // the same bytes, not a copy
+  const std::string_view name = doc->scenario().nodes[0].object.meta.name;
+  EXPECT_EQ(name, "node-a");
+  EXPECT_TRUE(name.data() >= doc->text().data() && name.data() < doc->text().data() + doc->text().size());
+  auto copied = loader.load(text);
+  ASSERT_TRUE(copied.has_value());
+  EXPECT_EQ(copied->scenario().nodes[0].object.meta, doc->scenario().nodes[0].object.meta);
+}
+
+TEST(Ingest, NamesTheFileInErrorsOfTheInputAsAWhole) {
+  const std::string path = ::testing::TempDir() + "dra-truncated.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << R"({"apiVersion":"v1","kind":"List","items":[)";
+  }
+  auto doc = dra::json::load_file(path);
+  std::remove(path.c_str());
+  ASSERT_FALSE(doc.has_value());
+  EXPECT_EQ(doc.error().object, path);
+  EXPECT_NE(doc.error().message.find("invalid JSON"), std::string::npos) << doc.error().to_string();
 }
 
 }  // namespace

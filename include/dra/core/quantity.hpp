@@ -5,6 +5,7 @@
 #include <dra/core/result.hpp>
 #include <dra/core/text.hpp>
 
+#include <algorithm>
 #include <array>
 #include <compare>
 #include <cstdint>
@@ -301,6 +302,12 @@ inline result<quantity> quantity::parse(std::string_view text) {
   };
   if (text.empty()) return fail(qp::format_error);
   if (text == "0") return quantity{};
+  if (text.size() <= 18 && std::all_of(text.begin(), text.end(), qp::is_digit)) {
+    // The common case (counters, counts): plain digits are an int64 amount with Kubernetes' fast path.
+    std::int64_t units = 0;
+    for (char c : text) units = units * 10 + (c - '0');
+    return quantity(units, 0, format::decimal_si, false);
+  }
 
   std::optional<qp::pieces> pieces = qp::split(text);
   if (!pieces) return fail(qp::format_error);

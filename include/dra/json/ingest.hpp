@@ -6,6 +6,7 @@
 
 #include <simdjson.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -300,19 +301,9 @@ class object_reader {
   // The fields of a device that v1 has inline and v1beta1 has under `basic`.
   dra::status device_field(std::string_view name, od::value& value, model::device& out) {
     if (name == "attributes")
-      return r_.map(value, out.attributes, [&](od::value& a) -> result<model::device_attribute> {
-        model::device_attribute attr;
-        auto st = attribute(a, attr);
-        if (!st) return std::move(st).error();
-        return attr;
-      });
+      return r_.map(value, out.attributes, [&](od::value& a, model::device_attribute& attr) { return attribute(a, attr); });
     if (name == "capacity")
-      return r_.map(value, out.capacity, [&](od::value& c) -> result<model::device_capacity> {
-        model::device_capacity cap;
-        auto st = capacity(c, cap);
-        if (!st) return std::move(st).error();
-        return cap;
-      });
+      return r_.map(value, out.capacity, [&](od::value& c, model::device_capacity& cap) { return capacity(c, cap); });
     if (name == "consumesCounters")
       return r_.each_element(
           value, [&](od::value& c) { return counter_consumption(c, out.consumes_counters.emplace_back()); });
@@ -408,9 +399,9 @@ class object_reader {
       if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
       if (name == "perDeviceNodeSelection") return assign(out.per_device_node_selection, r_.boolean(value));
       if (name == "devices")
-        return r_.each_element(value, [&](od::value& d) { return device(d, out.devices.emplace_back(), version); });
+        return r_.list(value, out.devices, [&](od::value& d, model::device& device_out) { return device(d, device_out, version); });
       if (name == "sharedCounters")
-        return r_.each_element(value, [&](od::value& c) { return counter_set(c, out.shared_counters.emplace_back()); });
+        return r_.list(value, out.shared_counters, [&](od::value& c, model::counter_set& set) { return counter_set(c, set); });
       if (name == "mixins") {
         if (reader::is_null(value)) return {};
         return mixins(value, out.mixins.emplace());
@@ -680,7 +671,7 @@ class object_reader {
   }
 
   static model::version_value version(std::string_view text) {
-    model::version_value v{text, std::nullopt};
+    model::version_value v{text, {}};
     if (auto parsed = semver::parse(text)) v.parsed = std::move(*parsed);
     return v;
   }
@@ -888,7 +879,10 @@ class loader {
   // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
   // object. Strings in the result point into the document's own copy of
   // `json`. Every error names the object and the JSON path.
-  [[nodiscard]] result<document> load(std::string_view json);
+  [[nodiscard]] result<document> load(std::string_view json) { return load_padded(simdjson::padded_string(json)); }
+  // The same, taking over a buffer that is already padded (simdjson::padded_string::load
+  // reads a file into one) instead of copying the text.
+  [[nodiscard]] result<document> load_padded(simdjson::padded_string json);
 
  private:
   simdjson::ondemand::parser parser_;
@@ -903,10 +897,10 @@ class loader {
   return once.load(json);
 }
 
-inline result<document> loader::load(std::string_view json) {
+inline result<document> loader::load_padded(simdjson::padded_string json) {
   namespace od = simdjson::ondemand;
   document doc;
-  doc.buffer_ = std::make_unique<simdjson::padded_string>(json);
+  doc.buffer_ = std::make_unique<simdjson::padded_string>(std::move(json));
   const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
   detail::reader r(*doc.arena_);
   od::document root;
@@ -954,11 +948,9 @@ inline result<document> loader::load(std::string_view json) {
   return doc;
 }
 
-// Reads a whole stream (a file or stdin) and loads it.
-[[nodiscard]] inline result<document> load(std::istream& in, std::string_view name) {
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name)};
-  auto doc = load(text);
+namespace detail {
+// An error that names no object names the input it came from.
+[[nodiscard]] inline result<document> name_input(result<document> doc, std::string_view name) {
   if (!doc && doc.error().object.empty()) {
     dra::error e = std::move(doc).error();
     e.object = std::string(name);
@@ -966,11 +958,31 @@ inline result<document> loader::load(std::string_view json) {
   }
   return doc;
 }
+}  // namespace detail
+
+// Reads a whole stream (a file or stdin) and loads it.
+[[nodiscard]] inline result<document> load(std::istream& in, std::string_view name) {
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name)};
+  return detail::name_input(load(text), name);
+}
 
 [[nodiscard]] inline result<document> load_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return dra::error{dra::detail::concat("cannot open ", dra::detail::quoted(path))};
-  return load(in, path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": it is a directory")};
+  if (!std::filesystem::is_regular_file(path, ec)) return load(in, path);  // a pipe or a device: read as it comes
+  // A regular file is read straight into the padded buffer the document keeps: one copy of a
+  // large file, not two.
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": ", ec.message())};
+  simdjson::padded_string text(static_cast<std::size_t>(size));
+  if (!in.read(text.data(), static_cast<std::streamsize>(size)) || static_cast<std::uintmax_t>(in.gcount()) != size)
+    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path))};
+  loader once;
+  return detail::name_input(once.load_padded(std::move(text)), path);
 }
 
 }  // namespace dra::json

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -47,6 +48,52 @@ template <class V>
   }
   return lo < map.size() && map[lo].name == name ? &map[lo].value : nullptr;
 }
+
+// An optional value kept on the heap, for fields that are rarely set but
+// large: an empty one costs a pointer instead of the value's full size in
+// every element of a big vector (a device's capacities, its attributes). Has
+// std::optional's interface as far as the model uses it, and value semantics.
+template <class T>
+class optional_box {
+ public:
+  optional_box() noexcept = default;
+  optional_box(std::nullopt_t) noexcept {}  // NOLINT(google-explicit-constructor)
+  optional_box(T value) : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT(google-explicit-constructor)
+  optional_box(const optional_box& other) : value_(other ? std::make_unique<T>(*other) : nullptr) {}
+  optional_box(optional_box&&) noexcept = default;
+  optional_box& operator=(const optional_box& other) {
+    if (this != &other) value_ = other ? std::make_unique<T>(*other) : nullptr;
+    return *this;
+  }
+  optional_box& operator=(optional_box&&) noexcept = default;
+  optional_box& operator=(std::nullopt_t) noexcept {
+    value_.reset();
+    return *this;
+  }
+  ~optional_box() = default;
+
+  template <class... Args>
+  T& emplace(Args&&... args) {
+    value_ = std::make_unique<T>(std::forward<Args>(args)...);
+    return *value_;
+  }
+  void reset() noexcept { value_.reset(); }
+
+  [[nodiscard]] bool has_value() const noexcept { return value_ != nullptr; }
+  explicit operator bool() const noexcept { return has_value(); }
+  [[nodiscard]] const T& operator*() const noexcept { return *value_; }
+  [[nodiscard]] T& operator*() noexcept { return *value_; }
+  [[nodiscard]] const T* operator->() const noexcept { return value_.get(); }
+  [[nodiscard]] T* operator->() noexcept { return value_.get(); }
+
+  friend bool operator==(const optional_box& a, const optional_box& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || *a == *b;
+  }
+
+ private:
+  std::unique_ptr<T> value_;
+};
 
 struct object_meta {
   text name;

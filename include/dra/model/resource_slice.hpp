@@ -15,10 +15,10 @@ namespace dra::model {
 
 // A version attribute keeps its text (what CEL and emit show) and, when the
 // text is a valid semantic version, the parsed form (validation reports it
-// otherwise).
+// otherwise). The parsed form is boxed so that every attribute stays small.
 struct version_value {
   text source;
-  std::optional<semver> parsed;
+  optional_box<semver> parsed;
   friend bool operator==(const version_value& a, const version_value& b) { return a.source == b.source; }
 };
 
@@ -55,7 +55,7 @@ struct capacity_request_policy {
 // DeviceCapacity.
 struct device_capacity {
   quantity value;
-  std::optional<capacity_request_policy> request_policy;
+  optional_box<capacity_request_policy> request_policy;  // boxed: most capacities have none
   friend bool operator==(const device_capacity&, const device_capacity&) = default;
 };
 

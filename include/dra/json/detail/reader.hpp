@@ -16,6 +16,7 @@
 #include <deque>
 #include <iterator>
 #include <tuple>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -158,10 +159,16 @@ class reader {
   }
   [[nodiscard]] result<quantity> quantity_value(od::value& v) {
     // Kubernetes accepts a quantity as a JSON string, and also as a number.
-    od::json_type type{};
-    if (auto code = v.type().get(type)) return fail(code);
     std::string_view text;
-    if (type == od::json_type::number) {
+    od::raw_json_string raw;
+    od::json_type type{};
+    if (v.get_raw_json_string().get(raw) == simdjson::SUCCESS) {
+      auto s = string_of(raw);
+      if (!s) return std::move(s).error();
+      text = *s;
+    } else if (auto code = v.type().get(type)) {
+      return fail(code);
+    } else if (type == od::json_type::number) {
       text = v.raw_json_token();
       while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
         text.remove_suffix(1);
@@ -199,10 +206,15 @@ class reader {
   }
   template <class OnField>
   [[nodiscard]] dra::status each_field_of(od::object& object, OnField&& on_field, bool check_duplicates = true) {
-    // Field names seen so far, to reject duplicates without a heap
-    // allocation for ordinary objects and without quadratic work for huge ones.
-    std::array<std::string_view, 32> recent;
+    // Field names seen so far, to reject duplicates without a heap allocation for ordinary
+    // objects and without quadratic work for huge ones. The first ones are kept in plain arrays
+    // left uninitialized (zeroing an array of string_views per object cost a fifth of reading an
+    // attribute); a 64-bit filter over (length, last byte) skips the search for almost every name.
+    constexpr std::size_t inline_names = 24;
+    const char* recent_data[inline_names];
+    std::size_t recent_size[inline_names];
     std::size_t seen = 0;
+    std::uint64_t filter = 0;
     std::vector<std::string_view> many;
     for (auto field_result : object) {
       od::field field;
@@ -210,11 +222,17 @@ class reader {
       auto name = string_of(field.key());
       if (!name) return std::move(name).error();
       if (check_duplicates) {
-        if (seen < recent.size()) {
-          if (std::find(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(seen), *name) !=
-              recent.begin() + static_cast<std::ptrdiff_t>(seen))
-            return fail(concat("duplicate field ", quoted(*name)));
-          recent[seen++] = *name;
+        if (seen < inline_names) {
+          const std::uint64_t bit =
+              std::uint64_t{1} << ((name->size() * 7 + (name->empty() ? 0u : static_cast<unsigned char>(name->back()))) & 63u);
+          if ((filter & bit) != 0)
+            for (std::size_t k = 0; k < seen; ++k)
+              if (std::string_view(recent_data[k], recent_size[k]) == *name)
+                return fail(concat("duplicate field ", quoted(*name)));
+          filter |= bit;
+          recent_data[seen] = name->data();
+          recent_size[seen] = name->size();
+          ++seen;
         } else {
           many.push_back(*name);
         }
@@ -223,7 +241,7 @@ class reader {
       if (!status) return status;
     }
     if (!many.empty()) {
-      many.insert(many.end(), recent.begin(), recent.end());
+      for (std::size_t k = 0; k < seen; ++k) many.emplace_back(recent_data[k], recent_size[k]);
       std::sort(many.begin(), many.end());
       if (auto twice = std::adjacent_find(many.begin(), many.end()); twice != many.end())
         return fail(concat("duplicate field ", quoted(*twice)));
@@ -248,7 +266,19 @@ class reader {
     return {};
   }
 
-  // A JSON object used as a map: entries sorted by key, duplicates rejected.
+  // An array read into `out` with `read_element(value, element&)`. Elements are gathered in a
+  // reused scratch vector and moved once into an exactly sized `out`: no growth steps, whose
+  // abandoned buffers would be most of the memory a large slice touches.
+  template <class T, class ReadElement>
+  [[nodiscard]] dra::status list(od::value& v, std::vector<T>& out, ReadElement&& read_element) {
+    std::vector<T> elements = take_scratch<T>();
+    auto status = each_element(v, [&](od::value& element) { return read_element(element, elements.emplace_back()); });
+    move_exactly(elements, out);
+    return status;
+  }
+
+  // A JSON object used as a map: entries sorted by key, duplicates rejected. `read_value` is
+  // `result<V>(od::value&)` or, to read in place, `status(od::value&, V&)`.
   template <class V, class ReadValue>
   [[nodiscard]] dra::status map(od::value& v, model::sorted_map<V>& out, ReadValue&& read_value) {
     if (is_null(v)) {
@@ -257,30 +287,24 @@ class reader {
     }
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
-    // Entries are gathered in a reused scratch vector and then copied once into an exactly
-    // sized map: one allocation per map instead of one per growth step.
-    auto& pool = std::get<std::vector<model::sorted_map<V>>>(scratch_);
-    model::sorted_map<V> entries;
-    if (!pool.empty()) {
-      entries = std::move(pool.back());
-      pool.pop_back();
-    }
-    entries.clear();
+    model::sorted_map<V> entries = take_scratch<model::keyed<V>>();
     auto status = each_field_of(
         object,
         [&](std::string_view name, od::value& value) -> dra::status {
           auto at = key(name);
-          auto read = read_value(value);
-          if (!read) return std::move(read).error();
-          entries.push_back(model::keyed<V>{name, std::move(*read)});
-          return {};
+          if constexpr (std::is_invocable_v<ReadValue&, od::value&, V&>) {
+            model::keyed<V>& entry = entries.emplace_back();  // read in place: large values are not moved twice
+            entry.name = name;
+            return read_value(value, entry.value);
+          } else {
+            auto read = read_value(value);
+            if (!read) return std::move(read).error();
+            entries.push_back(model::keyed<V>{name, std::move(*read)});
+            return {};
+          }
         },
         /*check_duplicates=*/false);  // found below, after sorting
-    out.clear();
-    out.reserve(entries.size());
-    std::move(entries.begin(), entries.end(), std::back_inserter(out));
-    entries.clear();
-    pool.push_back(std::move(entries));
+    move_exactly(entries, out);
     if (!status) return status;
     // Kubernetes writes maps sorted by key: check before sorting (stable_sort allocates a buffer).
     auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
@@ -333,6 +357,25 @@ class reader {
     return std::string_view(arena_.back());
   }
 
+  // Scratch vectors come from a stack per element type (lists nest: a device's counter
+  // consumptions inside a slice's devices) and go back empty with their capacity.
+  template <class T>
+  [[nodiscard]] std::vector<T> take_scratch() {
+    auto& stack = std::get<std::vector<std::vector<T>>>(scratch_);
+    if (stack.empty()) return {};
+    std::vector<T> taken = std::move(stack.back());
+    stack.pop_back();
+    return taken;
+  }
+  template <class T>
+  void move_exactly(std::vector<T>& scratch, std::vector<T>& out) {
+    out.clear();
+    out.reserve(scratch.size());
+    std::move(scratch.begin(), scratch.end(), std::back_inserter(out));
+    scratch.clear();
+    std::get<std::vector<std::vector<T>>>(scratch_).push_back(std::move(scratch));
+  }
+
   enum class segment_kind : std::uint8_t { field, quoted_key, index };
   struct segment {
     std::string_view name;
@@ -348,9 +391,11 @@ class reader {
   }
 
   string_arena& arena_;
-  // Reusable scratch vectors for map(), per value type (a stack of them, since maps nest).
-  std::tuple<std::vector<model::sorted_map<model::text>>, std::vector<model::sorted_map<quantity>>,
-             std::vector<model::sorted_map<model::device_attribute>>, std::vector<model::sorted_map<model::device_capacity>>>
+  // Reusable scratch vectors for map() and list(), per element type.
+  template <class... T>
+  using scratch_stacks = std::tuple<std::vector<std::vector<T>>...>;
+  scratch_stacks<model::keyed<model::text>, model::keyed<quantity>, model::keyed<model::device_attribute>,
+                 model::keyed<model::device_capacity>, model::device, model::counter_set>
       scratch_;
   std::array<segment, 48> segments_{};
   std::size_t depth_ = 0;
