@@ -42,7 +42,7 @@ struct fixture {
         std::abort();
       }
       return std::move(loaded).value();
-    }(), {}};
+    }(), dra::cel::selector_engine{}};
     return f;
   }
   [[nodiscard]] dra::flatten::mixin_device_view device(std::size_t i) const {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace {
@@ -55,6 +56,7 @@ TEST(Result, MovesOutOwnedValues) {
 TEST(Result, VoidResultCarriesOnlySuccessOrError) {
   dra::status ok;
   EXPECT_TRUE(ok.has_value());
+  EXPECT_THROW((void)ok.error(), std::bad_optional_access);  // as result<T>::error() throws on a value
   dra::status failed = dra::error{"broken", "spec"};
   ASSERT_FALSE(failed.has_value());
   EXPECT_EQ(failed.error().to_string(), "spec: broken");

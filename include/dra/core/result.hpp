@@ -1,6 +1,7 @@
 // A value-or-error result type for every input-facing function of dra.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -99,17 +100,19 @@ class [[nodiscard]] result<void> {
  public:
   using value_type = void;
 
-  result() = default;
-  result(dra::error e) : error_(std::move(e)), failed_(true) {}  // NOLINT(google-explicit-constructor)
+  result() noexcept = default;
+  result(dra::error e) : error_(std::move(e)) {}  // NOLINT(google-explicit-constructor)
 
-  [[nodiscard]] bool has_value() const noexcept { return !failed_; }
+  [[nodiscard]] bool has_value() const noexcept { return !error_.has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
-  [[nodiscard]] const dra::error& error() const& { return error_; }
-  [[nodiscard]] dra::error&& error() && { return std::move(error_); }
+  // Like result<T>::error(): throws std::bad_optional_access on success.
+  [[nodiscard]] const dra::error& error() const& { return error_.value(); }
+  [[nodiscard]] dra::error&& error() && { return std::move(error_).value(); }
 
  private:
-  dra::error error_{};
-  bool failed_ = false;
+  // Empty on success: a success is made and dropped on every field ingest reads, so it must
+  // not construct (and destroy) an error's three strings.
+  std::optional<dra::error> error_;
 };
 
 using status = result<void>;
