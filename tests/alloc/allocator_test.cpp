@@ -129,6 +129,12 @@ TEST(NodeMatch, Operators) {
   }
   model::node_selector bad{{{{{"gpus", op::gt, {"x"}}}, {}}}};
   EXPECT_FALSE(alloc::node_selector_matches(bad, n));
+  auto field_exists = alloc::node_selector_matches({{{{}, {{"metadata.name", op::exists, {}}}}}}, n);
+  ASSERT_FALSE(field_exists);
+  EXPECT_EQ(field_exists.error().message, "\"metadata.name\": only operators In and NotIn are valid for node field selectors");
+  auto two_values = alloc::node_selector_matches({{{{}, {{"metadata.name", op::in, {"a", "b"}}}}}}, n);
+  ASSERT_FALSE(two_values);
+  EXPECT_EQ(two_values.error().message, "unexpected number of values (2) for node field selector");
   EXPECT_FALSE(*alloc::node_selector_matches(model::node_selector{{model::node_selector_term{}}}, n));
 }
 

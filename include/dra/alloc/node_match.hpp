@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/core/result.hpp>
+#include <dra/core/text.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/workload.hpp>
 
@@ -66,9 +67,9 @@ namespace detail {
                                                             const model::node& node) {
   using op = model::node_selector_operator;
   if (r.op != op::in && r.op != op::not_in)
-    return error{"\"" + std::string(r.key) + "\": only operators In and NotIn are valid for node field selectors"};
+    return error{dra::detail::concat(dra::detail::quoted(r.key), ": only operators In and NotIn are valid for node field selectors")};
   if (r.values.size() != 1)
-    return error{"unexpected number of values (" + std::to_string(r.values.size()) + ") for node field selector"};
+    return error{dra::detail::concat("unexpected number of values (", std::to_string(r.values.size()), ") for node field selector")};
   model::text field = r.key == "metadata.name" ? node.meta.name : model::text{};
   bool equal = field == r.values.front();
   return r.op == op::in ? equal : !equal;
