@@ -1,4 +1,6 @@
 // Tests of JSON ingest: every field of every kind lands in the model, v1beta1 converts, defaults apply.
+#include "fixtures.hpp"
+
 #include <dra/json/ingest.hpp>
 
 #include <gtest/gtest.h>
@@ -13,12 +15,7 @@ namespace {
 
 using namespace std::string_view_literals;
 
-dra::json::document load_fixture(const std::string& name) {
-  auto doc = dra::json::load_file(std::string(DRA_JSON_TEST_DATA) + "/" + name);
-  EXPECT_TRUE(doc.has_value()) << name << ": " << (doc ? "" : doc.error().to_string());
-  if (!doc) return *dra::json::load("[]");
-  return std::move(doc).value();
-}
+using dra_test::load_fixture;
 
 template <class T>
 const T& attribute(const dra::model::device& d, std::string_view name) {

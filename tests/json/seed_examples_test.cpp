@@ -2,6 +2,8 @@
 // KEP-4815 (partitionable devices, current revision) and the KEP-5075 (consumable capacity) design notes.
 // Each fixture is read field by field and checked to validate clean; where the documents' own spelling
 // is not valid against resource.k8s.io/v1, a test shows that the as-written form is rejected.
+#include "fixtures.hpp"
+
 #include <dra/json/ingest.hpp>
 #include <dra/validate/scenario.hpp>
 
@@ -19,13 +21,16 @@ namespace {
 
 using dra::model::text;
 
-std::string fixture_path(std::string_view name) { return std::string(DRA_JSON_TEST_DATA) + "/" + std::string(name); }
+using dra_test::fixture_path;
+using dra_test::load_fixture;
 
-dra::json::document load_fixture(std::string_view name) {
-  auto doc = dra::json::load_file(fixture_path(name));
-  EXPECT_TRUE(doc.has_value()) << name << ": " << (doc ? "" : doc.error().to_string());
-  if (!doc) return *dra::json::load("[]");
-  return std::move(doc).value();
+// How many slices, classes and claims a fixture holds.
+::testing::AssertionResult holds(const dra::model::scenario& s, std::size_t slices, std::size_t classes,
+                                 std::size_t claims) {
+  if (s.slices.size() == slices && s.classes.size() == classes && s.claims.size() == claims)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << s.slices.size() << " slices, " << s.classes.size() << " classes, "
+                                       << s.claims.size() << " claims";
 }
 
 std::string fixture_text(std::string_view name) {
@@ -254,9 +259,7 @@ TEST(SeedExamples, Kep4815MigCounterSet) {
 TEST(SeedExamples, Kep4815MultiHostTpu) {
   auto doc = load_fixture("kep-4815-current-tpu-multihost.json");
   const auto& s = doc.scenario();
-  ASSERT_EQ(s.slices.size(), 2u);
-  ASSERT_EQ(s.classes.size(), 1u);
-  ASSERT_EQ(s.claims.size(), 2u);
+  ASSERT_TRUE(holds(s, 2, 1, 2));
 
   const auto& counters = s.slices[0].object;
   EXPECT_EQ(counters.meta.name, "tpu-counter-slice");
@@ -386,9 +389,7 @@ TEST(SeedExamples, Kep4815TpuTyposAreRejected) {
 TEST(SeedExamples, Kep5075SharedNetworkDevices) {
   auto doc = load_fixture("kep-5075-shared-network.json");
   const auto& s = doc.scenario();
-  ASSERT_EQ(s.slices.size(), 1u);
-  ASSERT_EQ(s.classes.size(), 1u);
-  ASSERT_EQ(s.claims.size(), 4u);
+  ASSERT_TRUE(holds(s, 1, 1, 4));
 
   const auto& slice = s.slices[0].object;
   EXPECT_EQ(slice.driver, "simple-cni.dra.networking.x-k8s.io");
@@ -483,9 +484,7 @@ TEST(SeedExamples, Kep5075DistinctAttributeMustBeQualified) {
 TEST(SeedExamples, Kep5075GuaranteedBandwidth) {
   auto doc = load_fixture("kep-5075-guaranteed-bandwidth.json");
   const auto& s = doc.scenario();
-  ASSERT_EQ(s.slices.size(), 1u);
-  ASSERT_EQ(s.classes.size(), 1u);
-  ASSERT_EQ(s.claims.size(), 1u);
+  ASSERT_TRUE(holds(s, 1, 1, 1));
   const auto& slice = s.slices[0].object;
   EXPECT_EQ(slice.driver, "guaranteed-cni.dra.networking.x-k8s.io");
   ASSERT_EQ(slice.devices.size(), 1u);
@@ -528,9 +527,7 @@ TEST(SeedExamples, Kep5075GuaranteedBandwidth) {
 TEST(SeedExamples, Kep5075MinimumBandwidth) {
   auto doc = load_fixture("kep-5075-minimum-bandwidth.json");
   const auto& s = doc.scenario();
-  ASSERT_EQ(s.slices.size(), 1u);
-  ASSERT_EQ(s.classes.size(), 1u);
-  ASSERT_EQ(s.claims.size(), 1u);
+  ASSERT_TRUE(holds(s, 1, 1, 1));
   const auto& eth1 = s.slices[0].object.devices.at(0);
   EXPECT_EQ(s.slices[0].object.driver, "extended-cni.dra.networking.x-k8s.io");
   EXPECT_EQ(eth1.allow_multiple_allocations, true);
@@ -556,9 +553,7 @@ TEST(SeedExamples, Kep5075MinimumBandwidth) {
 TEST(SeedExamples, Kep5075SharingLimit) {
   auto doc = load_fixture("kep-5075-sharing-limit.json");
   const auto& s = doc.scenario();
-  ASSERT_EQ(s.slices.size(), 1u);
-  ASSERT_EQ(s.classes.size(), 1u);
-  ASSERT_EQ(s.claims.size(), 1u);
+  ASSERT_TRUE(holds(s, 1, 1, 1));
   const auto& eth1 = s.slices[0].object.devices.at(0);
   EXPECT_EQ(s.slices[0].object.driver, "complex-cni.dra.networking.x-k8s.io");
   EXPECT_EQ(eth1.allow_multiple_allocations, true);

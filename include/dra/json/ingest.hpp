@@ -55,7 +55,7 @@ class object_reader {
       if (name == "name") return assign(meta.name, r_.string(value));
       if (name == "namespace") return assign(meta.namespace_, r_.string(value));
       if (name == "uid") return assign(meta.uid, r_.string(value));
-      if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l) { return r_.string(l); });
+      if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
       return {};
     });
   }
@@ -249,8 +249,7 @@ class object_reader {
   }
 
   dra::status counters(od::value& v, model::counter_map& out) {
-    return r_.map(v, out, [&](od::value& counter) -> result<quantity> {
-      quantity value;
+    return r_.map(v, out, [&](od::value& counter, quantity& value) -> dra::status {
       bool has_value = false;
       auto st = r_.each_field(counter, [&](std::string_view name, od::value& q) -> dra::status {
         auto at = r_.field(name);
@@ -258,9 +257,8 @@ class object_reader {
         has_value = true;
         return assign(value, r_.quantity_value(q));
       });
-      if (!st) return std::move(st).error();
-      if (!has_value) return r_.fail("missing required field \"value\"");
-      return value;
+      if (st && !has_value) return r_.fail("missing required field \"value\"");
+      return st;
     });
   }
 
@@ -465,7 +463,7 @@ class object_reader {
         auto in = r_.field(field);
         if (field != "requests") return {};
         model::capacity_requirements& requirements = out.capacity.emplace();
-        return r_.map(fv, requirements.requests, [&](od::value& q) { return r_.quantity_value(q); });
+        return r_.map(fv, requirements.requests, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
       });
     return {};
   }
@@ -636,7 +634,7 @@ class object_reader {
         return {};
       }
       if (name == "consumedCapacity")
-        return r_.map(value, out.consumed_capacity, [&](od::value& q) { return r_.quantity_value(q); });
+        return r_.map(value, out.consumed_capacity, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
       return {};
     });
   }

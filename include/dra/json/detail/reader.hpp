@@ -16,7 +16,6 @@
 #include <deque>
 #include <iterator>
 #include <tuple>
-#include <type_traits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -173,9 +172,7 @@ class reader {
       while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
         text.remove_suffix(1);
     } else {
-      auto s = string(v);
-      if (!s) return std::move(s).error();
-      text = *s;
+      return wrong_type(v, "a string");
     }
     auto q = quantity::parse(text);
     if (!q) return fail(std::move(q).error().message);
@@ -277,8 +274,8 @@ class reader {
     return status;
   }
 
-  // A JSON object used as a map: entries sorted by key, duplicates rejected. `read_value` is
-  // `result<V>(od::value&)` or, to read in place, `status(od::value&, V&)`.
+  // A JSON object used as a map: entries sorted by key, duplicates rejected. `read_value(value,
+  // entry&)` reads each entry in place, so large values are not moved twice.
   template <class V, class ReadValue>
   [[nodiscard]] dra::status map(od::value& v, model::sorted_map<V>& out, ReadValue&& read_value) {
     if (is_null(v)) {
@@ -292,16 +289,9 @@ class reader {
         object,
         [&](std::string_view name, od::value& value) -> dra::status {
           auto at = key(name);
-          if constexpr (std::is_invocable_v<ReadValue&, od::value&, V&>) {
-            model::keyed<V>& entry = entries.emplace_back();  // read in place: large values are not moved twice
-            entry.name = name;
-            return read_value(value, entry.value);
-          } else {
-            auto read = read_value(value);
-            if (!read) return std::move(read).error();
-            entries.push_back(model::keyed<V>{name, std::move(*read)});
-            return {};
-          }
+          model::keyed<V>& entry = entries.emplace_back();
+          entry.name = name;
+          return read_value(value, entry.value);
         },
         /*check_duplicates=*/false);  // found below, after sorting
     move_exactly(entries, out);
