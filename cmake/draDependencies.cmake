@@ -1,6 +1,10 @@
 # Finds dra's dependencies the same way for the build tree and for an
 # installed draConfig.cmake.
 include(CMakeFindDependencyMacro)
+if(NOT TARGET Threads::Threads)
+  # json::loader reads large inputs on several threads when asked.
+  find_dependency(Threads)
+endif()
 if(NOT TARGET range-v3::range-v3)
   find_dependency(range-v3)
 endif()

@@ -6,12 +6,14 @@
 
 #include <dra/dra.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -26,8 +28,10 @@ dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
     }
     return doc;
   }
-  if (*call.file == "-") return dra::json::load(std::cin, "<stdin>");
-  return dra::json::load_file(*call.file);
+  // Large inputs are read on every core the machine offers.
+  const dra::json::load_options options{.threads = std::max(1u, std::thread::hardware_concurrency())};
+  if (*call.file == "-") return dra::json::load(std::cin, "<stdin>", options);
+  return dra::json::load_file(*call.file, options);
 }
 
 int run_flatten(const dra::json::document& doc, std::ostream& out) {

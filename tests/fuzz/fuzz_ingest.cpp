@@ -8,11 +8,22 @@
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto doc = dra::json::load(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  auto doc = dra::json::load(input);
+  // Items read on two threads give the same first error, or the same objects, as on one.
+  auto threaded = dra::json::load(input, dra::json::load_options{.threads = 2, .min_parallel_bytes = 0});
+  if (doc.has_value() != threaded.has_value()) std::abort();
   if (!doc) {
     // An error always says what is wrong.
-    if (doc.error().message.empty()) std::abort();
+    if (doc.error().message.empty() || !(doc.error() == threaded.error())) std::abort();
     return 0;
+  }
+  {
+    const dra::model::scenario& one = doc->scenario();
+    const dra::model::scenario& two = threaded->scenario();
+    if (!(one.slices == two.slices && one.classes == two.classes && one.claims == two.claims && one.nodes == two.nodes &&
+          one.pods == two.pods && one.warnings == two.warnings))
+      std::abort();
   }
   const dra::model::scenario& scenario = doc->scenario();
   (void)dra::sim::to_json(dra::sim::summarize(scenario));

@@ -80,6 +80,9 @@ const bad_case cases[] = {
     {"unsupported apiVersion",
      R"({"apiVersion":"resource.k8s.io/v1alpha3","kind":"DeviceClass","metadata":{"name":"g"}})", "DeviceClass/g", "",
      "apiVersion \"resource.k8s.io/v1alpha3\" is not supported"},
+    {"junk inside an object of an ignored kind",
+     R"([{"apiVersion":"v1","kind":"ConfigMap" junk "metadata":{}}, {"apiVersion":"v1","kind":"Node"}])", "", "[0]",
+     "invalid JSON"},
     {"scalar document", R"("just a string")", "", "", "a scenario must be a JSON object or array"},
     {"truncated", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a")", "", "", "invalid JSON"},
     {"truncated in a string", R"([{"apiVersion":"v1","kind":"No)", "", "", "invalid JSON"},
@@ -92,6 +95,11 @@ const bad_case cases[] = {
      "ResourceClaim/c", "status.allocation.devices.config[0].source", "Unsupported value: \"FromNowhere\""},
 };
 
+// A loader that reads the items of any List or array on `threads` threads.
+dra::json::loader threaded(unsigned threads) {
+  return dra::json::loader(dra::json::load_options{.threads = threads, .min_parallel_bytes = 0});
+}
+
 TEST(IngestErrors, NameTheObjectThePathAndTheProblem) {
   for (const bad_case& c : cases) {
     auto doc = dra::json::load(c.json);
@@ -100,6 +108,11 @@ TEST(IngestErrors, NameTheObjectThePathAndTheProblem) {
     EXPECT_EQ(e.object, c.object) << c.name << ": " << e.to_string();
     EXPECT_EQ(e.path, c.path) << c.name << ": " << e.to_string();
     EXPECT_NE(e.message.find(c.message), std::string::npos) << c.name << ": " << e.to_string();
+    for (unsigned threads : {2u, 3u}) {  // the same error when items are read on several threads
+      auto threaded_doc = threaded(threads).load(c.json);
+      ASSERT_FALSE(threaded_doc.has_value()) << c.name << " on " << threads << " threads";
+      EXPECT_EQ(threaded_doc.error(), e) << c.name << " on " << threads << " threads";
+    }
   }
 }
 
@@ -111,6 +124,7 @@ TEST(IngestErrors, EveryTruncationOfAValidDocumentFailsCleanly) {
     auto doc = dra::json::load(std::string_view(valid).substr(0, length));
     // A prefix is never a complete document here (the closing brackets are missing).
     EXPECT_FALSE(doc.has_value()) << "prefix of length " << length << " loaded";
+    EXPECT_FALSE(threaded(2).load(std::string_view(valid).substr(0, length)).has_value()) << length;
   }
 }
 

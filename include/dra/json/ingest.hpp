@@ -6,14 +6,21 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace dra::json {
 
@@ -28,7 +35,8 @@ class document {
  private:
   friend class loader;
   std::unique_ptr<simdjson::padded_string> buffer_;
-  std::unique_ptr<detail::string_arena> arena_ = std::make_unique<detail::string_arena>();
+  // Unescaped strings: one arena per thread that read the document.
+  std::vector<std::unique_ptr<detail::string_arena>> arenas_;
   model::scenario scenario_;
 };
 
@@ -747,7 +755,12 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
       header.kind != "Node" && header.kind != "Pod") {
     out.warnings.push_back(concat(position.path.empty() ? "input" : position.path, ": kind ", quoted(header.kind),
                                   " is not used by device allocation; ignored"));
-    return {};
+    // Still read to the object's end, as for every kind: an object abandoned halfway would leave
+    // simdjson to skip the rest from inside it, and malformed text there would be found or not
+    // depending on where reading stopped (and on whether items are read on one thread or several).
+    if (auto code = object.reset().error()) return r.fail(code);
+    return r.each_field_of(object, [](std::string_view, od::value&) -> dra::status { return {}; },
+                           /*check_duplicates=*/false);
   }
   object_reader objects(r);
   for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
@@ -866,14 +879,103 @@ inline dra::status read_items(reader& r, od::document& root, od::array& items, m
   return {};
 }
 
+// The exact text of every item of a List or array, found by skipping over each (simdjson's
+// index of the whole input is built already). Nothing when an item is not an object or the
+// walk meets an error: the sequential reader then reports it exactly as it always does.
+[[nodiscard]] inline std::optional<std::vector<std::string_view>> item_texts(od::array& items) {
+  std::vector<std::string_view> texts;
+  for (auto element : items) {
+    od::object object;
+    std::string_view raw;
+    if (std::move(element).get_object().get(object) != simdjson::SUCCESS || object.raw_json().get(raw) != simdjson::SUCCESS)
+      return std::nullopt;
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+      raw.remove_suffix(1);
+    texts.push_back(raw);
+  }
+  return texts;
+}
+
+// What one thread read: its items' objects in input order, the strings it unescaped, and
+// its first error (or an exception, such as bad_alloc, to rethrow on the loading thread).
+struct item_chunk {
+  std::span<const std::string_view> texts;
+  std::size_t first_index = 0;
+  model::scenario scenario;
+  std::unique_ptr<string_arena> arena = std::make_unique<string_arena>();
+  dra::status status;
+  std::exception_ptr exception;
+};
+
+// Reads each item of a chunk as a document of its own. Items are parsed where they stand in
+// the input buffer: `buffer_end` is where its padding ends, so simdjson may read past an item.
+inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_view prefix, const char* buffer_end,
+                            std::string_view text) noexcept {
+  try {
+    reader r(*chunk.arena);
+    auto read_all = [&]() -> dra::status {
+      for (std::size_t k = 0; k < chunk.texts.size(); ++k) {
+        const std::string_view item = chunk.texts[k];
+        const std::size_t i = chunk.first_index + k;
+        auto at = r.index(i);
+        od::document item_document;
+        od::object object;
+        if (auto code = parser.iterate(item.data(), item.size(), static_cast<std::size_t>(buffer_end - item.data()))
+                            .get(item_document))
+          return r.fail(code);
+        if (auto code = item_document.get_object().get(object)) return r.fail(code);
+        const std::string_view rest(item.data(), static_cast<std::size_t>(text.data() + text.size() - item.data()));
+        auto status = read_object(r, object, chunk.scenario,
+                                  model::source_position{i, concat(prefix, "[", std::to_string(i), "]"), rest},
+                                  [&] { return item.data() + item.size(); });
+        r.object_name.clear();
+        if (!status) return status;
+      }
+      return {};
+    };
+    if (prefix.empty()) {
+      chunk.status = read_all();
+    } else {
+      auto in = r.field(prefix);
+      chunk.status = read_all();
+    }
+  } catch (...) {
+    chunk.exception = std::current_exception();
+  }
+}
+
+template <class T>
+void append(std::vector<T>& to, std::vector<T>&& from) {
+  if (to.empty()) {
+    to = std::move(from);
+    return;
+  }
+  to.reserve(to.size() + from.size());
+  std::move(from.begin(), from.end(), std::back_inserter(to));
+}
+
 }  // namespace detail
 
-// Loads scenarios with one simdjson parser kept between loads: its index
+// How a loader reads the items of a large List or JSON array.
+struct load_options {
+  // Threads that read the items, each with its own simdjson parser; 1 reads on the calling
+  // thread alone. Any number gives the same document and the same first error (an input
+  // that fails is read once more on the calling thread, to report exactly that error).
+  unsigned threads = 1;
+  // Smaller inputs are read on the calling thread alone: a thread costs more than it saves there.
+  std::size_t min_parallel_bytes = std::size_t{4} << 20;
+};
+
+// Loads scenarios with simdjson parsers kept between loads: their index
 // buffers (about four bytes per input byte) are allocated once and reused,
-// which matters when a program loads many or large scenarios. Not thread-safe;
-// use one loader per thread.
+// which matters when a program loads many or large scenarios. A loader is not
+// thread-safe (use one per thread); it starts threads of its own only when
+// its options ask for them.
 class loader {
  public:
+  loader() = default;
+  explicit loader(load_options options) : options_(options) {}
+
   // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
   // object. Strings in the result point into the document's own copy of
   // `json`. Every error names the object and the JSON path.
@@ -883,67 +985,135 @@ class loader {
   [[nodiscard]] result<document> load_padded(simdjson::padded_string json);
 
  private:
+  dra::status read(document& doc, bool parallel);
+  // Reads items on up to options_.threads threads, in contiguous chunks of about equal size.
+  dra::status read_parallel(document& doc, const std::vector<std::string_view>& texts, std::string_view prefix);
+
+  load_options options_;
   simdjson::ondemand::parser parser_;
+  std::vector<simdjson::ondemand::parser> helpers_;  // one per extra thread, kept for their buffers
 };
 
 // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
 // object. Strings in the result point into the document's own copy of
 // `json`. Every error names the object and the JSON path.
 // (A one-off loader; keep a `loader` to parse many scenarios.)
-[[nodiscard]] inline result<document> load(std::string_view json) {
-  loader once;
+[[nodiscard]] inline result<document> load(std::string_view json, load_options options = {}) {
+  loader once(options);
   return once.load(json);
 }
 
 inline result<document> loader::load_padded(simdjson::padded_string json) {
-  namespace od = simdjson::ondemand;
   document doc;
   doc.buffer_ = std::make_unique<simdjson::padded_string>(std::move(json));
+  auto status = read(doc, options_.threads > 1 && doc.buffer_->size() >= options_.min_parallel_bytes);
+  if (!status) return std::move(status).error();
+  return doc;
+}
+
+inline dra::status loader::read(document& doc, bool parallel) {
+  namespace od = simdjson::ondemand;
   const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
-  detail::reader r(*doc.arena_);
+  doc.arenas_.clear();
+  detail::reader r(*doc.arenas_.emplace_back(std::make_unique<detail::string_arena>()));
   od::document root;
   if (auto code = parser_.iterate(*doc.buffer_).get(root)) return r.fail(code);
   od::json_type type{};
   if (auto code = root.type().get(type)) return r.fail(code);
-  std::size_t next_index = 0;
-  dra::status status;
+  // The items of a List or array: on several threads when asked and when every item is an
+  // object whose end is found; otherwise (or after such a walk failed) on this thread.
+  auto read_list = [&](od::array& items, std::string_view prefix) -> dra::status {
+    if (parallel) {
+      if (auto texts = detail::item_texts(items)) return read_parallel(doc, *texts, prefix);
+      return read(doc, false);
+    }
+    std::size_t next_index = 0;
+    return detail::read_items(r, root, items, doc.scenario_, prefix, next_index, text);
+  };
   if (type == od::json_type::array) {
     od::array items;
     if (auto code = root.get_array().get(items)) return r.fail(code);
-    status = detail::read_items(r, root, items, doc.scenario_, "", next_index, text);
-  } else if (type == od::json_type::object) {
-    od::object object;
-    if (auto code = root.get_object().get(object)) return r.fail(code);
-    od::value kind;
-    std::string_view kind_text;
-    // A structural error while looking abandons simdjson's iterator: report it before touching the object again.
-    const auto kind_code = object.find_field_unordered("kind").get(kind);
-    if (kind_code != simdjson::SUCCESS && kind_code != simdjson::NO_SUCH_FIELD) return r.fail(kind_code);
-    if (kind_code == simdjson::SUCCESS && kind.get_string().get(kind_text) == simdjson::SUCCESS && kind_text == "List") {
-      if (auto code = object.reset().error()) return r.fail(code);
-      od::value items_value;
-      auto code = object.find_field_unordered("items").get(items_value);
-      if (code != simdjson::NO_SUCH_FIELD) {
-        if (code) return r.fail(code);
-        auto at = r.field("items");
-        od::array items;
-        if (items_value.get_array().get(items)) return r.fail("must be an array");
-        status = detail::read_items(r, root, items, doc.scenario_, "items", next_index, text);
-      }
-    } else {
-      if (auto code = object.reset().error()) return r.fail(code);
-      // One object: its text is the whole input, without surrounding whitespace.
-      std::string_view whole = text;
-      while (!whole.empty() && (whole.front() == ' ' || whole.front() == '\n' || whole.front() == '\r' || whole.front() == '\t'))
-        whole.remove_prefix(1);
-      status = detail::read_object(r, object, doc.scenario_, model::source_position{0, "", whole},
-                                   [&] { return text.data() + text.size(); });
-    }
-  } else {
-    return r.fail("a scenario must be a JSON object or array");
+    return read_list(items, "");
   }
-  if (!status) return std::move(status).error();
-  return doc;
+  if (type != od::json_type::object) return r.fail("a scenario must be a JSON object or array");
+  od::object object;
+  if (auto code = root.get_object().get(object)) return r.fail(code);
+  od::value kind;
+  std::string_view kind_text;
+  // A structural error while looking abandons simdjson's iterator: report it before touching the object again.
+  const auto kind_code = object.find_field_unordered("kind").get(kind);
+  if (kind_code != simdjson::SUCCESS && kind_code != simdjson::NO_SUCH_FIELD) return r.fail(kind_code);
+  if (kind_code == simdjson::SUCCESS && kind.get_string().get(kind_text) == simdjson::SUCCESS && kind_text == "List") {
+    if (auto code = object.reset().error()) return r.fail(code);
+    od::value items_value;
+    auto code = object.find_field_unordered("items").get(items_value);
+    if (code == simdjson::NO_SUCH_FIELD) return {};
+    if (code) return r.fail(code);
+    auto at = r.field("items");
+    od::array items;
+    if (items_value.get_array().get(items)) return r.fail("must be an array");
+    return read_list(items, "items");
+  }
+  if (auto code = object.reset().error()) return r.fail(code);
+  // One object: its text is the whole input, without surrounding whitespace.
+  std::string_view whole = text;
+  while (!whole.empty() && (whole.front() == ' ' || whole.front() == '\n' || whole.front() == '\r' || whole.front() == '\t'))
+    whole.remove_prefix(1);
+  return detail::read_object(r, object, doc.scenario_, model::source_position{0, "", whole},
+                             [&] { return text.data() + text.size(); });
+}
+
+inline dra::status loader::read_parallel(document& doc, const std::vector<std::string_view>& texts,
+                                         std::string_view prefix) {
+  const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
+  const char* buffer_end = text.data() + text.size() + simdjson::SIMDJSON_PADDING;
+  const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(options_.threads, texts.size()));
+  // Contiguous chunks of about equal bytes, so that merging them keeps the input order.
+  std::size_t total = 0;
+  for (std::string_view item : texts) total += item.size();
+  std::vector<detail::item_chunk> chunks(threads);
+  std::size_t first = 0;
+  std::size_t done = 0;
+  for (std::size_t c = 0; c < threads; ++c) {
+    std::size_t last = first;
+    const std::size_t goal = total / threads * (c + 1);
+    while (last < texts.size() && (c + 1 == threads || done < goal)) done += texts[last++].size();
+    chunks[c].texts = std::span<const std::string_view>(texts).subspan(first, last - first);
+    chunks[c].first_index = first;
+    first = last;
+  }
+  if (helpers_.size() < threads - 1) helpers_.resize(threads - 1);
+  {
+    std::vector<std::jthread> workers;
+    std::vector<std::size_t> on_this_thread{0};
+    for (std::size_t c = 1; c < threads; ++c) {
+      try {
+        workers.emplace_back([&, c] { detail::read_item_chunk(helpers_[c - 1], chunks[c], prefix, buffer_end, text); });
+      } catch (const std::system_error&) {  // no thread to be had: read it here
+        on_this_thread.push_back(c);
+      }
+    }
+    for (std::size_t c : on_this_thread)
+      detail::read_item_chunk(c == 0 ? parser_ : helpers_[c - 1], chunks[c], prefix, buffer_end, text);
+  }  // joins the workers
+  for (detail::item_chunk& chunk : chunks)
+    if (chunk.exception) std::rethrow_exception(chunk.exception);
+  // A failing input is read again on this thread, so that its error is exactly the sequential
+  // one even for malformed text, where an item's extent found by skipping may differ from what
+  // reading it in place meets.
+  for (detail::item_chunk& chunk : chunks)
+    if (!chunk.status) return read(doc, false);
+  doc.arenas_.clear();
+  for (detail::item_chunk& chunk : chunks) {
+    detail::append(doc.scenario_.slices, std::move(chunk.scenario.slices));
+    detail::append(doc.scenario_.classes, std::move(chunk.scenario.classes));
+    detail::append(doc.scenario_.claims, std::move(chunk.scenario.claims));
+    detail::append(doc.scenario_.nodes, std::move(chunk.scenario.nodes));
+    detail::append(doc.scenario_.pods, std::move(chunk.scenario.pods));
+    detail::append(doc.scenario_.warnings, std::move(chunk.scenario.warnings));
+    doc.arenas_.push_back(std::move(chunk.arena));
+  }
+  return {};
 }
 
 namespace detail {
@@ -959,19 +1129,19 @@ namespace detail {
 }  // namespace detail
 
 // Reads a whole stream (a file or stdin) and loads it.
-[[nodiscard]] inline result<document> load(std::istream& in, std::string_view name) {
+[[nodiscard]] inline result<document> load(std::istream& in, std::string_view name, load_options options = {}) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name)};
-  return detail::name_input(load(text), name);
+  return detail::name_input(load(text, options), name);
 }
 
-[[nodiscard]] inline result<document> load_file(const std::string& path) {
+[[nodiscard]] inline result<document> load_file(const std::string& path, load_options options = {}) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return dra::error{dra::detail::concat("cannot open ", dra::detail::quoted(path))};
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": it is a directory")};
-  if (!std::filesystem::is_regular_file(path, ec)) return load(in, path);  // a pipe or a device: read as it comes
+  if (!std::filesystem::is_regular_file(path, ec)) return load(in, path, options);  // a pipe or a device: read as it comes
   // A regular file is read straight into the padded buffer the document keeps: one copy of a
   // large file, not two.
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
@@ -979,7 +1149,7 @@ namespace detail {
   simdjson::padded_string text(static_cast<std::size_t>(size));
   if (!in.read(text.data(), static_cast<std::streamsize>(size)) || static_cast<std::uintmax_t>(in.gcount()) != size)
     return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path))};
-  loader once;
+  loader once(options);
   return detail::name_input(once.load_padded(std::move(text)), path);
 }
 

@@ -47,7 +47,8 @@ struct scenario_summary {
   out.nodes = scenario.nodes.size();
   out.pods = scenario.pods.size();
   out.warnings = scenario.warnings;
-  for (const auto& [slice, source] : scenario.slices) {
+  for (const auto& located : scenario.slices) {
+    const model::resource_slice& slice = located.object;  // not a structured binding: Clang 14 cannot capture one
     auto pool = std::find_if(out.pools.begin(), out.pools.end(), [&](const pool_summary& p) {
       return p.driver == slice.driver && p.pool == slice.pool.name;
     });

@@ -84,9 +84,7 @@ class reader {
     reader& reader_;
   };
   [[nodiscard]] step field(std::string_view name) { return push({name, 0, segment_kind::field}); }
-  [[nodiscard]] step key(std::string_view name) {
-    return push({name, 0, plain_key(name) ? segment_kind::field : segment_kind::quoted_key});
-  }
+  [[nodiscard]] step key(std::string_view name) { return push({name, 0, segment_kind::key}); }
   [[nodiscard]] step index(std::size_t i) { return push({{}, i, segment_kind::index}); }
   // "items[3].spec.devices[2].attributes[\"a.b/c\"]"
   [[nodiscard]] std::string path() const {
@@ -94,12 +92,17 @@ class reader {
     for (std::size_t k = 0; k < std::min(depth_, segments_.size()); ++k) {
       const segment& s = segments_[k];
       switch (s.kind) {
+        case segment_kind::key:
+          // A map key is written as a field when it can be one; deciding here, not at every
+          // step, keeps the character scan off the path of input without errors.
+          if (!plain_key(s.name)) {
+            out += concat("[", quoted(s.name), "]");
+            break;
+          }
+          [[fallthrough]];
         case segment_kind::field:
           if (!out.empty()) out += '.';
           out += s.name;
-          break;
-        case segment_kind::quoted_key:
-          out += concat("[", quoted(s.name), "]");
           break;
         case segment_kind::index:
           out += concat("[", std::to_string(s.index), "]");
@@ -366,7 +369,7 @@ class reader {
     std::get<std::vector<std::vector<T>>>(scratch_).push_back(std::move(scratch));
   }
 
-  enum class segment_kind : std::uint8_t { field, quoted_key, index };
+  enum class segment_kind : std::uint8_t { field, key, index };
   struct segment {
     std::string_view name;
     std::size_t index;

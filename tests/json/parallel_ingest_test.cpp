@@ -1,0 +1,129 @@
+// Tests that reading a List or array on several threads gives the same document and the same first error as one.
+#include "fixtures.hpp"
+
+#include <dra/json/ingest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+dra::json::loader threaded(unsigned threads) {
+  return dra::json::loader(dra::json::load_options{.threads = threads, .min_parallel_bytes = 0});
+}
+
+// Every object of every fixture, as its JSON text, in input order.
+std::vector<std::string> fixture_items() {
+  std::vector<std::string> items;
+  for (const auto& entry : std::filesystem::directory_iterator(DRA_JSON_TEST_DATA)) {
+    dra::json::document doc = dra_test::load_fixture(entry.path().filename().string());
+    std::vector<std::pair<std::size_t, std::string_view>> objects;
+    const dra::model::scenario& s = doc.scenario();
+    for (const auto& o : s.slices) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.classes) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.claims) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.nodes) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.pods) objects.emplace_back(o.source.index, o.source.json);
+    std::sort(objects.begin(), objects.end());
+    for (const auto& [index, json] : objects) items.emplace_back(json);
+  }
+  return items;
+}
+
+// A List of the fixtures' objects, several times over, with an ignored kind (a warning) and
+// names with escapes (strings the loader must unescape and keep) among them.
+std::string many_items_list(int copies) {
+  const std::vector<std::string> items = fixture_items();
+  std::string out = R"({"apiVersion":"v1","kind":"List","items":[)";
+  for (int copy = 0; copy < copies; ++copy) {
+    for (const std::string& item : items) out += item + ",\n";
+    out += R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-)" + std::to_string(copy) + R"("}},)";
+    out += R"( {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-\u0041)" + std::to_string(copy) +
+           R"(","labels":{"zone":"z\"1"}}})";
+    out += copy + 1 < copies ? ",\n" : "\n";
+  }
+  out += "]}";
+  return out;
+}
+
+void expect_same_scenario(const dra::model::scenario& one, const dra::model::scenario& many) {
+  EXPECT_TRUE(one.slices == many.slices);
+  EXPECT_TRUE(one.classes == many.classes);
+  EXPECT_TRUE(one.claims == many.claims);
+  EXPECT_TRUE(one.nodes == many.nodes);
+  EXPECT_TRUE(one.pods == many.pods);
+  EXPECT_EQ(one.warnings, many.warnings);
+}
+
+TEST(ParallelIngest, GivesTheSameDocumentOnAnyNumberOfThreads) {
+  const std::string list = many_items_list(4);
+  auto sequential = threaded(1).load(list);
+  ASSERT_TRUE(sequential.has_value()) << sequential.error().to_string();
+  const dra::model::scenario& one = sequential->scenario();
+  ASSERT_GT(one.slices.size(), 20u);
+  ASSERT_EQ(one.warnings.size(), 4u);
+  EXPECT_EQ(one.nodes.back().object.meta.name, "node-A3");
+  EXPECT_EQ(one.nodes.back().object.meta.labels.front().value, "z\"1");
+  for (unsigned threads : {2u, 3u, 4u, 64u}) {
+    SCOPED_TRACE(threads);
+    dra::json::loader loader = threaded(threads);
+    auto doc = loader.load(list);
+    ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+    // Moved, as a caller would: unescaped names live in arenas that move with the document.
+    dra::json::document moved = std::move(doc).value();
+    expect_same_scenario(one, moved.scenario());
+    EXPECT_EQ(moved.text(), list);
+    auto again = loader.load(list);  // a loader's parsers are reused
+    ASSERT_TRUE(again.has_value());
+    expect_same_scenario(one, again->scenario());
+  }
+}
+
+TEST(ParallelIngest, ReadsATopLevelArrayAndSmallInputsAlike) {
+  const std::string array = R"([{"apiVersion":"v1","kind":"Node","metadata":{"name":"a"}},
+    {"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}, {"apiVersion":"v1","kind":"Node","metadata":{"name":"c"}}])";
+  for (const std::string& json : {array, std::string(R"({"kind":"List","items":[]})"), std::string("[]"),
+                                   std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"x"}})")}) {
+    auto one = threaded(1).load(json);
+    auto two = threaded(2).load(json);
+    ASSERT_TRUE(one.has_value() && two.has_value()) << json;
+    expect_same_scenario(one->scenario(), two->scenario());
+  }
+  auto doc = threaded(2).load(array);
+  ASSERT_EQ(doc->scenario().nodes.size(), 3u);
+  EXPECT_EQ(doc->scenario().nodes[2].source.path, "[2]");
+  EXPECT_EQ(doc->scenario().nodes[2].source.json, R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"c"}})");
+}
+
+// An item `index` of a List of Nodes whose name is a number: an error in that item.
+std::string nodes_with_bad_items(std::size_t count, std::vector<std::size_t> bad) {
+  std::string out = R"({"kind":"List","items":[)";
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool broken = std::find(bad.begin(), bad.end(), i) != bad.end();
+    out += R"({"apiVersion":"v1","kind":"Node","metadata":{"name":)" +
+           (broken ? std::to_string(i) : "\"n" + std::to_string(i) + "\"") + "}}";
+    if (i + 1 < count) out += ",";
+  }
+  return out + "]}";
+}
+
+TEST(ParallelIngest, ReportsTheFirstErrorOfTheInputWhicheverThreadFindsIt) {
+  const std::vector<std::vector<std::size_t>> bad_items = {{0}, {49}, {99}, {10, 90}, {60, 99}};
+  for (const auto& bad : bad_items) {
+    const std::string json = nodes_with_bad_items(100, bad);
+    for (unsigned threads : {2u, 4u}) {
+      auto doc = threaded(threads).load(json);
+      ASSERT_FALSE(doc.has_value());
+      EXPECT_EQ(doc.error().path, "items[" + std::to_string(bad.front()) + "].metadata.name") << threads;
+      EXPECT_EQ(doc.error().message, "must be a string, not a number");
+    }
+  }
+}
+
+}  // namespace
