@@ -735,10 +735,8 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
   auto finish_raw = [&]() -> dra::status {
     const char* end = raw_end();
     if (end == nullptr) return r.fail("invalid JSON: cannot find the end of the object");
-    std::string_view raw(position.json.data(), static_cast<std::size_t>(end - position.json.data()));
-    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
-      raw.remove_suffix(1);
-    position.json = raw;
+    position.json =
+        without_trailing_whitespace({position.json.data(), static_cast<std::size_t>(end - position.json.data())});
     return {};
   };
   {
@@ -845,8 +843,19 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
   return status;
 }
 
+// Reads item `i` of a List or array. `from_start` runs from the item's first byte on; `raw_end`
+// gives where the item ends once it has been read.
+template <class RawEnd>
+dra::status read_item(reader& r, od::object& object, model::scenario& out, std::string_view prefix, std::size_t i,
+                      std::string_view from_start, RawEnd&& raw_end) {
+  auto status = read_object(r, object, out, model::source_position{i, concat(prefix, "[", std::to_string(i), "]"), from_start},
+                            std::forward<RawEnd>(raw_end));
+  r.object_name.clear();
+  return status;
+}
+
 inline dra::status read_items(reader& r, od::document& root, od::array& items, model::scenario& out,
-                              std::string_view prefix, std::size_t& next_index, std::string_view text) {
+                              std::string_view prefix, std::string_view text) {
   std::size_t i = 0;
   auto here = [&]() -> const char* {
     const char* at = nullptr;
@@ -867,13 +876,8 @@ inline dra::status read_items(reader& r, od::document& root, od::array& items, m
       if (code == simdjson::INCORRECT_TYPE) return r.fail("must be an object");
       return r.fail(code);
     }
-    std::string path = concat(prefix, "[", std::to_string(i), "]");
-    auto status = read_object(r, object, out,
-                              model::source_position{next_index++, std::move(path),
-                                                     std::string_view(start, static_cast<std::size_t>(text.data() + text.size() - start))},
-                              raw_end);
-    r.object_name.clear();
-    if (!status) return status;
+    const std::string_view from_start(start, static_cast<std::size_t>(text.data() + text.size() - start));
+    if (auto status = read_item(r, object, out, prefix, i, from_start, raw_end); !status) return status;
     ++i;
   }
   return {};
@@ -889,9 +893,7 @@ inline dra::status read_items(reader& r, od::document& root, od::array& items, m
     std::string_view raw;
     if (std::move(element).get_object().get(object) != simdjson::SUCCESS || object.raw_json().get(raw) != simdjson::SUCCESS)
       return std::nullopt;
-    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
-      raw.remove_suffix(1);
-    texts.push_back(raw);
+    texts.push_back(without_trailing_whitespace(raw));
   }
   return texts;
 }
@@ -909,8 +911,8 @@ struct item_chunk {
 
 // Reads each item of a chunk as a document of its own. Items are parsed where they stand in
 // the input buffer: `buffer_end` is where its padding ends, so simdjson may read past an item.
-inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_view prefix, const char* buffer_end,
-                            std::string_view text) noexcept {
+inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_view prefix,
+                            const char* buffer_end) noexcept {
   try {
     reader r(*chunk.arena);
     auto read_all = [&]() -> dra::status {
@@ -924,11 +926,7 @@ inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_v
                             .get(item_document))
           return r.fail(code);
         if (auto code = item_document.get_object().get(object)) return r.fail(code);
-        const std::string_view rest(item.data(), static_cast<std::size_t>(text.data() + text.size() - item.data()));
-        auto status = read_object(r, object, chunk.scenario,
-                                  model::source_position{i, concat(prefix, "[", std::to_string(i), "]"), rest},
-                                  [&] { return item.data() + item.size(); });
-        r.object_name.clear();
+        auto status = read_item(r, object, chunk.scenario, prefix, i, item, [&] { return item.data() + item.size(); });
         if (!status) return status;
       }
       return {};
@@ -1027,8 +1025,7 @@ inline dra::status loader::read(document& doc, bool parallel) {
       if (auto texts = detail::item_texts(items)) return read_parallel(doc, *texts, prefix);
       return read(doc, false);
     }
-    std::size_t next_index = 0;
-    return detail::read_items(r, root, items, doc.scenario_, prefix, next_index, text);
+    return detail::read_items(r, root, items, doc.scenario_, prefix, text);
   };
   if (type == od::json_type::array) {
     od::array items;
@@ -1057,8 +1054,7 @@ inline dra::status loader::read(document& doc, bool parallel) {
   if (auto code = object.reset().error()) return r.fail(code);
   // One object: its text is the whole input, without surrounding whitespace.
   std::string_view whole = text;
-  while (!whole.empty() && (whole.front() == ' ' || whole.front() == '\n' || whole.front() == '\r' || whole.front() == '\t'))
-    whole.remove_prefix(1);
+  while (!whole.empty() && detail::json_whitespace(whole.front())) whole.remove_prefix(1);
   return detail::read_object(r, object, doc.scenario_, model::source_position{0, "", whole},
                              [&] { return text.data() + text.size(); });
 }
@@ -1088,13 +1084,13 @@ inline dra::status loader::read_parallel(document& doc, const std::vector<std::s
     std::vector<std::size_t> on_this_thread{0};
     for (std::size_t c = 1; c < threads; ++c) {
       try {
-        workers.emplace_back([&, c] { detail::read_item_chunk(helpers_[c - 1], chunks[c], prefix, buffer_end, text); });
+        workers.emplace_back([&, c] { detail::read_item_chunk(helpers_[c - 1], chunks[c], prefix, buffer_end); });
       } catch (const std::system_error&) {  // no thread to be had: read it here
         on_this_thread.push_back(c);
       }
     }
     for (std::size_t c : on_this_thread)
-      detail::read_item_chunk(c == 0 ? parser_ : helpers_[c - 1], chunks[c], prefix, buffer_end, text);
+      detail::read_item_chunk(c == 0 ? parser_ : helpers_[c - 1], chunks[c], prefix, buffer_end);
   }  // joins the workers
   for (detail::item_chunk& chunk : chunks)
     if (chunk.exception) std::rethrow_exception(chunk.exception);

@@ -34,6 +34,7 @@ struct scenario {
   std::vector<located<node>> nodes;
   std::vector<located<pod>> pods;
   std::vector<std::string> warnings;  // e.g. unknown kinds, ignored with a note
+  friend bool operator==(const scenario&, const scenario&) = default;
 };
 
 }  // namespace dra::model

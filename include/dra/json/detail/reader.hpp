@@ -49,6 +49,15 @@ using string_arena = std::deque<std::string>;
   return "unknown";
 }
 
+[[nodiscard]] constexpr bool json_whitespace(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// A span of input without the JSON whitespace at its end: raw tokens and simdjson's raw spans run
+// up to the next structural character.
+[[nodiscard]] constexpr std::string_view without_trailing_whitespace(std::string_view text) noexcept {
+  while (!text.empty() && json_whitespace(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 // Whether a map key can follow a dot in a path, or needs ["..."].
 [[nodiscard]] constexpr bool plain_key(std::string_view key) noexcept {
   if (key.empty()) return false;
@@ -171,9 +180,7 @@ class reader {
     } else if (auto code = v.type().get(type)) {
       return fail(code);
     } else if (type == od::json_type::number) {
-      text = v.raw_json_token();
-      while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
-        text.remove_suffix(1);
+      text = without_trailing_whitespace(v.raw_json_token());
     } else {
       return wrong_type(v, "a string");
     }
@@ -325,9 +332,7 @@ class reader {
       raw = v.raw_json_token();
     }
     if (code) return fail(code);
-    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
-      raw.remove_suffix(1);
-    return raw;
+    return without_trailing_whitespace(raw);
   }
 
   [[nodiscard]] static bool is_null(od::value& v) noexcept {
