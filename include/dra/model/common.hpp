@@ -100,6 +100,7 @@ struct object_meta {
   text namespace_;
   text uid;
   sorted_map<text> labels;
+  sorted_map<text> annotations;
   friend bool operator==(const object_meta&, const object_meta&) = default;
 };
 

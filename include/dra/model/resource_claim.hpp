@@ -113,11 +113,30 @@ struct allocation_result {
   friend bool operator==(const allocation_result&, const allocation_result&) = default;
 };
 
+// ResourceClaimConsumerReference (status.reservedFor).
+struct resource_claim_consumer_reference {
+  text api_group;  // empty for core objects (pods)
+  text resource;   // "pods"
+  text name;
+  text uid;
+  friend bool operator==(const resource_claim_consumer_reference&, const resource_claim_consumer_reference&) = default;
+};
+
 struct resource_claim {
   object_meta meta;
   device_claim spec;
-  std::optional<allocation_result> allocation;  // status.allocation
+  std::optional<allocation_result> allocation;                // status.allocation
+  std::vector<resource_claim_consumer_reference> reserved_for;  // status.reservedFor
   friend bool operator==(const resource_claim&, const resource_claim&) = default;
+};
+
+// ResourceClaimTemplate: pods that name it get a claim made from `spec`,
+// with the labels and annotations of `claim_meta` (spec.metadata).
+struct resource_claim_template {
+  object_meta meta;
+  object_meta claim_meta;  // spec.metadata: only labels and annotations are used
+  device_claim spec;       // spec.spec
+  friend bool operator==(const resource_claim_template&, const resource_claim_template&) = default;
 };
 
 }  // namespace dra::model

@@ -155,4 +155,20 @@ struct resource_slice {
   friend bool operator==(const resource_slice&, const resource_slice&) = default;
 };
 
+// DeviceTaintRule (KEP-5055): `taint` applies to every device its selector
+// picks, as if the slice had published it. Unset selector fields match all.
+struct device_taint_selector {
+  std::optional<text> driver;
+  std::optional<text> pool;
+  std::optional<text> device;
+  friend bool operator==(const device_taint_selector&, const device_taint_selector&) = default;
+};
+
+struct device_taint_rule {
+  object_meta meta;
+  device_taint_selector device_selector;  // spec.deviceSelector
+  device_taint taint;                     // spec.taint
+  friend bool operator==(const device_taint_rule&, const device_taint_rule&) = default;
+};
+
 }  // namespace dra::model

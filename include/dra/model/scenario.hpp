@@ -27,12 +27,24 @@ struct located {
   friend bool operator==(const located&, const located&) = default;
 };
 
+// An object of a kind device allocation does not use (a ConfigMap, a
+// Deployment…): kept so that commands which echo their input keep it.
+struct other_object {
+  text api_version;
+  text kind;
+  object_meta meta;
+  friend bool operator==(const other_object&, const other_object&) = default;
+};
+
 struct scenario {
   std::vector<located<resource_slice>> slices;
   std::vector<located<device_class>> classes;
   std::vector<located<resource_claim>> claims;
+  std::vector<located<resource_claim_template>> claim_templates;
+  std::vector<located<device_taint_rule>> taint_rules;
   std::vector<located<node>> nodes;
   std::vector<located<pod>> pods;
+  std::vector<located<other_object>> others;  // every other kind, for echoing
   std::vector<std::string> warnings;  // e.g. unknown kinds, ignored with a note
   friend bool operator==(const scenario&, const scenario&) = default;
 };

@@ -14,7 +14,8 @@ struct node {
 };
 
 // PodResourceClaim: a pod names its claims directly (resourceClaimName) or
-// through a template (resourceClaimTemplateName, not resolved by dra).
+// through a template (resourceClaimTemplateName; the claim made from it is
+// found through status.resourceClaimStatuses, or generated, see sim/).
 struct pod_resource_claim {
   text name;
   std::optional<text> resource_claim_name;
@@ -22,10 +23,18 @@ struct pod_resource_claim {
   friend bool operator==(const pod_resource_claim&, const pod_resource_claim&) = default;
 };
 
+// PodResourceClaimStatus: which claim Kubernetes generated for a template entry.
+struct pod_resource_claim_status {
+  text name;                                // the pod's spec.resourceClaims[].name
+  std::optional<text> resource_claim_name;  // unset: no claim was needed
+  friend bool operator==(const pod_resource_claim_status&, const pod_resource_claim_status&) = default;
+};
+
 struct pod {
   object_meta meta;
   std::vector<pod_resource_claim> resource_claims;
   std::optional<text> node_name;
+  std::vector<pod_resource_claim_status> resource_claim_statuses;  // status.resourceClaimStatuses
   friend bool operator==(const pod&, const pod&) = default;
 };
 
