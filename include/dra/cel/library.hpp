@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <span>
+#include <tuple>
 #include <utility>
 #include <cmath>
 #include <cstdint>
@@ -426,7 +429,7 @@ inline bool list_contains(const std::vector<value>& list, const value& x) {
   return false;
 }
 
-// Orders values of one comparable kind (for sort, min, max, isSorted).
+// Orders values of one of CEL's comparable kinds (for sort, min, max, isSorted, <).
 inline std::optional<std::strong_ordering> order(const value& a, const value& b) {
   if (detail::is_numeric(a) && detail::is_numeric(b)) return detail::compare_numbers(a, b);
   if (a.kind() != b.kind()) return std::nullopt;
@@ -441,15 +444,21 @@ inline std::optional<std::strong_ordering> order(const value& a, const value& b)
       if (x.seconds != y.seconds) return x.seconds <=> y.seconds;
       return x.nanos <=> y.nanos;
     }
-    case value_kind::quantity: return a.as<quantity_value>().q <=> b.as<quantity_value>().q;
-    case value_kind::semver: return a.as<semver_value>().get() <=> b.as<semver_value>().get();
+    // Quantities and versions are not CEL-comparable (upstream's types have no Compare): they
+    // order only through their own library's compareTo/isLessThan.
     default: return std::nullopt;
   }
 }
 
-inline value extreme(args_t a, bool want_max) {
+// CEL's comparable element types, for which sort, isSorted, min and max are declared.
+inline std::vector<type> comparable_element_types() {
+  return {T_int(), T_uint(), T_double(), T_bool(), type::duration(), type::timestamp(), T_string(), T_bytes()};
+}
+
+inline value extreme(args_t a, call_context& c, bool want_max) {
   const auto& l = items(a[0]);
-  if (l.empty()) return value::error(want_max ? "max of empty list" : "min of empty list");
+  c.cost += l.size();
+  if (l.empty()) return value::error(want_max ? "max called on empty list" : "min called on empty list");
   const value* best = &l[0];
   for (std::size_t i = 1; i < l.size(); ++i) {
     auto o = order(l[i], *best);
@@ -457,6 +466,30 @@ inline value extreme(args_t a, bool want_max) {
     if (want_max ? *o > 0 : *o < 0) best = &l[i];
   }
   return *best;
+}
+
+// The sum of a list, starting from the declared element type's zero.
+inline value sum(args_t a, call_context& c, value acc) {
+  const auto& l = items(a[0]);
+  c.cost += l.size();
+  for (const auto& e : l) {
+    if (e.kind() != acc.kind()) return no_overload("sum");
+    const value pair[] = {acc, e};
+    switch (acc.kind()) {
+      case value_kind::int64: acc = add_int(pair, c); break;
+      case value_kind::uint64: acc = add_uint(pair, c); break;
+      case value_kind::double_: acc = acc.as_double() + e.as_double(); break;
+      case value_kind::duration: {
+        std::int64_t r;
+        if (__builtin_add_overflow(acc.as<duration_value>().nanos, e.as<duration_value>().nanos, &r)) return overflow();
+        acc = duration_value{r};
+        break;
+      }
+      default: return no_overload("sum");
+    }
+    if (acc.is_error()) return acc;
+  }
+  return acc;
 }
 
 // A timestamp broken down in a time zone (UTC or a fixed offset).
@@ -559,50 +592,107 @@ inline value cidr_of(std::string_view text) {
   return cidr_value{p};
 }
 
-inline value semver_of(std::string_view text, bool normalize) {
-  std::string s(text);
-  if (normalize) {
-    // The semver library's normalization: strip a leading "v", fill missing minor/patch with 0, drop leading zeros.
-    if (!s.empty() && s[0] == 'v') s.erase(0, 1);
-    std::string core = s, rest;
-    const auto cut = s.find_first_of("-+");
-    if (cut != std::string::npos) {
-      core = s.substr(0, cut);
-      rest = s.substr(cut);
-    }
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-      const auto dot = core.find('.', start);
-      parts.push_back(core.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
-    while (parts.size() < 3) parts.emplace_back("0");
-    for (auto& p : parts) {
-      while (p.size() > 1 && p[0] == '0') p.erase(0, 1);
-    }
-    s.clear();
-    for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "." : "") + parts[i];
-    s += rest;
+// The semver library's normalization (version 1): one leading "v" dropped, leading zeros removed
+// from the major and minor numbers and from the rest, a missing minor or patch filled with 0
+// (a short version with a pre-release or build part is an error).
+inline std::optional<std::string> normalized_semver(std::string_view s, std::string& error) {
+  if (!s.empty() && s.front() == 'v') s.remove_prefix(1);
+  std::vector<std::string> parts;
+  for (int i = 0; i < 2; ++i) {
+    const auto dot = s.find('.');
+    if (dot == std::string_view::npos) break;
+    parts.emplace_back(s.substr(0, dot));
+    s.remove_prefix(dot + 1);
   }
-  auto parsed = dra::semver::parse(s);
-  if (!parsed) return value::error(dra::detail::concat("error converting string to semver: ", parsed.error().message));
+  parts.emplace_back(s);
+  for (auto& p : parts) {
+    if (p.size() <= 1) continue;
+    p.erase(0, p.find_first_not_of('0') == std::string::npos ? p.size() : p.find_first_not_of('0'));
+    if (p.empty() || p.front() < '0' || p.front() > '9') p.insert(0, "0");
+  }
+  if (parts.size() < 3) {
+    if (parts.back().find_first_of("+-") != std::string::npos) {
+      error = "short version cannot contain PreRelease/Build meta data";
+      return std::nullopt;
+    }
+    parts.resize(3, "0");
+  }
+  return dra::detail::concat(parts[0], ".", parts[1], ".", parts[2]);
+}
+
+// Errors carry blang/semver's message as upstream returns it.
+inline value semver_of(std::string_view text, bool normalize) {
+  std::string normalized(text);
+  if (normalize) {
+    std::string error;
+    auto n = normalized_semver(text, error);
+    if (!n) return value::error(error);
+    normalized = std::move(*n);
+  }
+  auto parsed = dra::semver::parse(normalized);
+  if (!parsed) {
+    // dra::semver names the input first; blang's message is the part after it.
+    std::string_view message = parsed.error().message;
+    constexpr std::string_view marker = " is not a semantic version: ";
+    if (const auto at = message.find(marker); at != std::string_view::npos) message.remove_prefix(at + marker.size());
+    return value::error(std::string(message));
+  }
   auto owned = std::make_shared<const dra::semver>(std::move(parsed).value());
   return semver_value{owned.get(), owned};
 }
 
 }  // namespace lib
 
+// Kubernetes' authorizer libraries (authz and authz selectors): member functions on the authorizer
+// types. No selector can hold such a value (the environment declares no `authorizer`), but a call
+// on a dyn receiver compiles as upstream's does and fails when evaluated.
+inline void add_authorizer_declarations(function_table& table) {
+  using namespace lib;
+  const type authorizer = type::object("kubernetes.authorization.Authorizer");
+  const type path_check = type::object("kubernetes.authorization.PathCheck");
+  const type group_check = type::object("kubernetes.authorization.GroupCheck");
+  const type resource_check = type::object("kubernetes.authorization.ResourceCheck");
+  const type decision = type::object("kubernetes.authorization.Decision");
+  // Never called: no value passes the type guard of an authorizer type.
+  const implementation unreachable = [](args_t, call_context&) -> value { return value::error("no such overload"); };
+  const struct {
+    const char* name;
+    const char* id;
+    std::vector<type> params;
+    type result;
+  } declarations[] = {
+      {"path", "authorizer_path", {authorizer, T_string()}, path_check},
+      {"group", "authorizer_group", {authorizer, T_string()}, group_check},
+      {"serviceAccount", "authorizer_serviceaccount", {authorizer, T_string(), T_string()}, authorizer},
+      {"resource", "groupcheck_resource", {group_check, T_string()}, resource_check},
+      {"subresource", "resourcecheck_subresource", {resource_check, T_string()}, resource_check},
+      {"namespace", "resourcecheck_namespace", {resource_check, T_string()}, resource_check},
+      {"name", "resourcecheck_name", {resource_check, T_string()}, resource_check},
+      {"check", "pathcheck_check", {path_check, T_string()}, decision},
+      {"check", "resourcecheck_check", {resource_check, T_string()}, decision},
+      {"errored", "decision_errored", {decision}, T_bool()},
+      {"error", "decision_error", {decision}, T_string()},
+      {"allowed", "decision_allowed", {decision}, T_bool()},
+      {"reason", "decision_reason", {decision}, T_string()},
+      {"fieldSelector", "authorizer_fieldselector", {resource_check, T_string()}, resource_check},
+      {"labelSelector", "authorizer_labelselector", {resource_check, T_string()}, resource_check},
+  };
+  for (const auto& d : declarations) table.add(d.name, overload{d.id, true, d.params, d.result, unreachable});
+}
+
 // Registers every function of the DRA selector environment into `table`.
 inline void add_dra_library(function_table& table) {
   using namespace lib;
   auto fn = [&](std::string_view name, std::string id, std::vector<type> params, type result, implementation impl,
-                bool member = false) {
-    table.add(name, overload{std::move(id), member, std::move(params), std::move(result), impl});
+                bool member = false, bool type_guards = true) {
+    table.add(name, overload{std::move(id), member, std::move(params), std::move(result), impl, false, type_guards});
   };
   auto member = [&](std::string_view name, std::string id, std::vector<type> params, type result, implementation impl) {
     fn(name, std::move(id), std::move(params), std::move(result), impl, true);
+  };
+  // A member overload called without cel-go's run-time type guards.
+  auto unguarded_member = [&](std::string_view name, std::string id, std::vector<type> params, type result, implementation impl) {
+    fn(name, std::move(id), std::move(params), std::move(result), impl, true, false);
   };
 
   // Arithmetic.
@@ -673,6 +763,19 @@ inline void add_dra_library(function_table& table) {
   });
   fn("-_", "negate_double", {T_double()}, T_double(), [](args_t a, call_context&) -> value { return -a[0].as_double(); });
   fn("!_", "logical_not", {T_bool()}, T_bool(), [](args_t a, call_context&) -> value { return !a[0].as_bool(); });
+  // Operators the checker and interpreter handle themselves (&&, ||, ?:, ==, !=, [], in) have no
+  // entries; cel-go's older spellings of two of them are plain identifiers and so can be called.
+  fn("_in_", "in_list", {T_A(), type::list(T_A())}, T_bool(), [](args_t a, call_context& c) -> value {
+    c.cost += items(a[1]).size();
+    return list_contains(items(a[1]), a[0]);
+  });
+  fn("_in_", "in_map", {T_A(), type::map(T_A(), T_B())}, T_bool(), [](args_t a, call_context&) -> value {
+    if (const auto* h = a[1].get_if<host_map_value>()) return h->map->contains(h->scope, a[0]);
+    value ignored;
+    return map_find(a[1], a[0], ignored);
+  });
+  // Evaluated by the interpreter (non-strict: an error counts as true); declared for the checker.
+  fn("__not_strictly_false__", "not_strictly_false", {T_bool()}, T_bool(), [](args_t a, call_context&) -> value { return a[0].as_bool(); });
 
   // Size.
   auto size_string = [](args_t a, call_context&) -> value { return static_cast<std::int64_t>(code_points(a[0].as_text())); };
@@ -1009,7 +1112,8 @@ inline void add_dra_library(function_table& table) {
     c.cost += items(a[0]).size();
     return value::list(std::move(out));
   });
-  member("flatten", "list_flatten", {type::list(T_dyn())}, type::list(T_dyn()), [](args_t a, call_context&) -> value {
+  // flatten() is declared on lists of lists, flatten(depth) on any list; neither has run-time type guards.
+  unguarded_member("flatten", "list_flatten", {type::list(type::list(T_A()))}, type::list(T_A()), [](args_t a, call_context&) -> value {
     std::vector<value> out;
     for (const auto& x : items(a[0])) {
       if (x.is(value_kind::list))
@@ -1019,7 +1123,7 @@ inline void add_dra_library(function_table& table) {
     }
     return value::list(std::move(out));
   });
-  member("flatten", "list_flatten_int", {type::list(T_dyn()), T_int()}, type::list(T_dyn()), [](args_t a, call_context&) -> value {
+  unguarded_member("flatten", "list_flatten_int", {type::list(T_dyn()), T_int()}, type::list(T_dyn()), [](args_t a, call_context&) -> value {
     if (a[1].as_int() < 0) return value::error("level must be non-negative");
     std::vector<value> current = items(a[0]);
     for (std::int64_t level = 0; level < a[1].as_int(); ++level) {
@@ -1056,9 +1160,9 @@ inline void add_dra_library(function_table& table) {
     return value::list(std::move(out));
   };
   // sort and sortBy exist for CEL's comparable element types only, as in cel-go.
-  for (const type& t : {T_int(), T_uint(), T_double(), T_bool(), T_string(), T_bytes(), type::duration(), type::timestamp()}) {
-    member("sort", dra::detail::concat("list_", t.to_string(), "_sort"), {type::list(t)}, type::list(t), sort_impl);
-    member("@sortByAssociatedKeys", dra::detail::concat("list_", t.to_string(), "_sortByAssociatedKeys"),
+  for (const type& t : comparable_element_types()) {
+    unguarded_member("sort", dra::detail::concat("list_", t.to_string(), "_sort"), {type::list(t)}, type::list(t), sort_impl);
+    unguarded_member("@sortByAssociatedKeys", dra::detail::concat("list_", t.to_string(), "_sortByAssociatedKeys"),
            {type::list(T_A()), type::list(t)}, type::list(T_A()), [](args_t a, call_context& c) -> value {
              const auto& list = items(a[0]);
              const auto& keys = items(a[1]);
@@ -1082,42 +1186,40 @@ inline void add_dra_library(function_table& table) {
   member("last", "list_last", {type::list(T_A())}, type::optional(T_A()), [](args_t a, call_context&) -> value {
     return items(a[0]).empty() ? value::none() : value::some(items(a[0]).back());
   });
-  member("isSorted", "list_is_sorted", {type::list(T_A())}, T_bool(), [](args_t a, call_context&) -> value {
-    const auto& l = items(a[0]);
-    for (std::size_t i = 1; i < l.size(); ++i) {
-      auto o = order(l[i - 1], l[i]);
-      if (!o) return no_overload("isSorted");
-      if (*o > 0) return false;
-    }
-    return true;
-  });
-  member("sum", "list_sum", {type::list(T_A())}, T_A(), [](args_t a, call_context& c) -> value {
-    const auto& l = items(a[0]);
-    if (l.empty()) return std::int64_t{0};
-    value acc = l[0];
-    for (std::size_t i = 1; i < l.size(); ++i) {
-      if (acc.kind() != l[i].kind()) return no_overload("sum");
-      const value pair[] = {acc, l[i]};
-      switch (acc.kind()) {
-        case value_kind::int64: acc = add_int(pair, c); break;
-        case value_kind::uint64: acc = add_uint(pair, c); break;
-        case value_kind::double_: acc = acc.as_double() + l[i].as_double(); break;
-        default: return no_overload("sum");
+  // Kubernetes' lists library declares isSorted, min and max for CEL's comparable element types
+  // and sum for the summable ones; each overload of sum starts from its own type's zero.
+  for (const type& t : comparable_element_types()) {
+    // Kubernetes' ids spell the types short: list_duration_min_duration.
+    const std::string n = t.kind == type_kind::duration ? "duration" : t.kind == type_kind::timestamp ? "timestamp" : t.to_string();
+    member("isSorted", dra::detail::concat("list_", n, "_is_sorted_bool"), {type::list(t)}, T_bool(), [](args_t a, call_context& c) -> value {
+      const auto& l = items(a[0]);
+      c.cost += l.size();
+      for (std::size_t i = 1; i < l.size(); ++i) {
+        auto o = order(l[i - 1], l[i]);
+        if (!o) return no_overload("isSorted");
+        if (*o > 0) return false;
       }
-      if (acc.is_error()) return acc;
-    }
-    return acc;
+      return true;
+    });
+    member("min", dra::detail::concat("list_", n, "_min_", n), {type::list(t)}, t, [](args_t a, call_context& c) -> value { return extreme(a, c, false); });
+    member("max", dra::detail::concat("list_", n, "_max_", n), {type::list(t)}, t, [](args_t a, call_context& c) -> value { return extreme(a, c, true); });
+  }
+  member("sum", "list_int_sum_int", {type::list(T_int())}, T_int(), [](args_t a, call_context& c) -> value { return sum(a, c, std::int64_t{0}); });
+  member("sum", "list_uint_sum_uint", {type::list(T_uint())}, T_uint(), [](args_t a, call_context& c) -> value { return sum(a, c, std::uint64_t{0}); });
+  member("sum", "list_double_sum_double", {type::list(T_double())}, T_double(), [](args_t a, call_context& c) -> value { return sum(a, c, 0.0); });
+  member("sum", "list_duration_sum_duration", {type::list(type::duration())}, type::duration(), [](args_t a, call_context& c) -> value {
+    return sum(a, c, duration_value{0});
   });
-  member("min", "list_min", {type::list(T_A())}, T_A(), [](args_t a, call_context&) -> value { return extreme(a, false); });
-  member("max", "list_max", {type::list(T_A())}, T_A(), [](args_t a, call_context&) -> value { return extreme(a, true); });
-  auto list_index_of = [](args_t a, call_context&) -> value {
+  auto list_index_of = [](args_t a, call_context& c) -> value {
     const auto& l = items(a[0]);
+    c.cost += l.size();
     for (std::size_t i = 0; i < l.size(); ++i)
       if (equals(l[i], a[1])) return static_cast<std::int64_t>(i);
     return std::int64_t{-1};
   };
-  auto list_last_index_of = [](args_t a, call_context&) -> value {
+  auto list_last_index_of = [](args_t a, call_context& c) -> value {
     const auto& l = items(a[0]);
+    c.cost += l.size();
     for (std::size_t i = l.size(); i-- > 0;)
       if (equals(l[i], a[1])) return static_cast<std::int64_t>(i);
     return std::int64_t{-1};
@@ -1184,9 +1286,10 @@ inline void add_dra_library(function_table& table) {
   fn("isQuantity", "is_quantity_string", {T_string()}, T_bool(), [](args_t a, call_context&) -> value {
     return dra::quantity::parse(a[0].as_text()).has_value();
   });
-  member("sign", "quantity_sign", {T_quantity()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<quantity_value>().q.sign()}; });
+  // sign() is declared as a global function: `sign(q)` compiles, `q.sign()` does not (as upstream).
+  fn("sign", "quantity_sign", {T_quantity()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<quantity_value>().q.sign()}; });
   member("isInteger", "quantity_is_integer", {T_quantity()}, T_bool(), [](args_t a, call_context&) -> value { return a[0].as<quantity_value>().q.is_integer(); });
-  member("asInteger", "quantity_get_integer", {T_quantity()}, T_int(), [](args_t a, call_context&) -> value {
+  member("asInteger", "quantity_get_int", {T_quantity()}, T_int(), [](args_t a, call_context&) -> value {
     auto i = a[0].as<quantity_value>().q.as_int64();
     if (!i) return value::error("cannot convert value to integer");
     return *i;
@@ -1214,10 +1317,10 @@ inline void add_dra_library(function_table& table) {
     if (!r) return value::error(r.error().message);
     return quantity_value{r.value()};
   });
-  member("isLessThan", "quantity_less", {T_quantity(), T_quantity()}, T_bool(), [](args_t a, call_context&) -> value {
+  member("isLessThan", "quantity_is_less_than", {T_quantity(), T_quantity()}, T_bool(), [](args_t a, call_context&) -> value {
     return a[0].as<quantity_value>().q < a[1].as<quantity_value>().q;
   });
-  member("isGreaterThan", "quantity_greater", {T_quantity(), T_quantity()}, T_bool(), [](args_t a, call_context&) -> value {
+  member("isGreaterThan", "quantity_is_greater_than", {T_quantity(), T_quantity()}, T_bool(), [](args_t a, call_context&) -> value {
     return a[0].as<quantity_value>().q > a[1].as<quantity_value>().q;
   });
   member("compareTo", "quantity_compare_to", {T_quantity(), T_quantity()}, T_int(), [](args_t a, call_context&) -> value {
@@ -1239,10 +1342,10 @@ inline void add_dra_library(function_table& table) {
   member("major", "semver_major", {T_semver()}, T_int(), [](args_t a, call_context&) -> value { return static_cast<std::int64_t>(a[0].as<semver_value>().get().major()); });
   member("minor", "semver_minor", {T_semver()}, T_int(), [](args_t a, call_context&) -> value { return static_cast<std::int64_t>(a[0].as<semver_value>().get().minor()); });
   member("patch", "semver_patch", {T_semver()}, T_int(), [](args_t a, call_context&) -> value { return static_cast<std::int64_t>(a[0].as<semver_value>().get().patch()); });
-  member("isLessThan", "semver_less", {T_semver(), T_semver()}, T_bool(), [](args_t a, call_context&) -> value {
+  member("isLessThan", "semver_is_less_than", {T_semver(), T_semver()}, T_bool(), [](args_t a, call_context&) -> value {
     return a[0].as<semver_value>().get() < a[1].as<semver_value>().get();
   });
-  member("isGreaterThan", "semver_greater", {T_semver(), T_semver()}, T_bool(), [](args_t a, call_context&) -> value {
+  member("isGreaterThan", "semver_is_greater_than", {T_semver(), T_semver()}, T_bool(), [](args_t a, call_context&) -> value {
     return a[0].as<semver_value>().get() > a[1].as<semver_value>().get();
   });
   member("compareTo", "semver_compare_to", {T_semver(), T_semver()}, T_int(), [](args_t a, call_context&) -> value {
@@ -1251,11 +1354,12 @@ inline void add_dra_library(function_table& table) {
   });
 
   // Ordering, with CEL's cross-type numeric comparisons.
-  const std::pair<std::string_view, implementation> relations[] = {
-      {"_<_", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o < 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_<_")); }},
-      {"_<=_", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o <= 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_<=_")); }},
-      {"_>_", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o > 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_>_")); }},
-      {"_>=_", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o >= 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_>=_")); }},
+  // cel-go's overload ids: less_int64, less_equals_int64_double, greater_timestamp …
+  const std::tuple<std::string_view, std::string_view, implementation> relations[] = {
+      {"_<_", "less", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o < 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_<_")); }},
+      {"_<=_", "less_equals", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o <= 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_<=_")); }},
+      {"_>_", "greater", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o > 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_>_")); }},
+      {"_>=_", "greater_equals", [](args_t a, call_context&) -> value { auto o = order(a[0], a[1]); return o ? value(*o >= 0) : (detail::is_numeric(a[0]) ? value(false) : no_overload("_>=_")); }},
   };
   const std::pair<type, type> comparable[] = {
       {T_int(), T_int()},       {T_uint(), T_uint()},     {T_double(), T_double()},
@@ -1264,9 +1368,21 @@ inline void add_dra_library(function_table& table) {
       {T_int(), T_uint()},      {T_int(), T_double()},    {T_uint(), T_int()},
       {T_uint(), T_double()},   {T_double(), T_int()},    {T_double(), T_uint()},
   };
-  for (const auto& [name, impl] : relations)
-    for (const auto& [x, y] : comparable)
-      fn(name, dra::detail::concat(name, "_", x.to_string(), "_", y.to_string()), {x, y}, T_bool(), impl);
+  auto id_part = [](const type& t) -> std::string_view {
+    switch (t.kind) {
+      case type_kind::int64: return "int64";
+      case type_kind::uint64: return "uint64";
+      case type_kind::timestamp: return "timestamp";
+      case type_kind::duration: return "duration";
+      default: return {};
+    }
+  };
+  for (const auto& [name, prefix, impl] : relations)
+    for (const auto& [x, y] : comparable) {
+      const std::string xs = id_part(x).empty() ? x.to_string() : std::string(id_part(x));
+      const std::string ys = id_part(y).empty() ? y.to_string() : std::string(id_part(y));
+      fn(name, x == y ? dra::detail::concat(prefix, "_", xs) : dra::detail::concat(prefix, "_", xs, "_", ys), {x, y}, T_bool(), impl);
+    }
 
   // Timestamp and duration accessors (UTC, or a fixed "+hh:mm"/"-hh:mm" offset; IANA zone names are not available).
   fn("_+_", "add_duration_timestamp", {type::duration(), type::timestamp()}, type::timestamp(), [](args_t a, call_context&) -> value {
@@ -1276,14 +1392,24 @@ inline void add_dra_library(function_table& table) {
     if (a[1].as<duration_value>().nanos == std::numeric_limits<std::int64_t>::min()) return overflow();
     return shift_timestamp(a[0].as<timestamp_value>(), -a[1].as<duration_value>().nanos);
   });
-  static constexpr const char* timestamp_accessors[] = {"getFullYear", "getMonth",     "getDate",  "getDayOfMonth",
-                                                         "getDayOfWeek", "getDayOfYear", "getHours", "getMinutes",
-                                                         "getSeconds",   "getMilliseconds"};
-  constexpr auto accessor_impls = timestamp_accessor_impls(std::make_index_sequence<std::size(timestamp_accessors)>{});
-  for (std::size_t k = 0; k < std::size(timestamp_accessors); ++k) {
-    const std::string name = timestamp_accessors[k];
-    member(name, "timestamp_to_" + name, {type::timestamp()}, T_int(), accessor_impls[k]);
-    member(name, "timestamp_to_" + name + "_with_tz", {type::timestamp(), T_string()}, T_int(), accessor_impls[k]);
+  // Name, cel-go's overload id and its id with a time zone (one of them irregular upstream).
+  static constexpr std::array<std::array<const char*, 3>, 10> timestamp_accessors = {{
+      {"getFullYear", "timestamp_to_year", "timestamp_to_year_with_tz"},
+      {"getMonth", "timestamp_to_month", "timestamp_to_month_with_tz"},
+      {"getDate", "timestamp_to_day_of_month_1_based", "timestamp_to_day_of_month_1_based_with_tz"},
+      {"getDayOfMonth", "timestamp_to_day_of_month", "timestamp_to_day_of_month_with_tz"},
+      {"getDayOfWeek", "timestamp_to_day_of_week", "timestamp_to_day_of_week_with_tz"},
+      {"getDayOfYear", "timestamp_to_day_of_year", "timestamp_to_day_of_year_with_tz"},
+      {"getHours", "timestamp_to_hours", "timestamp_to_hours_with_tz"},
+      {"getMinutes", "timestamp_to_minutes", "timestamp_to_minutes_with_tz"},
+      {"getSeconds", "timestamp_to_seconds", "timestamp_to_seconds_tz"},
+      {"getMilliseconds", "timestamp_to_milliseconds", "timestamp_to_milliseconds_with_tz"},
+  }};
+  constexpr auto accessor_impls = timestamp_accessor_impls(std::make_index_sequence<timestamp_accessors.size()>{});
+  for (std::size_t k = 0; k < timestamp_accessors.size(); ++k) {
+    const auto& [name, id, id_with_tz] = timestamp_accessors[k];
+    member(name, id, {type::timestamp()}, T_int(), accessor_impls[k]);
+    member(name, id_with_tz, {type::timestamp(), T_string()}, T_int(), accessor_impls[k]);
   }
   member("getHours", "duration_to_hours", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 3600000000000}; });
   member("getMinutes", "duration_to_minutes", {type::duration()}, T_int(), [](args_t a, call_context&) -> value { return std::int64_t{a[0].as<duration_value>().nanos / 60000000000}; });
@@ -1402,15 +1528,17 @@ inline void add_dra_library(function_table& table) {
     return value::map(std::move(entries));
   });
 
-  // DRA: `includes` on scalar and list attributes (ListTypeAttributes).
-  member("includes", "dra_includes_dyn_dyn", {T_dyn(), T_dyn()}, T_bool(), [](args_t a, call_context&) -> value {
+  // Kubernetes' lists library, version 1 (Kubernetes 1.37; before, DRA's own `includes` with a
+  // limit of 64 values): whether a list holds the value, or a scalar equals it.
+  member("includes", "list_includes_dyn_dyn", {T_dyn(), T_dyn()}, T_bool(), [](args_t a, call_context& c) -> value {
     if (a[0].is(value_kind::list)) {
-      const auto& l = items(a[0]);
-      if (l.size() > 64) return value::error("'includes' function cannot be applied to lists longer than 64 values");
-      return list_contains(l, a[1]);
+      c.cost += items(a[0]).size();
+      return list_contains(items(a[0]), a[1]);
     }
     return equals(a[0], a[1]);
   });
+
+  add_authorizer_declarations(table);
 }
 
 }  // namespace dra::cel

@@ -643,9 +643,10 @@ class parser {
         advance();
         chain.extend();
         if (!optional && at("(")) {
+          const std::size_t open = cur_.offset;  // cel-go places a call at its parenthesis
           advance();
           std::vector<node> args = arguments(")");
-          operand = member_call(std::move(operand), std::move(field), field_offset, std::move(args));
+          operand = member_call(std::move(operand), std::move(field), open, std::move(args));
           continue;
         }
         if (optional) {
@@ -715,9 +716,10 @@ class parser {
           return node{};
         }
         if (at("(")) {
+          const std::size_t open = cur_.offset;  // cel-go places a call at its parenthesis
           advance();
           std::vector<node> args = arguments(")");
-          return global_call(std::move(name), start, std::move(args));
+          return global_call(std::move(name), open, std::move(args));
         }
         if (at("{")) {
           fail_at(cur_.offset, "message construction is not supported: no message types are declared");
@@ -781,8 +783,9 @@ class parser {
       std::string name(cur_.text);
       advance();
       if (at("(")) {
+        const std::size_t open = cur_.offset;
         advance();
-        return global_call(std::move(name), start, arguments(")"));
+        return global_call(std::move(name), open, arguments(")"));
       }
       return ident(std::move(name), start);
     }

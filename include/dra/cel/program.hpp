@@ -112,6 +112,9 @@ class folder {
     if (n.kind != node_kind::call) return;
     if (is_conversion(n.name) && !n.member && n.args.size() == 1 && all_literal()) {
       value v = evaluate_constant(n);
+      // cel-go's duration and timestamp literal validators report a bad string at the argument.
+      if (v.is_error() && (n.name == "duration" || n.name == "timestamp") && n.args[0].literal.is(value_kind::string))
+        return fail(n.args[0], dra::detail::concat("invalid ", n.name, " argument"), true);
       if (v.is_error()) return fail(n, v.error_message(), false);
       to_literal(n, std::move(v));
       return;
