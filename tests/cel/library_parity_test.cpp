@@ -190,6 +190,18 @@ TEST(LibraryParity, UndeclaredOverloadsDoNotCompile) {
   });
 }
 
+// Macro variables and format arguments: cel-go's words and positions.
+TEST(LibraryParity, MacroAndFormatErrorsReadAsCelGos) {
+  const std::string failed = "compile error: compilation failed: ERROR: <input>:1:";
+  expect_all({
+      {"[1].map(1, 1) == [1]", failed + "9: argument is not an identifier"},
+      {"[1].all(1, true)", failed + "9: argument must be a simple name"},
+      {"optional.of(1).optMap(1, 1) == optional.of(1)", failed + "23: optMap() variable name must be a simple identifier"},
+      {"cel.bind(1, 1, true)", failed + "10: cel.bind() variable names must be simple identifiers"},
+      {R"("%d".format(["a"]) == "")", failed + "14: error during formatting: decimal clause can only be used on integers, was given string"},
+  });
+}
+
 // The authorizer libraries are declared (a dyn receiver compiles) but no value can reach them.
 TEST(LibraryParity, AuthorizerFunctionsCompileOnDynAndFailWhenEvaluated) {
   expect_all({

@@ -161,7 +161,8 @@ inline std::optional<value> format_clause(char verb, int precision, const value&
   return std::nullopt;
 }
 
-inline value format_string(std::string_view fmt, const std::vector<value>& args) {
+// `failed_arg`, when given, receives the index of the argument a formatting error is about.
+inline value format_string(std::string_view fmt, const std::vector<value>& args, std::size_t* failed_arg = nullptr) {
   std::string out;
   std::size_t next = 0;
   for (std::size_t i = 0; i < fmt.size(); ++i) {
@@ -190,7 +191,11 @@ inline value format_string(std::string_view fmt, const std::vector<value>& args)
       return value::error(dra::detail::concat("could not parse formatting clause: unrecognized formatting clause \"",
                                               std::string(1, verb), "\""));
     if (next >= args.size()) return value::error(dra::detail::concat("index ", std::to_string(next), " out of range"));
-    if (auto failed = format_clause(verb, precision, args[next++], out)) return *failed;
+    if (auto failed = format_clause(verb, precision, args[next], out)) {
+      if (failed_arg != nullptr) *failed_arg = next;
+      return *failed;
+    }
+    ++next;
   }
   return value::string(std::move(out));
 }

@@ -827,9 +827,11 @@ class parser {
     return std::nullopt;
   }
 
-  std::optional<std::string> simple_name(const node& n, std::size_t offset) {
+  // A macro's variable; `message` is the macro's own wording of the error, as cel-go's.
+  std::optional<std::string> simple_name(const node& n, std::size_t offset,
+                                         std::string_view message = "argument must be a simple name") {
     if (n.kind == node_kind::ident) return n.name;
-    fail_at(n.offset > 0 ? n.offset : offset, "argument must be a simple name");
+    fail_at(n.offset > 0 ? n.offset : offset, message);
     return std::nullopt;
   }
 
@@ -852,7 +854,7 @@ class parser {
     if (auto q = qualified_name(target)) {
       const std::string full = *q + "." + fn;
       if (full == "cel.bind" && args.size() == 3) {
-        auto var = simple_name(args[0], offset);
+        auto var = simple_name(args[0], offset, "cel.bind() variable names must be simple identifiers");
         if (!var) return node{};
         node n = make(node_kind::comprehension, offset);
         n.iter_var = "#unused";
@@ -902,7 +904,7 @@ class parser {
                            call("_==_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))));
     }
     if ((fn == "map" && (argc == 2 || argc == 3)) || (fn == "filter" && argc == 2)) {
-      auto v1 = simple_name(args[0], offset);
+      auto v1 = simple_name(args[0], offset, "argument is not an identifier");
       if (!v1) return node{};
       node element = fn == "filter" ? ident(*v1, offset) : std::move(args[argc - 1]);
       node appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(element), offset)));
@@ -944,7 +946,7 @@ class parser {
     }
     if (fn == "sortBy" && argc == 2) {
       // list.sortBy(e, key) sorts by the keys the expression gives: @sortByAssociatedKeys(list, list.map(e, key)).
-      auto var = simple_name(args[0], offset);
+      auto var = simple_name(args[0], offset, "argument is not an identifier");
       if (!var) return node{};
       node keys = comprehension(offset, *var, "", target, make(node_kind::list, offset), literal(value(true), offset),
                                 call("_+_", offset, list_of(accu(offset), list_literal(std::move(args[1]), offset))),
@@ -952,7 +954,8 @@ class parser {
       return call("@sortByAssociatedKeys", offset, list_of(std::move(target), std::move(keys)), true);
     }
     if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) {
-      auto var = simple_name(args[0], offset);
+      auto var = simple_name(args[0], offset, fn == "optMap" ? "optMap() variable name must be a simple identifier"
+                                                              : "optFlatMap() variable name must be a simple identifier");
       if (!var) return node{};
       node target_copy = target;  // evaluated twice, as cel-go's expansion does
       node bound = make(node_kind::comprehension, offset);
