@@ -12,6 +12,7 @@ namespace dra::cel {
 
 namespace lib {
 
+// The least or greatest element; an empty list is an error worded as upstream's.
 inline value extreme(args_t a, call_context& c, bool want_max) {
   const auto& l = items(a[0]);
   c.cost += l.size();
