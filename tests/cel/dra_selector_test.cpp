@@ -73,6 +73,27 @@ TEST_F(Selectors, UnknownDomainIsAnEmptyMapAndMissingIdsAreErrors) {
   EXPECT_EQ(eval(R"(false && device.attributes["gpu.example.com"].missing == "x")"), "false");
 }
 
+// Upstream's attribute and capacity maps answer every domain on lookup, but `in`, size() and
+// iteration see only the domains the device has names in.
+TEST_F(Selectors, InTellsWhetherTheDeviceHasADomain) {
+  EXPECT_EQ(eval(R"("gpu.example.com" in device.attributes)"), "true");
+  EXPECT_EQ(eval(R"("other.example.com" in device.attributes)"), "true");
+  EXPECT_EQ(eval(R"("nowhere.example.com" in device.attributes)"), "false");
+  EXPECT_EQ(eval(R"("gpu.example.com" in device.capacity)"), "true");
+  EXPECT_EQ(eval(R"("other.example.com" in device.capacity)"), "false");
+  EXPECT_EQ(eval(R"("nowhere.example.com" in device.capacity)"), "false");
+  EXPECT_EQ(eval(R"(!("nowhere.example.com" in device.attributes) && size(device.attributes["nowhere.example.com"]) == 0)"), "true");
+  EXPECT_EQ(eval(R"(has(device.attributes.nowhere) && device.attributes[?"nowhere"].hasValue())"), "true");
+  EXPECT_EQ(eval(R"(size(device.attributes) == 2 && size(device.capacity) == 1)"), "true");
+  EXPECT_EQ(eval(R"(device.attributes.all(d, d in device.attributes) && device.attributes.exists(d, d == "other.example.com"))"), "true");
+  // Inner maps: `in` is plain presence.
+  EXPECT_EQ(eval(R"("model" in device.attributes["gpu.example.com"] && !("nope" in device.attributes["gpu.example.com"]))"), "true");
+  EXPECT_EQ(eval(R"("memory" in device.capacity["gpu.example.com"] && !("memory" in device.capacity["nowhere.example.com"]))"), "true");
+  // A mixin-backed device: its domains come from its own and its mixins' names.
+  EXPECT_EQ(eval(R"("gpu.example.com" in device.attributes && "gpu.example.com" in device.capacity)", 1), "true");
+  EXPECT_EQ(eval(R"("other.example.com" in device.attributes)", 1), "false");
+}
+
 TEST_F(Selectors, WrongTypesAreRuntimeErrors) {
   EXPECT_EQ(eval(R"(device.attributes["gpu.example.com"].model > 5)"), "error: no such overload: _>_(string, int)");
   EXPECT_EQ(eval(R"(device.attributes["gpu.example.com"].model)"),
@@ -111,7 +132,7 @@ TEST_F(Selectors, CompileErrorsAsKubernetesReportsThem) {
             "compile error: compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(string, int)'");
   EXPECT_EQ(eval("device.driver.matches('[')").rfind("compile error: compilation failed: ERROR: <input>:1:23: invalid matches argument", 0), 0u);
   EXPECT_EQ(eval("device.driver == "), "compile error: compilation failed: ERROR: <input>:1:18: Syntax error: mismatched input '<EOF>'");
-  EXPECT_EQ(eval("foo(1)"), "compile error: compilation failed: ERROR: <input>:1:1: undeclared reference to 'foo' (in container '')");
+  EXPECT_EQ(eval("foo(1)"), "compile error: compilation failed: ERROR: <input>:1:4: undeclared reference to 'foo' (in container '')");
 }
 
 TEST_F(Selectors, CostLimitStopsRunawayExpressions) {

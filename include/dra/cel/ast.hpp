@@ -36,7 +36,8 @@ enum class builtin : std::uint8_t {
   if (fn == "_&&_") return builtin::logical_and;
   if (fn == "_||_") return builtin::logical_or;
   if (fn == "_?_:_") return builtin::conditional;
-  if (fn == "@not_strictly_false") return builtin::not_strictly_false;
+  // cel-go's old spelling is an identifier a selector may call; it is non-strict like the macro's.
+  if (fn == "@not_strictly_false" || fn == "__not_strictly_false__") return builtin::not_strictly_false;
   if (fn == "_==_") return builtin::equals;
   if (fn == "_!=_") return builtin::not_equals;
   if (fn == "@in") return builtin::in;

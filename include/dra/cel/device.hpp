@@ -59,7 +59,9 @@ struct qualified {
 
 // Binds one device for one evaluation: `device.driver`, `device.allowMultipleAllocations`,
 // `device.attributes[domain][id]` and `device.capacity[domain][id]`. An unknown domain is an
-// empty map (as upstream's map-with-default), a missing id is "no such key". The binding refers
+// empty map when selected, indexed or tested with has() (as upstream's map-with-default), but
+// `domain in device.attributes` says whether the device has a name in that domain, and size()
+// and iteration see only those domains; a missing id is "no such key". The binding refers
 // to the device and the driver name: both must outlive it and every value taken from it.
 template <flatten::device_view View>
 class device_binding {
@@ -132,6 +134,19 @@ class device_binding {
       buffer[scope.size()] = '/';
       std::memcpy(buffer.data() + scope.size() + 1, id.data(), id.size());
       return lookup(std::string_view(buffer.data(), scope.size() + 1 + id.size()), out);
+    }
+
+    // `in`: the outer map holds the domains the device has names in; an inner map its ids.
+    bool contains(std::string_view scope, const value& key) const override {
+      if (!scope.empty()) {
+        value ignored;
+        return find(scope, key, ignored);
+      }
+      const auto* k = key.get_if<string_value>();
+      if (k == nullptr) return false;
+      bool found = false;
+      for_each_name([&](std::string_view name) { found = found || detail::split_name(name, b->driver_).domain == k->view; });
+      return found;
     }
 
     bool lookup(std::string_view name, value& out) const {

@@ -40,6 +40,10 @@ struct overload {
   type result;
   implementation impl = nullptr;
   bool non_strict = false;  // receives error arguments instead of propagating them
+  // Whether run-time arguments are checked against the declared parameter types before the call
+  // (cel-go's type guards, which look at a list's or map's first entry); off where cel-go
+  // disables them (flatten) or binds one implementation for every overload (sort).
+  bool type_guards = true;
 };
 
 // The functions of an environment by name.
@@ -51,13 +55,24 @@ class function_table {
     auto it = table_.find(std::string(name));
     return it == table_.end() ? nullptr : &it->second;
   }
+  // Every function name with its overloads, in no particular order (for listings and tests).
+  [[nodiscard]] const auto& entries() const noexcept { return table_; }
 
  private:
   std::unordered_map<std::string, std::vector<std::shared_ptr<const overload>>> table_;
 };
 
-// Whether a runtime value may be passed where `param` is declared.
-[[nodiscard]] inline bool accepts(const type& param, const value& v) noexcept {
+// Whether a runtime value may be passed where `param` is declared. Like cel-go's runtime type
+// guards, a list or map is checked by its first entry only (an empty one always fits).
+[[nodiscard]] inline bool accepts(const type& param, const value& v) noexcept;
+
+namespace detail {
+[[nodiscard]] inline bool is_open(const type& t) noexcept {
+  return t.kind == type_kind::dyn || t.kind == type_kind::type_param;
+}
+}  // namespace detail
+
+inline bool accepts(const type& param, const value& v) noexcept {
   switch (param.kind) {
     case type_kind::dyn:
     case type_kind::type_param: return true;
@@ -68,8 +83,19 @@ class function_table {
     case type_kind::double_: return v.is(value_kind::double_);
     case type_kind::string: return v.is(value_kind::string);
     case type_kind::bytes: return v.is(value_kind::bytes);
-    case type_kind::list: return v.is(value_kind::list);
-    case type_kind::map: return v.is(value_kind::map) || v.is(value_kind::host_map);
+    case type_kind::list: {
+      if (!v.is(value_kind::list)) return false;
+      if (detail::is_open(param.params[0])) return true;
+      const auto& items = *v.as<list_value>().items;
+      return items.empty() || accepts(param.params[0], items.front());
+    }
+    case type_kind::map: {
+      if (v.is(value_kind::host_map)) return true;  // the device's maps: string keys, declared by the environment
+      if (!v.is(value_kind::map)) return false;
+      if (detail::is_open(param.params[0]) && detail::is_open(param.params[1])) return true;
+      const auto& entries = *v.as<map_value>().entries;
+      return entries.empty() || (accepts(param.params[0], entries.front().first) && accepts(param.params[1], entries.front().second));
+    }
     case type_kind::type: return v.is(value_kind::type);
     case type_kind::optional: return v.is(value_kind::optional);
     case type_kind::timestamp: return v.is(value_kind::timestamp);
@@ -82,11 +108,18 @@ class function_table {
       if (param.name == "kubernetes.URL") return v.is(value_kind::url);
       return false;
     case type_kind::object:
-      if (param.name == "kubernetes.NamedFormat") return v.is(value_kind::named_format);
-      return v.is(value_kind::host_map);
+      // No function takes the device object; the authorizer types have no values in a selector.
+      return param.name == "kubernetes.NamedFormat" && v.is(value_kind::named_format);
     case type_kind::error: return false;
   }
   return false;
+}
+
+// The same check without looking into lists and maps (for overloads without type guards).
+[[nodiscard]] inline bool accepts_kind(const type& param, const value& v) noexcept {
+  if (param.kind == type_kind::list) return v.is(value_kind::list);
+  if (param.kind == type_kind::map) return v.is(value_kind::map) || v.is(value_kind::host_map);
+  return accepts(param, v);
 }
 
 }  // namespace dra::cel

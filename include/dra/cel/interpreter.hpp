@@ -146,7 +146,8 @@ class interpreter {
             if (equals(e, a)) return true;
           return false;
         }
-        if (c.is(value_kind::map) || c.is(value_kind::host_map)) {
+        if (const auto* h = c.get_if<host_map_value>()) return h->map->contains(h->scope, a);
+        if (c.is(value_kind::map)) {
           value ignored;
           return map_find(c, a, ignored);
         }
@@ -184,7 +185,7 @@ class interpreter {
     auto try_overload = [&](const overload& o, value& out) {
       if (o.member != n.member || o.params.size() != args.size()) return false;
       for (std::size_t i = 0; i < args.size(); ++i)
-        if (!accepts(o.params[i], args[i])) return false;
+        if (o.type_guards ? !accepts(o.params[i], args[i]) : !accepts_kind(o.params[i], args[i])) return false;
       out = o.impl(args, ctx_);
       return true;
     };

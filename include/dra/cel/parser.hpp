@@ -643,9 +643,10 @@ class parser {
         advance();
         chain.extend();
         if (!optional && at("(")) {
+          const std::size_t open = cur_.offset;  // cel-go places a call at its parenthesis
           advance();
           std::vector<node> args = arguments(")");
-          operand = member_call(std::move(operand), std::move(field), field_offset, std::move(args));
+          operand = member_call(std::move(operand), std::move(field), open, std::move(args));
           continue;
         }
         if (optional) {
@@ -715,9 +716,10 @@ class parser {
           return node{};
         }
         if (at("(")) {
+          const std::size_t open = cur_.offset;  // cel-go places a call at its parenthesis
           advance();
           std::vector<node> args = arguments(")");
-          return global_call(std::move(name), start, std::move(args));
+          return global_call(std::move(name), open, std::move(args));
         }
         if (at("{")) {
           fail_at(cur_.offset, "message construction is not supported: no message types are declared");
@@ -781,8 +783,9 @@ class parser {
       std::string name(cur_.text);
       advance();
       if (at("(")) {
+        const std::size_t open = cur_.offset;
         advance();
-        return global_call(std::move(name), start, arguments(")"));
+        return global_call(std::move(name), open, arguments(")"));
       }
       return ident(std::move(name), start);
     }
@@ -824,9 +827,11 @@ class parser {
     return std::nullopt;
   }
 
-  std::optional<std::string> simple_name(const node& n, std::size_t offset) {
+  // A macro's variable; `message` is the macro's own wording of the error, as cel-go's.
+  std::optional<std::string> simple_name(const node& n, std::size_t offset,
+                                         std::string_view message = "argument must be a simple name") {
     if (n.kind == node_kind::ident) return n.name;
-    fail_at(n.offset > 0 ? n.offset : offset, "argument must be a simple name");
+    fail_at(n.offset > 0 ? n.offset : offset, message);
     return std::nullopt;
   }
 
@@ -849,7 +854,7 @@ class parser {
     if (auto q = qualified_name(target)) {
       const std::string full = *q + "." + fn;
       if (full == "cel.bind" && args.size() == 3) {
-        auto var = simple_name(args[0], offset);
+        auto var = simple_name(args[0], offset, "cel.bind() variable names must be simple identifiers");
         if (!var) return node{};
         node n = make(node_kind::comprehension, offset);
         n.iter_var = "#unused";
@@ -899,7 +904,7 @@ class parser {
                            call("_==_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))));
     }
     if ((fn == "map" && (argc == 2 || argc == 3)) || (fn == "filter" && argc == 2)) {
-      auto v1 = simple_name(args[0], offset);
+      auto v1 = simple_name(args[0], offset, "argument is not an identifier");
       if (!v1) return node{};
       node element = fn == "filter" ? ident(*v1, offset) : std::move(args[argc - 1]);
       node appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(element), offset)));
@@ -941,7 +946,7 @@ class parser {
     }
     if (fn == "sortBy" && argc == 2) {
       // list.sortBy(e, key) sorts by the keys the expression gives: @sortByAssociatedKeys(list, list.map(e, key)).
-      auto var = simple_name(args[0], offset);
+      auto var = simple_name(args[0], offset, "argument is not an identifier");
       if (!var) return node{};
       node keys = comprehension(offset, *var, "", target, make(node_kind::list, offset), literal(value(true), offset),
                                 call("_+_", offset, list_of(accu(offset), list_literal(std::move(args[1]), offset))),
@@ -949,7 +954,8 @@ class parser {
       return call("@sortByAssociatedKeys", offset, list_of(std::move(target), std::move(keys)), true);
     }
     if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) {
-      auto var = simple_name(args[0], offset);
+      auto var = simple_name(args[0], offset, fn == "optMap" ? "optMap() variable name must be a simple identifier"
+                                                              : "optFlatMap() variable name must be a simple identifier");
       if (!var) return node{};
       node target_copy = target;  // evaluated twice, as cel-go's expansion does
       node bound = make(node_kind::comprehension, offset);

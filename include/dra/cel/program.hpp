@@ -10,11 +10,13 @@
 
 #include <re2/re2.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace dra::cel {
 
@@ -93,6 +95,10 @@ class folder {
   }
 
   void visit(node& n) {
+    // A format string's argument list is folded to one literal below: keep where its elements were.
+    std::vector<std::uint32_t> format_arg_offsets;
+    if (n.kind == node_kind::call && n.name == "format" && n.member && n.args.size() == 2 && n.args[1].kind == node_kind::list)
+      for (const auto& e : n.args[1].args) format_arg_offsets.push_back(e.offset);
     for (auto& a : n.args) visit(a);
     if (error_) return;
     auto all_literal = [&] {
@@ -112,6 +118,9 @@ class folder {
     if (n.kind != node_kind::call) return;
     if (is_conversion(n.name) && !n.member && n.args.size() == 1 && all_literal()) {
       value v = evaluate_constant(n);
+      // cel-go's duration and timestamp literal validators report a bad string at the argument.
+      if (v.is_error() && (n.name == "duration" || n.name == "timestamp") && n.args[0].literal.is(value_kind::string))
+        return fail(n.args[0], dra::detail::concat("invalid ", n.name, " argument"), true);
       if (v.is_error()) return fail(n, v.error_message(), false);
       to_literal(n, std::move(v));
       return;
@@ -134,7 +143,18 @@ class folder {
     }
     if (n.name == "format" && n.member && all_literal()) {
       value v = evaluate_constant(n);
-      if (v.is_error()) return fail(n, v.error_message(), true);
+      if (v.is_error()) {
+        // cel-go places an argument's formatting error at that argument.
+        std::size_t failed_arg = format_arg_offsets.size();
+        if (n.args[0].literal.is(value_kind::string) && n.args[1].literal.is(value_kind::list))
+          (void)lib::format_string(n.args[0].literal.as_text(), lib::items(n.args[1].literal), &failed_arg);
+        if (failed_arg < format_arg_offsets.size() && v.error_message().starts_with("error during formatting")) {
+          node at;
+          at.offset = format_arg_offsets[failed_arg];
+          return fail(at, v.error_message(), true);
+        }
+        return fail(n, v.error_message(), true);
+      }
     }
     // Every library function is pure: a call on constants (`quantity("10Gi")`, `semver("1.2.3")`)
     // is evaluated once here instead of on every device. One that fails is left to fail at run

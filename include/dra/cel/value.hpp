@@ -57,8 +57,11 @@ struct map_value {
 class host_map {
  public:
   virtual ~host_map() = default;
-  // Sets `out` and returns true when `key` is present.
+  // Sets `out` and returns true when `key` can be looked up (selected, indexed, tested with has()).
   virtual bool find(std::string_view scope, const value& key, value& out) const = 0;
+  // Whether `key` is one of the map's keys (the `in` operator). Differs from find() for a map
+  // that answers every lookup, as upstream's device attribute and capacity maps do.
+  virtual bool contains(std::string_view scope, const value& key) const;
   virtual std::size_t size(std::string_view scope) const = 0;
   virtual std::vector<value> keys(std::string_view scope) const = 0;
 };
@@ -373,6 +376,11 @@ inline bool equals(const value& a, const value& b) {
     case value_kind::url: return *a.as<url_value>().parts == *b.as<url_value>().parts;
     default: return false;
   }
+}
+
+inline bool host_map::contains(std::string_view scope, const value& key) const {
+  value ignored;
+  return find(scope, key, ignored);
 }
 
 // Looks a key up in a map value (literal or host): numeric keys match across
