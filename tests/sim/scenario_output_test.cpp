@@ -121,6 +121,65 @@ TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
   EXPECT_EQ(twice, once);
 }
 
+// "claim@node: request=pool/device[ tolerates key]" per outcome.
+std::vector<std::string> summary(const sim::run_report& r) {
+  std::vector<std::string> out;
+  for (const auto& o : r.outcomes) {
+    std::string line = o.claim + "@" + o.node.value_or("-") + ":";
+    if (o.allocation)
+      for (const auto& d : o.allocation->results) {
+        line += " " + d.request + "=" + std::string(d.pool) + "/" + std::string(d.device);
+        for (const auto& t : d.tolerations) line += " tolerates " + std::string(t.key);
+      }
+    out.push_back(line);
+  }
+  return out;
+}
+
+TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
+  auto doc = json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/cli/data/cluster.json");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const cel::selector_engine engine;
+  auto report = sim::run_scenario(doc->scenario(), engine);
+  // node-a's pool is drained by a DeviceTaintRule: the trainer's two claims go to node-b together; the
+  // debugger's template tolerates the taint and gets node-a's first device.
+  EXPECT_EQ(summary(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+                                                       "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
+                                                       "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                       "example.com/maintenance"}));
+  auto once = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(once) << once.error().to_string();
+
+  auto again = json::load(*once);
+  ASSERT_TRUE(again) << again.error().to_string();
+  const auto& s = again->scenario();
+  ASSERT_EQ(s.claims.size(), 3u);  // dataset-cache, then each pod's generated claim right after the pod
+  EXPECT_EQ(s.claims[0].object.meta.name, "dataset-cache");
+  EXPECT_EQ(s.claims[1].object.meta.name, "trainer-gpu");
+  EXPECT_EQ(s.claims[2].object.meta.name, "debugger-gpu");
+  EXPECT_EQ(s.claims[1].object.meta.labels, (model::sorted_map<model::text>{{"team", "vision"}}));
+  EXPECT_EQ(s.claims[2].object.meta.annotations, (model::sorted_map<model::text>{{"owner", "ops"}}));
+  EXPECT_EQ(s.claims[1].source.index, s.pods[0].source.index + 1);
+  for (std::size_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(s.claims[i].object.allocation) << i;
+    EXPECT_EQ(*s.claims[i].object.allocation, *report.outcomes[i == 0 ? 1 : i == 1 ? 0 : 2].allocation) << i;
+  }
+  EXPECT_EQ(s.claims[0].object.reserved_for,
+            (std::vector<model::resource_claim_consumer_reference>{{"", "pods", "trainer", "p0"}}));
+  EXPECT_EQ(s.pods[0].object.node_name, "node-b");
+  EXPECT_EQ(s.pods[1].object.node_name, "node-a");
+  EXPECT_EQ(s.pods[0].object.resource_claim_statuses,
+            (std::vector<model::pod_resource_claim_status>{{"gpu", model::text("trainer-gpu")}}));
+  EXPECT_EQ(s.others.size(), 1u);  // the ConfigMap
+
+  auto second = sim::run_scenario(s, engine);
+  EXPECT_TRUE(second.outcomes.empty());
+  EXPECT_TRUE(second.generated.empty());
+  auto twice = sim::scenario_after(s, second);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(*twice, *once);
+}
+
 TEST(ScenarioOutput, ObjectsWithoutSourceTextAreAnError) {
   model::scenario s;
   model::node n;
