@@ -29,19 +29,24 @@ struct field_override {
 inline void write_element(writer& w, simdjson::dom::element e) {
   using type = simdjson::dom::element_type;
   switch (e.type()) {
-    case type::OBJECT:
+    case type::OBJECT: {
+      // Held in a variable: a range over get_object().value_unsafe() would outlive its temporary.
+      const simdjson::dom::object object = e.get_object().value_unsafe();
       w.begin_object();
-      for (auto field : e.get_object().value_unsafe()) {
+      for (auto field : object) {
         w.key(field.key);
         write_element(w, field.value);
       }
       w.end_object();
       return;
-    case type::ARRAY:
+    }
+    case type::ARRAY: {
+      const simdjson::dom::array array = e.get_array().value_unsafe();
       w.begin_array();
-      for (auto item : e.get_array().value_unsafe()) write_element(w, item);
+      for (auto item : array) write_element(w, item);
       w.end_array();
       return;
+    }
     case type::STRING:
       w.string(e.get_string().value_unsafe());
       return;
