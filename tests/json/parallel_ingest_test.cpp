@@ -22,6 +22,7 @@ dra::json::loader threaded(unsigned threads) {
 std::vector<std::string> fixture_items() {
   std::vector<std::string> items;
   for (const auto& entry : std::filesystem::directory_iterator(DRA_JSON_TEST_DATA)) {
+    if (!entry.is_regular_file()) continue;
     dra::json::document doc = dra_test::load_fixture(entry.path().filename().string());
     std::vector<std::pair<std::size_t, std::string_view>> objects;
     const dra::model::scenario& s = doc.scenario();
