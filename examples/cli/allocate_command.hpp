@@ -7,6 +7,7 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/json/yaml.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 
@@ -84,7 +85,9 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
   auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{});
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (call.output == output_format::scenario) {
+    // In the input's format: JSON in, JSON out; YAML in, YAML out.
     auto written = dra::sim::scenario_after(doc.scenario(), report);
+    if (written && doc.format() == dra::json::input_format::yaml) written = dra::json::to_yaml(*written);
     if (!written) {
       err << "dra: " << written.error().to_string() << "\n";
       return 1;

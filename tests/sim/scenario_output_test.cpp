@@ -2,6 +2,7 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/overlay.hpp>
+#include <dra/json/yaml.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 
@@ -176,6 +177,36 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   EXPECT_TRUE(second.outcomes.empty());
   EXPECT_TRUE(second.generated.empty());
   auto twice = sim::scenario_after(s, second);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(*twice, *once);
+}
+
+TEST(ScenarioOutput, YamlInYamlOutRoundTrips) {
+  auto doc = json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/cli/data/cluster.yaml");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  ASSERT_EQ(doc->format(), json::input_format::yaml);
+  const cel::selector_engine engine;
+  auto report = sim::run_scenario(doc->scenario(), engine);
+  EXPECT_EQ(summary(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+                                                       "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
+                                                       "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                       "example.com/maintenance"}));
+  auto written = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(written);
+  auto once = json::to_yaml(*written);
+  ASSERT_TRUE(once) << once.error().to_string();
+  ASSERT_TRUE(once->starts_with("apiVersion: v1\nkind: List\nitems:\n")) << *once;
+
+  auto again = json::load(*once);
+  ASSERT_TRUE(again) << again.error().to_string();
+  EXPECT_EQ(again->format(), json::input_format::yaml);
+  ASSERT_EQ(again->scenario().claims.size(), 3u);
+  for (const auto& c : again->scenario().claims) EXPECT_TRUE(c.object.allocation) << c.object.meta.name;
+  auto second = sim::run_scenario(again->scenario(), engine);
+  EXPECT_TRUE(second.outcomes.empty());
+  auto rewritten = sim::scenario_after(again->scenario(), second);
+  ASSERT_TRUE(rewritten);
+  auto twice = json::to_yaml(*rewritten);
   ASSERT_TRUE(twice);
   EXPECT_EQ(*twice, *once);
 }
