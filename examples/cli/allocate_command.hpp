@@ -7,7 +7,9 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/json/yaml.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
 
 #include <unistd.h>
 
@@ -66,20 +68,39 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
 
 }  // namespace detail
 
+// allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim is
+// unschedulable, else 0.
+[[nodiscard]] inline int allocate_exit_code(const std::vector<dra::model::claim_outcome>& outcomes) {
+  if (std::ranges::any_of(outcomes, [](const auto& o) { return o.error.has_value(); })) return 1;
+  if (std::ranges::any_of(outcomes, [](const auto& o) { return !o.allocation.has_value(); })) return 3;
+  return 0;
+}
+
 // Runs `dra allocate` with a given selector engine and feature set. Prints JSON with --output json,
-// or by default when stdout is not a terminal; a table otherwise. Exit code 0 when the run
-// completed (unschedulable claims and input errors are part of the output).
+// or by default when stdout is not a terminal; a table otherwise; the scenario with the allocations
+// written back with --output scenario. Exit code as allocate_exit_code says.
 template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
 int run_allocate_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
                       const dra::json::document& doc, std::ostream& out, std::ostream& err) {
   auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{});
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
+  if (call.output == output_format::scenario) {
+    // In the input's format: JSON in, JSON out; YAML in, YAML out.
+    auto written = dra::sim::scenario_after(doc.scenario(), report);
+    if (written && doc.format() == dra::json::input_format::yaml) written = dra::json::to_yaml(*written);
+    if (!written) {
+      err << "dra: " << written.error().to_string() << "\n";
+      return 1;
+    }
+    out << *written;
+    return allocate_exit_code(report.outcomes);
+  }
   const bool json = call.output_given ? call.output == output_format::json : isatty(fileno(stdout)) == 0;
   if (json)
     out << dra::json::output_document(report.outcomes);
   else
     detail::print_table(report.outcomes, out);
-  return 0;
+  return allocate_exit_code(report.outcomes);
 }
 
 // `dra allocate`. Selectors compile in the environment upstream's allocator uses whatever the

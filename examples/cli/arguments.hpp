@@ -21,15 +21,21 @@ inline constexpr std::string_view usage_text =
     "\n"
     "commands:\n"
     "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity]\n"
-    "                                             allocate every pending claim (the default command)\n"
+    "           [--output text|json|scenario]  allocate every pending claim (the default command);\n"
+    "                                             --output scenario prints the input objects with the\n"
+    "                                             allocations written back, in the input's format\n"
     "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
     "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
     "  flatten  [FILE]                            the objects with every mixin applied\n"
     "  select   [FILE] EXPR [--class NAME]        the devices a CEL selector matches\n"
     "\n"
-    "FILE is a scenario (a Kubernetes List, a JSON array or one object); '-' reads stdin;\n"
-    "without FILE the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
-    "--output json prints machine-readable output; allocate prints JSON when stdout is not a terminal.\n";
+    "FILE is a scenario: Kubernetes Lists, JSON arrays or objects, one after another, or YAML\n"
+    "documents separated by '---'. '-' reads stdin; without FILE, stdin is read when it is a pipe\n"
+    "or a file, else the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
+    "--output json prints machine-readable output; allocate prints JSON when stdout is not a terminal.\n"
+    "\n"
+    "exit status: 0 success; 1 bad input (allocate: also a claim in error); 2 usage error;\n"
+    "3 allocate: some claims are unschedulable (and none in error).\n";
 
 // argv without the program name. `default_command` is what runs when none is named.
 [[nodiscard]] inline dra::result<invocation> parse_arguments(std::span<const std::string_view> args,
@@ -61,8 +67,10 @@ inline constexpr std::string_view usage_text =
         parsed.output = output_format::json;
       else if (*v == "text")
         parsed.output = output_format::text;
+      else if (*v == "scenario")
+        parsed.output = output_format::scenario;
       else
-        return dra::error{"--output must be text or json, not \"" + *v + "\""};
+        return dra::error{"--output must be text, json or scenario, not \"" + *v + "\""};
       parsed.output_given = true;
     } else if (flag == "--class") {
       auto v = value();

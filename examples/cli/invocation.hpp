@@ -7,11 +7,11 @@
 
 namespace dra_cli {
 
-enum class output_format { text, json };
+enum class output_format { text, json, scenario };
 
 struct invocation {
   std::string command;                 // summary, validate, flatten, select, allocate
-  std::optional<std::string> file;     // a path, "-" for stdin, none for the embedded default
+  std::optional<std::string> file;     // a path, "-" for stdin, none for stdin when piped, else the embedded default
   std::vector<std::string> arguments;  // positional arguments after FILE (e.g. the CEL expression of select)
   output_format output = output_format::text;
   bool output_given = false;                // --output was on the command line

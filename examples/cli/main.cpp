@@ -6,6 +6,9 @@
 
 #include <dra/dra.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -18,7 +21,18 @@
 
 namespace {
 
+// Without FILE, a pipe or a redirected file on stdin is the input (`kubectl get … -o json | dra`);
+// a terminal or /dev/null (character devices) means the embedded default scenario.
+bool stdin_has_input() {
+  struct stat info {};
+  if (isatty(STDIN_FILENO) != 0 || fstat(STDIN_FILENO, &info) != 0) return false;
+  return S_ISFIFO(info.st_mode) || S_ISREG(info.st_mode) || S_ISSOCK(info.st_mode);
+}
+
 dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
+  // Large inputs are read on every core the machine offers.
+  const dra::json::load_options options{.threads = std::max(1u, std::thread::hardware_concurrency())};
+  if (!call.file && stdin_has_input()) return dra::json::load(std::cin, "<stdin>", options);
   if (!call.file) {
     auto doc = dra::json::load(dra_cli::default_scenario);
     if (!doc && doc.error().object.empty()) {
@@ -28,8 +42,6 @@ dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
     }
     return doc;
   }
-  // Large inputs are read on every core the machine offers.
-  const dra::json::load_options options{.threads = std::max(1u, std::thread::hardware_concurrency())};
   if (*call.file == "-") return dra::json::load(std::cin, "<stdin>", options);
   return dra::json::load_file(*call.file, options);
 }
@@ -75,6 +87,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const dra_cli::invocation& call = *parsed;
+  if (call.output == dra_cli::output_format::scenario && call.command != "allocate") {
+    std::cerr << "dra: --output scenario is for allocate only\n\n" << dra_cli::usage_text;
+    return 2;
+  }
   if (call.command == "help") {
     std::cout << dra_cli::usage_text;
     return 0;
@@ -100,6 +116,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const std::string& warning : doc->scenario().warnings) std::cerr << "dra: warning: " << warning << "\n";
+  if (call.command == "summary" || call.command == "allocate")
+    for (const std::string& warning : dra::sim::skipped_device_warnings(doc->scenario()))
+      std::cerr << "dra: warning: " << warning << "\n";
   if (call.command == "flatten") return run_flatten(*doc, std::cout);
   if (call.command == "validate") return dra_cli::run_validate(*doc, json_output, std::cout);
   if (call.command == "allocate") return dra_cli::run_allocate(call, *doc, std::cout, std::cerr);

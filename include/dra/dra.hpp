@@ -29,6 +29,7 @@
 #include <dra/flatten/plain_view.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/json/overlay.hpp>
 #include <dra/json/writer.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/device_class.hpp>
@@ -39,6 +40,7 @@
 #include <dra/model/workload.hpp>
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
 #include <dra/sim/select.hpp>
 #include <dra/sim/summary.hpp>
 #include <dra/validate/common.hpp>

@@ -30,6 +30,7 @@ class DraConan(ConanFile):
         self.requires("range-v3/0.12.0")
         self.requires("simdjson/3.0.1")
         self.requires("re2/20230301")
+        self.requires("yaml-cpp/0.8.0")
 
     def validate(self):
         check_min_cppstd(self, 20)

@@ -1,5 +1,6 @@
 # Runs the dra command once and checks its exit code, stdout (against a golden file) and stderr (a regex).
-set(input_args)
+# Without STDIN the command reads /dev/null, never the test runner's own stdin (a pipe there would be read as input).
+set(input_args INPUT_FILE /dev/null)
 if(STDIN)
   set(input_args INPUT_FILE ${STDIN})
 endif()

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 
 namespace {
@@ -83,10 +84,23 @@ const bad_case cases[] = {
     {"junk inside an object of an ignored kind",
      R"([{"apiVersion":"v1","kind":"ConfigMap" junk "metadata":{}}, {"apiVersion":"v1","kind":"Node"}])", "", "[0]",
      "invalid JSON"},
-    {"scalar document", R"("just a string")", "", "", "a scenario must be a JSON object or array"},
+    {"scalar document", R"("just a string")", "", "", "line 1: a scenario document must be a YAML mapping or sequence, not a scalar"},
+    {"JSON scalar document", R"([] 5)", "document 2", "", "a scenario must be a JSON object or array"},
+    {"JSON then YAML", "{\"kind\":\"List\",\"items\":[]}\nkind: Pod\nmetadata: {}\n", "document 2", "",
+     "a scenario must be a JSON object or array"},
+    {"second document broken", R"([]{"kind":"Node","metadata":{"name":"a"}} {"kind":)", "document 3", "", "invalid JSON"},
+    {"error in a later document", R"({"kind":"List","items":[]}
+      {"kind":"PodList","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":5}}]})",
+     "Pod/p", "items[0].spec.nodeName", "must be a string, not a number"},
+    {"broken YAML", "kind: List\nitems:\n- kind: Node\n  metadata: {name: a\n", "", "", "invalid YAML at line 5, column 1"},
+    {"YAML scalar document", "kind: Node\n---\njust text\n", "document 2", "", "line 3: a scenario document must be"},
+    {"YAML error names the line", "kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    nodeName: 5\n",
+     "Pod/p", "items[0].spec.nodeName", "must be a string, not a number (line 8)"},
+    {"YAML key not a scalar", "kind: Node\n? [a, b]\n: c\n", "", "", "line 2: a mapping key must be a scalar"},
     {"truncated", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a")", "", "", "invalid JSON"},
     {"truncated in a string", R"([{"apiVersion":"v1","kind":"No)", "", "", "invalid JSON"},
-    {"empty input", "", "", "", "invalid JSON"},
+    {"empty input", "", "", "", "the input is empty: it holds no document"},
+    {"only empty YAML documents", "---\n# nothing\n---\n", "", "", "every YAML document is empty"},
     {"invalid UTF-8", "[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"\xff\xfe\"}}]", "", "",
      "invalid JSON"},
     {"deep nesting", std::string(5000, '[') + std::string(5000, ']'), "", "[0]", "must be an object"},
@@ -106,6 +120,7 @@ TEST(IngestErrors, NameTheObjectThePathAndTheProblem) {
     ASSERT_FALSE(doc.has_value()) << c.name << ": loaded unexpectedly";
     const dra::error& e = doc.error();
     EXPECT_EQ(e.object, c.object) << c.name << ": " << e.to_string();
+    if (e.object != c.object || e.message.find(c.message) == std::string::npos) std::cerr << c.name << " => " << e.to_string() << "\n";
     EXPECT_EQ(e.path, c.path) << c.name << ": " << e.to_string();
     EXPECT_NE(e.message.find(c.message), std::string::npos) << c.name << ": " << e.to_string();
     for (unsigned threads : {2u, 3u}) {  // the same error when items are read on several threads

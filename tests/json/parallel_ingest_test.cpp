@@ -22,12 +22,16 @@ dra::json::loader threaded(unsigned threads) {
 std::vector<std::string> fixture_items() {
   std::vector<std::string> items;
   for (const auto& entry : std::filesystem::directory_iterator(DRA_JSON_TEST_DATA)) {
+    if (!entry.is_regular_file()) continue;
     dra::json::document doc = dra_test::load_fixture(entry.path().filename().string());
     std::vector<std::pair<std::size_t, std::string_view>> objects;
     const dra::model::scenario& s = doc.scenario();
     for (const auto& o : s.slices) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.classes) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.claims) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.claim_templates) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.taint_rules) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.others) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.nodes) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.pods) objects.emplace_back(o.source.index, o.source.json);
     std::sort(objects.begin(), objects.end());
@@ -58,7 +62,10 @@ TEST(ParallelIngest, GivesTheSameDocumentOnAnyNumberOfThreads) {
   ASSERT_TRUE(sequential.has_value()) << sequential.error().to_string();
   const dra::model::scenario& one = sequential->scenario();
   ASSERT_GT(one.slices.size(), 20u);
-  ASSERT_EQ(one.warnings.size(), 4u);
+  ASSERT_EQ(one.warnings.size(), 8u);  // the ConfigMaps: the fixtures' and the list's own
+  ASSERT_EQ(one.claim_templates.size(), 4u);
+  ASSERT_EQ(one.taint_rules.size(), 8u);
+  ASSERT_EQ(one.others.size(), 8u);
   EXPECT_EQ(one.nodes.back().object.meta.name, "node-A3");
   EXPECT_EQ(one.nodes.back().object.meta.labels.front().value, "z\"1");
   for (unsigned threads : {2u, 3u, 4u, 64u}) {

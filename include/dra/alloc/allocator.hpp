@@ -51,6 +51,12 @@ struct allocation_outcome {
 
 namespace detail {
 
+// Whether a DeviceTaintRule's selector picks a device: every field it sets must match; none set picks all.
+[[nodiscard]] inline bool rule_selects(const model::device_taint_selector& selector, const device_ref& id) noexcept {
+  return (!selector.driver || *selector.driver == id.driver) && (!selector.pool || *selector.pool == id.pool) &&
+         (!selector.device || *selector.device == id.device);
+}
+
 // A device attribute as a set of values of one type (list-type attributes, KEP-5491).
 struct attribute_set {
   enum class kind : std::uint8_t { none, ints, bools, strings, versions } type = kind::none;
@@ -367,6 +373,14 @@ class basic_allocator {
     return s.run();
   }
 
+  // DeviceTaintRules: each rule's taint applies to the devices its selector
+  // picks, after the taints their slice publishes (as upstream's slice
+  // tracker appends them). Set before allocating; the rules must outlive the allocator.
+  void set_taint_rules(std::span<const model::device_taint_rule* const> rules) {
+    taint_rules_.assign(rules.begin(), rules.end());
+    pools_by_node_.clear();
+  }
+
   // The next shareID serial; callers that keep allocating continue from here.
   [[nodiscard]] std::uint64_t share_serial() const noexcept { return share_serial_; }
   void set_share_serial(std::uint64_t next) noexcept { share_serial_ = next; }
@@ -412,6 +426,7 @@ class basic_allocator {
     // What the ledger says, as of the pool's `seen_version`.
     bool exclusive_in_state = false;
     const capacity_amounts* given_out = nullptr;
+    std::vector<const model::device_taint*> rule_taints;  // from DeviceTaintRules
   };
   struct counter_holder {
     std::uint32_t pool = 0;
@@ -543,6 +558,7 @@ class basic_allocator {
   std::unordered_map<std::string_view, std::vector<const model::resource_slice*>> slices_on_node_;
   std::vector<const model::resource_slice*> shared_slices_;
   slices_by_pool by_pool_;
+  std::vector<const model::device_taint_rule*> taint_rules_;
   // Keyed by owned text: claims passed to allocate() need not outlive the allocator.
   std::map<std::string, compiled, std::less<>> programs_;
   std::map<std::string, node_pools, std::less<>> pools_by_node_;

@@ -1,7 +1,9 @@
-// Ingest of Kubernetes JSON (a List, an array or one object) into a dra::model::scenario with simdjson On-Demand.
+// Ingest of Kubernetes objects (JSON or YAML documents: Lists, typed lists, arrays, single objects, one after another) into a dra::model::scenario with simdjson On-Demand.
 #pragma once
 
+#include <dra/json/detail/objects.hpp>
 #include <dra/json/detail/reader.hpp>
+#include <dra/json/yaml.hpp>
 #include <dra/model/scenario.hpp>
 
 #include <simdjson.h>
@@ -24,13 +26,21 @@
 
 namespace dra::json {
 
+// The format an input was written in (`--output scenario` answers in the same one).
+enum class input_format : std::uint8_t { json, yaml };
+
 // A loaded scenario and the buffer its strings point into. Moving a
 // document keeps every view valid (the buffer is on the heap).
 class document {
  public:
   [[nodiscard]] const model::scenario& scenario() const noexcept { return scenario_; }
   [[nodiscard]] model::scenario& scenario() noexcept { return scenario_; }
+  // The JSON text the objects were read from: the input itself, or for YAML input its
+  // documents converted to JSON, one after another.
   [[nodiscard]] std::string_view text() const noexcept { return {buffer_->data(), buffer_->size()}; }
+  [[nodiscard]] input_format format() const noexcept { return format_; }
+  // How many documents the input held (a List counts as one).
+  [[nodiscard]] std::size_t document_count() const noexcept { return documents_; }
 
  private:
   friend class loader;
@@ -38,825 +48,35 @@ class document {
   // Unescaped strings: one arena per thread that read the document.
   std::vector<std::unique_ptr<detail::string_arena>> arenas_;
   model::scenario scenario_;
+  input_format format_ = input_format::json;
+  std::size_t documents_ = 0;
 };
 
 namespace detail {
 
-enum class api_version : std::uint8_t { v1, v1beta2, v1beta1, other };
-
-[[nodiscard]] constexpr api_version resource_api_version(std::string_view text) noexcept {
-  if (text == "resource.k8s.io/v1") return api_version::v1;
-  if (text == "resource.k8s.io/v1beta2") return api_version::v1beta2;
-  if (text == "resource.k8s.io/v1beta1") return api_version::v1beta1;
-  return api_version::other;
-}
-
-// Reads one object of each kind. Unknown fields are skipped, as Kubernetes
-// clients skip them.
-class object_reader {
- public:
-  explicit object_reader(reader& r) : r_(r) {}
-
-  dra::status metadata(od::value& v, model::object_meta& meta) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "name") return assign(meta.name, r_.string(value));
-      if (name == "namespace") return assign(meta.namespace_, r_.string(value));
-      if (name == "uid") return assign(meta.uid, r_.string(value));
-      if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
-      return {};
-    });
-  }
-
-  dra::status node_selector(od::value& v, model::node_selector& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name != "nodeSelectorTerms") return {};
-      return r_.each_element(value, [&](od::value& term_value) -> dra::status {
-        model::node_selector_term& term = out.terms.emplace_back();
-        return r_.each_field(term_value, [&](std::string_view term_field, od::value& requirements) -> dra::status {
-          auto in = r_.field(term_field);
-          if (term_field == "matchExpressions") return requirement_list(requirements, term.match_expressions);
-          if (term_field == "matchFields") return requirement_list(requirements, term.match_fields);
-          return {};
-        });
-      });
-    });
-  }
-
-  dra::status toleration(od::value& v, model::device_toleration& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "key") return assign(out.key, r_.string(value));
-      if (name == "value") return assign(out.value, r_.string(value));
-      if (name == "effect") return assign(out.effect, r_.string(value));
-      if (name == "operator") {
-        auto op = r_.string(value);
-        if (!op) return std::move(op).error();
-        if (*op == "Exists")
-          out.op = model::toleration_operator::exists;
-        else if (*op == "Equal" || op->empty())
-          out.op = model::toleration_operator::equal;
-        else
-          return r_.fail(concat("Unsupported value: ", quoted(*op), ": supported values: \"Equal\", \"Exists\""));
-        return {};
-      }
-      if (name == "tolerationSeconds") {
-        if (reader::is_null(value)) return {};
-        auto seconds = r_.integer(value);
-        if (!seconds) return std::move(seconds).error();
-        out.toleration_seconds = *seconds;
-      }
-      return {};
-    });
-  }
-
-  dra::status tolerations(od::value& v, std::vector<model::device_toleration>& out) {
-    return r_.each_element(v, [&](od::value& t) { return toleration(t, out.emplace_back()); });
-  }
-
-  dra::status opaque(od::value& v, model::opaque_device_configuration& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "driver") return assign(out.driver, r_.string(value));
-      if (name == "parameters") return assign(out.parameters_json, r_.raw_json(value));
-      return {};
-    });
-  }
-
-  dra::status selectors(od::value& v, std::vector<model::device_selector>& out) {
-    return r_.each_element(v, [&](od::value& selector) -> dra::status {
-      model::device_selector& s = out.emplace_back();
-      return r_.each_field(selector, [&](std::string_view name, od::value& value) -> dra::status {
-        auto at = r_.field(name);
-        if (name != "cel") return {};
-        return r_.each_field(value, [&](std::string_view cel_field, od::value& expression) -> dra::status {
-          auto in = r_.field(cel_field);
-          if (cel_field == "expression") return assign(s.cel_expression, r_.string(expression));
-          return {};
-        });
-      });
-    });
-  }
-
-  // ---- ResourceSlice
-
-  dra::status attribute(od::value& v, model::device_attribute& out) {
-    std::uint8_t fields = 0;
-    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "int") {
-        ++fields;
-        auto i = r_.integer(value);
-        if (!i) return std::move(i).error();
-        out.value = *i;
-      } else if (name == "bool") {
-        ++fields;
-        auto b = r_.boolean(value);
-        if (!b) return std::move(b).error();
-        out.value = *b;
-      } else if (name == "string") {
-        ++fields;
-        auto s = r_.string(value);
-        if (!s) return std::move(s).error();
-        out.value = *s;
-      } else if (name == "version") {
-        ++fields;
-        auto s = r_.string(value);
-        if (!s) return std::move(s).error();
-        out.value = version(*s);
-      } else if (name == "ints") {
-        ++fields;
-        std::vector<std::int64_t> list;
-        auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
-          auto i = r_.integer(e);
-          if (!i) return std::move(i).error();
-          list.push_back(*i);
-          return {};
-        });
-        if (!st) return st;
-        out.value = std::move(list);
-      } else if (name == "bools") {
-        ++fields;
-        std::vector<bool> list;
-        auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
-          auto b = r_.boolean(e);
-          if (!b) return std::move(b).error();
-          list.push_back(*b);
-          return {};
-        });
-        if (!st) return st;
-        out.value = std::move(list);
-      } else if (name == "strings") {
-        ++fields;
-        auto list = r_.strings(value);
-        if (!list) return std::move(list).error();
-        out.value = std::move(*list);
-      } else if (name == "versions") {
-        ++fields;
-        auto list = r_.strings(value);
-        if (!list) return std::move(list).error();
-        std::vector<model::version_value> versions;
-        versions.reserve(list->size());
-        for (std::string_view s : *list) versions.push_back(version(s));
-        out.value = std::move(versions);
-      }
-      return {};
-    });
-    out.fields_set = fields;
-    return status;
-  }
-
-  dra::status capacity(od::value& v, model::device_capacity& out) {
-    bool has_value = false;
-    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "value") {
-        has_value = true;
-        return assign(out.value, r_.quantity_value(value));
-      }
-      if (name == "requestPolicy") {
-        if (reader::is_null(value)) return {};
-        return request_policy(value, out.request_policy.emplace());
-      }
-      return {};
-    });
-    if (status && !has_value) return r_.fail("missing required field \"value\"");
-    return status;
-  }
-
-  dra::status request_policy(od::value& v, model::capacity_request_policy& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "default") return assign(out.default_value, r_.quantity_value(value));
-      if (name == "validValues")
-        return r_.each_element(value, [&](od::value& q) -> dra::status {
-          auto parsed = r_.quantity_value(q);
-          if (!parsed) return std::move(parsed).error();
-          out.valid_values.push_back(*parsed);
-          return {};
-        });
-      if (name == "validRange") {
-        model::capacity_range& range = out.valid_range.emplace();
-        bool has_min = false;
-        auto st = r_.each_field(value, [&](std::string_view bound, od::value& q) -> dra::status {
-          auto in = r_.field(bound);
-          if (bound == "min") {
-            has_min = true;
-            return assign(range.min, r_.quantity_value(q));
-          }
-          if (bound == "max") return assign(range.max, r_.quantity_value(q));
-          if (bound == "step") return assign(range.step, r_.quantity_value(q));
-          return {};
-        });
-        if (st && !has_min) return r_.fail("missing required field \"min\"");
-        return st;
-      }
-      return {};
-    });
-  }
-
-  dra::status counters(od::value& v, model::counter_map& out) {
-    return r_.map(v, out, [&](od::value& counter, quantity& value) -> dra::status {
-      bool has_value = false;
-      auto st = r_.each_field(counter, [&](std::string_view name, od::value& q) -> dra::status {
-        auto at = r_.field(name);
-        if (name != "value") return {};
-        has_value = true;
-        return assign(value, r_.quantity_value(q));
-      });
-      if (st && !has_value) return r_.fail("missing required field \"value\"");
-      return st;
-    });
-  }
-
-  dra::status counter_set(od::value& v, model::counter_set& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "name") return assign(out.name, r_.string(value));
-      if (name == "counters") return counters(value, out.counters);
-      if (name == "includes") return assign(out.includes, r_.strings(value));
-      return {};
-    });
-  }
-
-  dra::status counter_consumption(od::value& v, model::device_counter_consumption& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "counterSet") return assign(out.counter_set, r_.string(value));
-      if (name == "counters") return counters(value, out.counters);
-      if (name == "includes") return assign(out.includes, r_.strings(value));
-      if (name == "compatibilityGroups") return assign(out.compatibility_groups, r_.strings(value));
-      return {};
-    });
-  }
-
-  dra::status taint(od::value& v, model::device_taint& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "key") return assign(out.key, r_.string(value));
-      if (name == "value") return assign(out.value, r_.string(value));
-      if (name == "effect") return assign(out.effect, r_.string(value));
-      if (name == "timeAdded") {
-        if (reader::is_null(value)) return {};
-        return assign(out.time_added, r_.string(value));
-      }
-      return {};
-    });
-  }
-
-  // The fields of a device that v1 has inline and v1beta1 has under `basic`.
-  dra::status device_field(std::string_view name, od::value& value, model::device& out) {
-    if (name == "attributes")
-      return r_.map(value, out.attributes, [&](od::value& a, model::device_attribute& attr) { return attribute(a, attr); });
-    if (name == "capacity")
-      return r_.map(value, out.capacity, [&](od::value& c, model::device_capacity& cap) { return capacity(c, cap); });
-    if (name == "consumesCounters")
-      return r_.each_element(
-          value, [&](od::value& c) { return counter_consumption(c, out.consumes_counters.emplace_back()); });
-    if (name == "nodeName") return assign(out.node_name, r_.string(value));
-    if (name == "nodeSelector") {
-      if (reader::is_null(value)) return {};
-      return node_selector(value, out.node_selector.emplace());
-    }
-    if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
-    if (name == "taints")
-      return r_.each_element(value, [&](od::value& t) { return taint(t, out.taints.emplace_back()); });
-    if (name == "bindsToNode") return assign(out.binds_to_node, r_.boolean(value));
-    if (name == "bindingConditions") return assign(out.binding_conditions, r_.strings(value));
-    if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
-    if (name == "allowMultipleAllocations") return assign(out.allow_multiple_allocations, r_.boolean(value));
-    if (name == "includes") return assign(out.includes, r_.strings(value));
-    return {};
-  }
-
-  dra::status device(od::value& v, model::device& out, api_version version) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "name") return assign(out.name, r_.string(value));
-      if (version == api_version::v1beta1) {
-        if (name != "basic") return {};
-        return r_.each_field(value, [&](std::string_view basic_field, od::value& basic_value) -> dra::status {
-          auto in = r_.field(basic_field);
-          return device_field(basic_field, basic_value, out);
-        });
-      }
-      return device_field(name, value, out);
-    });
-  }
-
-  dra::status mixins(od::value& v, model::resource_slice_mixins& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "device")
-        return r_.each_element(value, [&](od::value& m) -> dra::status {
-          model::device_mixin& mixin = out.device.emplace_back();
-          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            if (field == "name") return assign(mixin.name, r_.string(fv));
-            if (field == "attributes" || field == "capacity") {
-              model::device scratch;  // the same readers as a device's own maps
-              auto st = device_field(field, fv, scratch);
-              if (field == "attributes")
-                mixin.attributes = std::move(scratch.attributes);
-              else
-                mixin.capacity = std::move(scratch.capacity);
-              return st;
-            }
-            return {};
-          });
-        });
-      if (name == "deviceCounterConsumption") return counter_mixins(value, out.device_counter_consumption);
-      if (name == "counterSet") return counter_mixins(value, out.counter_set);
-      return {};
-    });
-  }
-
-  // DeviceCounterConsumptionMixin and CounterSetMixin share their shape: a name and counters.
-  template <class Mixin>
-  dra::status counter_mixins(od::value& v, std::vector<Mixin>& out) {
-    return r_.each_element(v, [&](od::value& m) -> dra::status {
-      Mixin& mixin = out.emplace_back();
-      return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
-        auto in = r_.field(field);
-        if (field == "name") return assign(mixin.name, r_.string(fv));
-        if (field == "counters") return counters(fv, mixin.counters);
-        return {};
-      });
-    });
-  }
-
-  dra::status slice_spec(od::value& v, model::resource_slice& out, api_version version) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "driver") return assign(out.driver, r_.string(value));
-      if (name == "pool")
-        return r_.each_field(value, [&](std::string_view pool_field, od::value& pv) -> dra::status {
-          auto in = r_.field(pool_field);
-          if (pool_field == "name") return assign(out.pool.name, r_.string(pv));
-          if (pool_field == "generation") return assign(out.pool.generation, r_.integer(pv));
-          if (pool_field == "resourceSliceCount") return assign(out.pool.resource_slice_count, r_.integer(pv));
-          return {};
-        });
-      if (name == "nodeName") return assign(out.node_name, r_.string(value));
-      if (name == "nodeSelector") {
-        if (reader::is_null(value)) return {};
-        return node_selector(value, out.node_selector.emplace());
-      }
-      if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
-      if (name == "perDeviceNodeSelection") return assign(out.per_device_node_selection, r_.boolean(value));
-      if (name == "devices")
-        return r_.list(value, out.devices, [&](od::value& d, model::device& device_out) { return device(d, device_out, version); });
-      if (name == "sharedCounters")
-        return r_.list(value, out.shared_counters, [&](od::value& c, model::counter_set& set) { return counter_set(c, set); });
-      if (name == "mixins") {
-        if (reader::is_null(value)) return {};
-        return mixins(value, out.mixins.emplace());
-      }
-      return {};
-    });
-  }
-
-  // ---- DeviceClass
-
-  dra::status class_spec(od::value& v, model::device_class& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "selectors") return selectors(value, out.selectors);
-      if (name == "config")
-        return r_.each_element(value, [&](od::value& c) -> dra::status {
-          model::device_class_configuration& config = out.config.emplace_back();
-          return r_.each_field(c, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            if (field == "opaque") return opaque(fv, config.opaque);
-            return {};
-          });
-        });
-      if (name == "extendedResourceName") return assign(out.extended_resource_name, r_.string(value));
-      return {};
-    });
-  }
-
-  // ---- ResourceClaim
-
-  // The fields ExactDeviceRequest and DeviceSubRequest share (and v1beta1's
-  // DeviceRequest has inline).
-  dra::status request_spec_field(std::string_view name, od::value& value, model::device_request_spec& out,
-                                 std::optional<bool>* admin_access, bool& mode_set, bool& count_set) {
-    if (name == "deviceClassName") return assign(out.device_class_name, r_.string(value));
-    if (name == "selectors") return selectors(value, out.selectors);
-    if (name == "allocationMode") {
-      auto mode = r_.string(value);
-      if (!mode) return std::move(mode).error();
-      mode_set = !mode->empty();
-      out.mode_name = *mode;
-      if (*mode == "All")
-        out.mode = model::allocation_mode::all;
-      else if (*mode == "ExactCount" || mode->empty())
-        out.mode = model::allocation_mode::exact_count;
-      else
-        out.mode = model::allocation_mode::unsupported;  // validation and allocation report it
-      return {};
-    }
-    if (name == "count") {
-      count_set = true;
-      return assign(out.count, r_.integer(value));
-    }
-    if (name == "adminAccess" && admin_access != nullptr) {
-      if (reader::is_null(value)) return {};
-      return assign(*admin_access, r_.boolean(value));
-    }
-    if (name == "tolerations") return tolerations(value, out.tolerations);
-    if (name == "capacity")
-      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
-        auto in = r_.field(field);
-        if (field != "requests") return {};
-        model::capacity_requirements& requirements = out.capacity.emplace();
-        return r_.map(fv, requirements.requests, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
-      });
-    return {};
-  }
-
-  // API server defaults: ExactCount when no mode is set; count 1 with ExactCount.
-  static void apply_request_defaults(model::device_request_spec& spec, bool count_set) {
-    if (spec.mode == model::allocation_mode::exact_count && !count_set) spec.count = 1;
-    if (spec.mode == model::allocation_mode::all && !count_set) spec.count = 0;
-  }
-
-  dra::status request_spec(od::value& v, model::device_request_spec& out, std::optional<bool>* admin_access,
-                           model::text* sub_request_name) {
-    bool mode_set = false;
-    bool count_set = false;
-    auto st = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "name" && sub_request_name != nullptr) return assign(*sub_request_name, r_.string(value));
-      return request_spec_field(name, value, out, admin_access, mode_set, count_set);
-    });
-    apply_request_defaults(out, count_set);
-    return st;
-  }
-
-  dra::status request(od::value& v, model::device_request& out, api_version version) {
-    if (version == api_version::v1beta1) {
-      // v1beta1: the ExactDeviceRequest fields sit on the request itself.
-      bool mode_set = false;
-      bool count_set = false;
-      bool exact = false;
-      model::exact_device_request exactly;
-      auto st = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-        auto at = r_.field(name);
-        if (name == "name") return assign(out.name, r_.string(value));
-        if (name == "firstAvailable") return sub_requests(value, out.first_available);
-        if (name == "deviceClassName" || name == "selectors" || name == "allocationMode" || name == "count" ||
-            name == "adminAccess" || name == "tolerations" || name == "capacity")
-          exact = true;
-        return request_spec_field(name, value, exactly, &exactly.admin_access, mode_set, count_set);
-      });
-      if (!st) return st;
-      apply_request_defaults(exactly, count_set);
-      if (exact || out.first_available.empty()) out.exactly = std::move(exactly);
-      return {};
-    }
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "name") return assign(out.name, r_.string(value));
-      if (name == "exactly") {
-        if (reader::is_null(value)) return {};
-        model::exact_device_request& exactly = out.exactly.emplace();
-        return request_spec(value, exactly, &exactly.admin_access, nullptr);
-      }
-      if (name == "firstAvailable") return sub_requests(value, out.first_available);
-      return {};
-    });
-  }
-
-  dra::status sub_requests(od::value& v, std::vector<model::device_sub_request>& out) {
-    return r_.each_element(v, [&](od::value& s) -> dra::status {
-      model::device_sub_request& sub = out.emplace_back();
-      return request_spec(s, sub, nullptr, &sub.name);
-    });
-  }
-
-  dra::status claim_spec(od::value& v, model::device_claim& out, api_version version) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name != "devices") return {};
-      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
-        auto in = r_.field(field);
-        if (field == "requests")
-          return r_.each_element(fv, [&](od::value& rq) { return request(rq, out.requests.emplace_back(), version); });
-        if (field == "constraints")
-          return r_.each_element(fv, [&](od::value& c) -> dra::status {
-            model::device_constraint& constraint = out.constraints.emplace_back();
-            return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
-              auto cin = r_.field(cf);
-              if (cf == "requests") return assign(constraint.requests, r_.strings(cv));
-              if (cf == "matchAttribute") return assign(constraint.match_attribute, r_.string(cv));
-              if (cf == "distinctAttribute") return assign(constraint.distinct_attribute, r_.string(cv));
-              return {};
-            });
-          });
-        if (field == "config")
-          return r_.each_element(fv, [&](od::value& c) -> dra::status {
-            model::device_claim_configuration& config = out.config.emplace_back();
-            return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
-              auto cin = r_.field(cf);
-              if (cf == "requests") return assign(config.requests, r_.strings(cv));
-              if (cf == "opaque") return opaque(cv, config.opaque);
-              return {};
-            });
-          });
-        return {};
-      });
-    });
-  }
-
-  dra::status allocation(od::value& v, model::allocation_result& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "nodeSelector") {
-        if (reader::is_null(value)) return {};
-        return node_selector(value, out.node_selector.emplace());
-      }
-      if (name == "allocationTimestamp") return assign(out.allocation_timestamp, r_.string(value));
-      if (name != "devices") return {};
-      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
-        auto in = r_.field(field);
-        if (field == "results")
-          return r_.each_element(fv, [&](od::value& rv) { return allocation_device(rv, out.results.emplace_back()); });
-        if (field == "config")
-          return r_.each_element(fv, [&](od::value& cv) -> dra::status {
-            model::device_allocation_configuration& config = out.config.emplace_back();
-            return r_.each_field(cv, [&](std::string_view cf, od::value& v2) -> dra::status {
-              auto cin = r_.field(cf);
-              if (cf == "source") {
-                auto source = r_.string(v2);
-                if (!source) return std::move(source).error();
-                if (*source == "FromClass")
-                  config.source = model::allocation_config_source::from_class;
-                else if (*source == "FromClaim")
-                  config.source = model::allocation_config_source::from_claim;
-                else
-                  return r_.fail(concat("Unsupported value: ", quoted(*source),
-                                        ": supported values: \"FromClaim\", \"FromClass\""));
-                return {};
-              }
-              if (cf == "requests") {
-                auto requests = r_.strings(v2);
-                if (!requests) return std::move(requests).error();
-                for (std::string_view rq : *requests) config.requests.emplace_back(rq);
-                return {};
-              }
-              if (cf == "opaque") return opaque(v2, config.opaque);
-              return {};
-            });
-          });
-        return {};
-      });
-    });
-  }
-
-  dra::status allocation_device(od::value& v, model::device_request_allocation_result& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "request") {
-        auto s = r_.string(value);
-        if (!s) return std::move(s).error();
-        out.request = std::string(*s);
-        return {};
-      }
-      if (name == "driver") return assign(out.driver, r_.string(value));
-      if (name == "pool") return assign(out.pool, r_.string(value));
-      if (name == "device") return assign(out.device, r_.string(value));
-      if (name == "adminAccess") {
-        if (reader::is_null(value)) return {};
-        return assign(out.admin_access, r_.boolean(value));
-      }
-      if (name == "tolerations") return tolerations(value, out.tolerations);
-      if (name == "bindingConditions") return assign(out.binding_conditions, r_.strings(value));
-      if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
-      if (name == "shareID") {
-        if (reader::is_null(value)) return {};
-        auto s = r_.string(value);
-        if (!s) return std::move(s).error();
-        out.share_id = std::string(*s);
-        return {};
-      }
-      if (name == "consumedCapacity")
-        return r_.map(value, out.consumed_capacity, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
-      return {};
-    });
-  }
-
-  // ---- Pod
-
-  dra::status pod_spec(od::value& v, model::pod& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (name == "nodeName") return assign(out.node_name, r_.string(value));
-      if (name != "resourceClaims") return {};
-      return r_.each_element(value, [&](od::value& c) -> dra::status {
-        model::pod_resource_claim& claim = out.resource_claims.emplace_back();
-        return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
-          auto in = r_.field(cf);
-          if (cf == "name") return assign(claim.name, r_.string(cv));
-          if (reader::is_null(cv)) return {};
-          if (cf == "resourceClaimName") return assign(claim.resource_claim_name, r_.string(cv));
-          if (cf == "resourceClaimTemplateName") return assign(claim.resource_claim_template_name, r_.string(cv));
-          return {};
-        });
-      });
-    });
-  }
-
- private:
-  template <class T, class U>
-  static dra::status assign(T& target, result<U>&& value) {
-    if (!value) return std::move(value).error();
-    target = std::move(*value);
-    return {};
-  }
-
-  static model::version_value version(std::string_view text) {
-    model::version_value v{text, {}};
-    if (auto parsed = semver::parse(text)) v.parsed = std::move(*parsed);
-    return v;
-  }
-
-  dra::status requirement_list(od::value& v, std::vector<model::node_selector_requirement>& out) {
-    return r_.each_element(v, [&](od::value& element) -> dra::status {
-      model::node_selector_requirement& requirement = out.emplace_back();
-      return r_.each_field(element, [&](std::string_view name, od::value& value) -> dra::status {
-        auto at = r_.field(name);
-        if (name == "key") return assign(requirement.key, r_.string(value));
-        if (name == "values") return assign(requirement.values, r_.strings(value));
-        if (name == "operator") {
-          auto op = r_.string(value);
-          if (!op) return std::move(op).error();
-          using o = model::node_selector_operator;
-          static constexpr std::pair<std::string_view, o> operators[] = {
-              {"In", o::in}, {"NotIn", o::not_in}, {"Exists", o::exists}, {"DoesNotExist", o::does_not_exist},
-              {"Gt", o::gt}, {"Lt", o::lt}};
-          for (auto [text, op_value] : operators)
-            if (*op == text) {
-              requirement.op = op_value;
-              return {};
-            }
-          return r_.fail(concat("Unsupported value: ", quoted(*op),
-                                ": supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\""));
-        }
-        return {};
-      });
-    });
-  }
-
-  reader& r_;
+// Where the objects of one input document go: their position paths start with `location`
+// ("" when the input holds one document, "document 2 " otherwise), their indexes at `first_index`.
+struct document_place {
+  std::string location;
+  std::size_t first_index = 0;
+  std::string name;  // "document 2", naming errors outside objects; "" for the only document
 };
-
-// The kind, apiVersion and metadata of one object, looked up before the rest
-// so that errors in its spec can name it.
-struct object_header {
-  std::string_view kind;
-  std::string_view api_version;
-  model::object_meta meta;
-};
-
-[[nodiscard]] inline std::string object_label(std::string_view kind, const model::object_meta& meta) {
-  if (meta.namespace_.empty()) return concat(kind, "/", meta.name);
-  return concat(kind, "/", meta.namespace_, "/", meta.name);
-}
-
-// `raw_end` gives where the object's text ends once it has been read (the object's JSON text is
-// kept for `dra flatten` without a second pass over it); `position.json` starts as a view from
-// the object's first byte to the end of its enclosing text.
-template <class RawEnd>
-dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position,
-                        RawEnd&& raw_end) {
-  object_header header;
-  auto finish_raw = [&]() -> dra::status {
-    const char* end = raw_end();
-    if (end == nullptr) return r.fail("invalid JSON: cannot find the end of the object");
-    position.json =
-        without_trailing_whitespace({position.json.data(), static_cast<std::size_t>(end - position.json.data())});
-    return {};
-  };
-  {
-    od::value kind;
-    auto code = object.find_field_unordered("kind").get(kind);
-    if (code == simdjson::NO_SUCH_FIELD) return r.fail("missing required field \"kind\"");
-    if (code) return r.fail(code);
-    auto at = r.field("kind");
-    auto text = r.string(kind);
-    if (!text) return std::move(text).error();
-    header.kind = *text;
-  }
-  if (header.kind != "ResourceSlice" && header.kind != "DeviceClass" && header.kind != "ResourceClaim" &&
-      header.kind != "Node" && header.kind != "Pod") {
-    out.warnings.push_back(concat(position.path.empty() ? "input" : position.path, ": kind ", quoted(header.kind),
-                                  " is not used by device allocation; ignored"));
-    // Still read to the object's end, as for every kind: an object abandoned halfway would leave
-    // simdjson to skip the rest from inside it, and malformed text there would be found or not
-    // depending on where reading stopped (and on whether items are read on one thread or several).
-    if (auto code = object.reset().error()) return r.fail(code);
-    return r.each_field_of(object, [](std::string_view, od::value&) -> dra::status { return {}; },
-                           /*check_duplicates=*/false);
-  }
-  object_reader objects(r);
-  for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
-    if (auto code = object.reset().error()) return r.fail(code);
-    od::value value;
-    auto code = object.find_field_unordered(name).get(value);
-    if (code == simdjson::NO_SUCH_FIELD) continue;
-    if (code) return r.fail(code);
-    auto at = r.field(name);
-    if (name == "apiVersion") {
-      auto text = r.string(value);
-      if (!text) return std::move(text).error();
-      header.api_version = *text;
-    } else if (auto st = objects.metadata(value, header.meta); !st) {
-      return st;
-    }
-  }
-  if (auto code = object.reset().error()) return r.fail(code);
-  r.object_name = object_label(header.kind, header.meta);
-  const api_version version = resource_api_version(header.api_version);
-  const bool resource_kind = header.kind != "Node" && header.kind != "Pod";
-  if (resource_kind && version == api_version::other)
-    return r.fail(concat("apiVersion ", quoted(header.api_version),
-                         " is not supported: use resource.k8s.io/v1, v1beta2 or v1beta1"));
-
-  auto each_spec_field = [&](auto&& on_field) {
-    return r.each_field_of(object, [&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "kind" || name == "apiVersion" || name == "metadata") return {};
-      auto at = r.field(name);
-      return on_field(name, value);
-    });
-  };
-  dra::status status;
-  if (header.kind == "ResourceSlice") {
-    model::resource_slice slice;
-    slice.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.slice_spec(value, slice, version);
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.slices.push_back({std::move(slice), std::move(position)});
-  } else if (header.kind == "DeviceClass") {
-    model::device_class device_class;
-    device_class.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.class_spec(value, device_class);
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.classes.push_back({std::move(device_class), std::move(position)});
-  } else if (header.kind == "ResourceClaim") {
-    model::resource_claim claim;
-    claim.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.claim_spec(value, claim.spec, version);
-      if (name == "status")
-        return r.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
-          auto in = r.field(field);
-          if (field != "allocation" || reader::is_null(fv)) return {};
-          return objects.allocation(fv, claim.allocation.emplace());
-        });
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.claims.push_back({std::move(claim), std::move(position)});
-  } else if (header.kind == "Node") {
-    // Node: consume the rest so that the object's end is known.
-    status = each_spec_field([](std::string_view, od::value&) -> dra::status { return {}; });
-    if (status) status = finish_raw();
-    if (status) out.nodes.push_back({model::node{std::move(header.meta)}, std::move(position)});
-  } else {
-    model::pod pod;
-    pod.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.pod_spec(value, pod);
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.pods.push_back({std::move(pod), std::move(position)});
-  }
-  return status;
-}
 
 // Reads item `i` of a List or array. `from_start` runs from the item's first byte on; `raw_end`
 // gives where the item ends once it has been read.
 template <class RawEnd>
-dra::status read_item(reader& r, od::object& object, model::scenario& out, std::string_view prefix, std::size_t i,
-                      std::string_view from_start, RawEnd&& raw_end) {
-  auto status = read_object(r, object, out, model::source_position{i, concat(prefix, "[", std::to_string(i), "]"), from_start},
-                            std::forward<RawEnd>(raw_end));
+dra::status read_item(reader& r, od::object& object, model::scenario& out, std::string_view prefix,
+                      const document_place& place, std::size_t i, std::string_view from_start, RawEnd&& raw_end) {
+  auto status = read_object(
+      r, object, out,
+      model::source_position{place.first_index + i, concat(place.location, prefix, "[", std::to_string(i), "]"), from_start},
+      std::forward<RawEnd>(raw_end));
   r.object_name.clear();
   return status;
 }
 
 inline dra::status read_items(reader& r, od::document& root, od::array& items, model::scenario& out,
-                              std::string_view prefix, std::string_view text) {
+                              std::string_view prefix, const document_place& place, std::string_view text) {
   std::size_t i = 0;
   auto here = [&]() -> const char* {
     const char* at = nullptr;
@@ -878,7 +98,7 @@ inline dra::status read_items(reader& r, od::document& root, od::array& items, m
       return r.fail(code);
     }
     const std::string_view from_start(start, static_cast<std::size_t>(text.data() + text.size() - start));
-    if (auto status = read_item(r, object, out, prefix, i, from_start, raw_end); !status) return status;
+    if (auto status = read_item(r, object, out, prefix, place, i, from_start, raw_end); !status) return status;
     ++i;
   }
   return {};
@@ -912,10 +132,11 @@ struct item_chunk {
 
 // Reads each item of a chunk as a document of its own. Items are parsed where they stand in
 // the input buffer: `buffer_end` is where its padding ends, so simdjson may read past an item.
-inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_view prefix,
+inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_view prefix, const document_place& place,
                             const char* buffer_end) noexcept {
   try {
     reader r(*chunk.arena);
+    r.document_name = place.name;
     auto read_all = [&]() -> dra::status {
       for (std::size_t k = 0; k < chunk.texts.size(); ++k) {
         const std::string_view item = chunk.texts[k];
@@ -927,7 +148,8 @@ inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_v
                             .get(item_document))
           return r.fail(code);
         if (auto code = item_document.get_object().get(object)) return r.fail(code);
-        auto status = read_item(r, object, chunk.scenario, prefix, i, item, [&] { return item.data() + item.size(); });
+        auto status =
+            read_item(r, object, chunk.scenario, prefix, place, i, item, [&] { return item.data() + item.size(); });
         if (!status) return status;
       }
       return {};
@@ -953,6 +175,51 @@ void append(std::vector<T>& to, std::vector<T>&& from) {
   std::move(from.begin(), from.end(), std::back_inserter(to));
 }
 
+// Calls `f` on each vector of located objects of a scenario.
+template <class F>
+void for_each_kind(model::scenario& s, F&& f) {
+  f(s.slices);
+  f(s.classes);
+  f(s.claims);
+  f(s.claim_templates);
+  f(s.taint_rules);
+  f(s.nodes);
+  f(s.pods);
+  f(s.others);
+}
+
+inline void append_scenario(model::scenario& to, model::scenario&& from) {
+  append(to.slices, std::move(from.slices));
+  append(to.classes, std::move(from.classes));
+  append(to.claims, std::move(from.claims));
+  append(to.claim_templates, std::move(from.claim_templates));
+  append(to.taint_rules, std::move(from.taint_rules));
+  append(to.nodes, std::move(from.nodes));
+  append(to.pods, std::move(from.pods));
+  append(to.others, std::move(from.others));
+  append(to.warnings, std::move(from.warnings));
+}
+
+[[nodiscard]] inline std::size_t object_count(model::scenario& s) {
+  std::size_t n = 0;
+  for_each_kind(s, [&](const auto& objects) { n += objects.size(); });
+  return n;
+}
+
+// Once a second document turns up, the first one's objects and warnings are named as in
+// every other document ("document 1 items[3]").
+inline void name_first_document(model::scenario& s) {
+  for_each_kind(s, [](auto& objects) {
+    for (auto& located : objects)
+      located.source.path = located.source.path.empty() ? std::string("document 1") : concat("document 1 ", located.source.path);
+  });
+  for (std::string& warning : s.warnings)
+    warning = warning.starts_with("input: ") ? concat("document 1: ", std::string_view(warning).substr(7)) : concat("document 1 ", warning);
+}
+
+// Whether a kind names a list: "List", or a typed list as the API server returns it ("PodList").
+[[nodiscard]] constexpr bool list_kind(std::string_view kind) noexcept { return kind.ends_with("List"); }
+
 }  // namespace detail
 
 // How a loader reads the items of a large List or JSON array.
@@ -975,93 +242,239 @@ class loader {
   loader() = default;
   explicit loader(load_options options) : options_(options) {}
 
-  // Parses a scenario: a Kubernetes List, a JSON array of objects, or one
-  // object. Strings in the result point into the document's own copy of
-  // `json`. Every error names the object and the JSON path.
-  [[nodiscard]] result<document> load(std::string_view json) { return load_padded(simdjson::padded_string(json)); }
+  // Parses a scenario: JSON (the first non-space character is `{` or `[`) or YAML; one or more
+  // documents, each a List, a typed list, a JSON array of objects or one object. Strings in the
+  // result point into the document's own copy of the input. Every error names the object and
+  // the JSON path (and, for YAML, the line).
+  [[nodiscard]] result<document> load(std::string_view text) { return load_padded(simdjson::padded_string(text)); }
   // The same, taking over a buffer that is already padded (simdjson::padded_string::load
   // reads a file into one) instead of copying the text.
-  [[nodiscard]] result<document> load_padded(simdjson::padded_string json);
+  [[nodiscard]] result<document> load_padded(simdjson::padded_string text);
 
  private:
-  dra::status read(document& doc, bool parallel);
-  // Reads items on up to options_.threads threads, in contiguous chunks of about equal size.
-  dra::status read_parallel(document& doc, const std::vector<std::string_view>& texts, std::string_view prefix);
+  // Reads every JSON document of the document's buffer; `failed` is the index of the document
+  // an error comes from.
+  dra::status read_all(document& doc, bool parallel, std::size_t& failed);
+  // The text of each JSON document in `text`, numbered from `first_number` in errors.
+  result<std::vector<std::string_view>> split_documents(document& doc, std::string_view text, std::size_t first_number);
+  // Reads documents numbered from numbered_before + 1 on.
+  dra::status read_documents(document& doc, std::span<const std::string_view> documents, std::size_t numbered_before,
+                             bool parallel, std::size_t& failed);
+  // Reads one document, `text`, which may be followed by others: `next` is where the next one
+  // starts, or null. `split_first` (when given) is set when the input must be split first.
+  dra::status read_document(document& doc, std::string_view text, const detail::document_place& place, bool parallel,
+                            const char*& next, bool* split_first);
+  // Reads items on up to options_.threads threads, in contiguous chunks of about equal size;
+  // false (and nothing added) when an item fails: the caller then reads them on this thread,
+  // to report exactly the sequential error.
+  bool read_parallel(document& doc, const std::vector<std::string_view>& texts, std::string_view prefix,
+                     const detail::document_place& place);
+  [[nodiscard]] std::size_t capacity_from(const document& doc, const char* at) const {
+    return static_cast<std::size_t>(doc.buffer_->data() + doc.buffer_->size() + simdjson::SIMDJSON_PADDING - at);
+  }
 
   load_options options_;
   simdjson::ondemand::parser parser_;
   std::vector<simdjson::ondemand::parser> helpers_;  // one per extra thread, kept for their buffers
 };
 
-// Parses a scenario: a Kubernetes List, a JSON array of objects, or one
-// object. Strings in the result point into the document's own copy of
-// `json`. Every error names the object and the JSON path.
-// (A one-off loader; keep a `loader` to parse many scenarios.)
-[[nodiscard]] inline result<document> load(std::string_view json, load_options options = {}) {
+// Parses a scenario (see loader::load). A one-off loader; keep a `loader` to parse many scenarios.
+[[nodiscard]] inline result<document> load(std::string_view text, load_options options = {}) {
   loader once(options);
-  return once.load(json);
+  return once.load(text);
 }
 
-inline result<document> loader::load_padded(simdjson::padded_string json) {
+inline result<document> loader::load_padded(simdjson::padded_string text) {
   document doc;
-  doc.buffer_ = std::make_unique<simdjson::padded_string>(std::move(json));
-  auto status = read(doc, options_.threads > 1 && doc.buffer_->size() >= options_.min_parallel_bytes);
-  if (!status) return std::move(status).error();
+  const std::string_view input(text.data(), text.size());
+  const std::size_t first = input.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return dra::error{"the input is empty: it holds no document"};
+  std::optional<yaml_conversion> yaml;
+  if (input[first] == '{' || input[first] == '[') {
+    doc.buffer_ = std::make_unique<simdjson::padded_string>(std::move(text));
+  } else {
+    auto converted = yaml_to_json(input);
+    if (!converted) return std::move(converted).error();
+    if (converted->nodes.empty()) return dra::error{"the input holds no document: every YAML document is empty"};
+    doc.format_ = input_format::yaml;
+    doc.buffer_ = std::make_unique<simdjson::padded_string>(converted->json);
+    yaml = std::move(*converted);
+  }
+  std::size_t failed = 0;
+  auto status = read_all(doc, options_.threads > 1 && doc.buffer_->size() >= options_.min_parallel_bytes, failed);
+  if (!status) {
+    dra::error e = std::move(status).error();
+    if (yaml && failed < yaml->nodes.size()) {
+      if (auto line = yaml_line(yaml->nodes[failed], e.path)) e.message += dra::detail::concat(" (line ", std::to_string(*line), ")");
+    }
+    return e;
+  }
   return doc;
 }
 
-inline dra::status loader::read(document& doc, bool parallel) {
-  namespace od = simdjson::ondemand;
+inline dra::status loader::read_all(document& doc, bool parallel, std::size_t& failed) {
   const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
   doc.arenas_.clear();
-  detail::reader r(*doc.arenas_.emplace_back(std::make_unique<detail::string_arena>()));
+  doc.arenas_.push_back(std::make_unique<detail::string_arena>());
+  doc.scenario_ = {};
+  failed = 0;
+  // The input is first read as one document, at no cost over the one-document case. simdjson
+  // refuses a root whose bracket the input's last one does not close: that input is split into
+  // its documents first, and read again from the start if it has several.
+  const char* next = nullptr;
+  bool split_first = false;
+  auto status = read_document(doc, text, detail::document_place{}, parallel, next, &split_first);
+  if (split_first) {
+    auto documents = split_documents(doc, text, 1);
+    // One document after all, or a first one that does not end: that document's own error.
+    if (!documents && documents.error().object == "document 1") return status;
+    if (!documents) return std::move(documents).error();
+    if (documents->size() < 2) return status;
+    doc.arenas_.resize(1);
+    doc.scenario_ = {};
+    return read_documents(doc, *documents, 0, parallel, failed);
+  }
+  if (!status || next == nullptr) {
+    doc.documents_ = 1;
+    return status;
+  }
+  // More documents follow the first: find each, then read each like the first.
+  auto documents =
+      split_documents(doc, std::string_view(next, static_cast<std::size_t>(text.data() + text.size() - next)), 2);
+  if (!documents) return std::move(documents).error();
+  detail::name_first_document(doc.scenario_);
+  return read_documents(doc, *documents, 1, parallel, failed);
+}
+
+inline result<std::vector<std::string_view>> loader::split_documents(document& doc, std::string_view text,
+                                                                     std::size_t first_number) {
+  namespace od = simdjson::ondemand;
+  std::vector<std::string_view> documents;
+  od::parser finder;
+  od::document_stream stream;
+  detail::reader r(*doc.arenas_.front());
+  auto name = [&] { r.document_name = dra::detail::concat("document ", std::to_string(documents.size() + first_number)); };
+  name();
+  if (auto code = finder.iterate_many(text.data(), text.size(), std::max<std::size_t>(text.size(), 4096)).get(stream))
+    return r.fail(code);
+  for (auto it = stream.begin(); it != stream.end(); ++it) {
+    name();
+    const std::string_view source = it.source();
+    if (source.empty() || (source.front() != '{' && source.front() != '['))
+      return r.fail("a scenario must be a JSON object or array (an input that starts as JSON holds JSON documents only)");
+    if (auto code = it.error()) return r.fail(code);
+    documents.push_back(source);
+  }
+  name();
+  if (stream.truncated_bytes() > 0) return r.fail("invalid JSON: the document is incomplete");
+  return documents;
+}
+
+inline dra::status loader::read_documents(document& doc, std::span<const std::string_view> documents,
+                                          std::size_t numbered_before, bool parallel, std::size_t& failed) {
+  for (std::size_t k = 0; k < documents.size(); ++k) {
+    failed = numbered_before + k;
+    const std::string number = std::to_string(numbered_before + k + 1);
+    const detail::document_place place{dra::detail::concat("document ", number, " "), detail::object_count(doc.scenario_),
+                                       dra::detail::concat("document ", number)};
+    const char* after = nullptr;
+    if (auto status = read_document(doc, documents[k], place, parallel, after, nullptr); !status) return status;
+    if (after != nullptr) {
+      detail::reader r(*doc.arenas_.front());
+      r.document_name = place.name;
+      return r.fail("invalid JSON: unexpected text after the document");
+    }
+  }
+  doc.documents_ = numbered_before + documents.size();
+  return {};
+}
+
+inline dra::status loader::read_document(document& doc, std::string_view text, const detail::document_place& place,
+                                         bool parallel, const char*& next, bool* split_first) {
+  namespace od = simdjson::ondemand;
+  next = nullptr;
+  detail::reader r(*doc.arenas_.front());
+  r.document_name = place.name;
   od::document root;
-  if (auto code = parser_.iterate(*doc.buffer_).get(root)) return r.fail(code);
+  if (auto code = parser_.iterate(text.data(), text.size(), capacity_from(doc, text.data())).get(root)) return r.fail(code);
+  auto after_root = [&]() -> const char* {
+    const char* at = nullptr;
+    if (root.current_location().get(at) != simdjson::SUCCESS) return nullptr;
+    return at;
+  };
   od::json_type type{};
   if (auto code = root.type().get(type)) return r.fail(code);
   // The items of a List or array: on several threads when asked and when every item is an
   // object whose end is found; otherwise (or after such a walk failed) on this thread.
-  auto read_list = [&](od::array& items, std::string_view prefix) -> dra::status {
+  // `finish` reads past the rest of the document and finds where the next one starts.
+  auto read_list = [&](od::array& items, std::string_view prefix, auto&& finish) -> dra::status {
     if (parallel) {
-      if (auto texts = detail::item_texts(items)) return read_parallel(doc, *texts, prefix);
-      return read(doc, false);
+      auto texts = detail::item_texts(items);
+      if (!texts) return read_document(doc, text, place, false, next, nullptr);
+      if (auto status = finish(); !status) return status;
+      if (read_parallel(doc, *texts, prefix, place)) return {};
+      return read_document(doc, text, place, false, next, nullptr);
     }
-    return detail::read_items(r, root, items, doc.scenario_, prefix, text);
+    auto status = detail::read_items(r, root, items, doc.scenario_, prefix, place, text);
+    if (status) status = finish();
+    return status;
+  };
+  // simdjson's check that the input's last bracket closes the root (see read_all).
+  auto unclosed_root = [&](simdjson::error_code code) {
+    if (code == simdjson::INCOMPLETE_ARRAY_OR_OBJECT && split_first != nullptr) *split_first = true;
+    return r.fail(code);
   };
   if (type == od::json_type::array) {
     od::array items;
-    if (auto code = root.get_array().get(items)) return r.fail(code);
-    return read_list(items, "");
+    if (auto code = root.get_array().get(items)) return unclosed_root(code);
+    return read_list(items, "", [&]() -> dra::status {
+      next = after_root();
+      return {};
+    });
   }
   if (type != od::json_type::object) return r.fail("a scenario must be a JSON object or array");
   od::object object;
-  if (auto code = root.get_object().get(object)) return r.fail(code);
+  if (auto code = root.get_object().get(object)) return unclosed_root(code);
+  auto finish_object = [&]() -> dra::status {
+    std::string_view whole;
+    if (auto code = object.raw_json().get(whole)) return r.fail(code);
+    next = after_root();
+    return {};
+  };
   od::value kind;
   std::string_view kind_text;
   // A structural error while looking abandons simdjson's iterator: report it before touching the object again.
   const auto kind_code = object.find_field_unordered("kind").get(kind);
   if (kind_code != simdjson::SUCCESS && kind_code != simdjson::NO_SUCH_FIELD) return r.fail(kind_code);
-  if (kind_code == simdjson::SUCCESS && kind.get_string().get(kind_text) == simdjson::SUCCESS && kind_text == "List") {
+  if (kind_code == simdjson::SUCCESS && kind.get_string().get(kind_text) == simdjson::SUCCESS &&
+      detail::list_kind(kind_text)) {
     if (auto code = object.reset().error()) return r.fail(code);
     od::value items_value;
     auto code = object.find_field_unordered("items").get(items_value);
-    if (code == simdjson::NO_SUCH_FIELD) return {};
+    if (code == simdjson::NO_SUCH_FIELD) return finish_object();  // an empty List
     if (code) return r.fail(code);
     auto at = r.field("items");
     od::array items;
     if (items_value.get_array().get(items)) return r.fail("must be an array");
-    return read_list(items, "items");
+    return read_list(items, "items", finish_object);
   }
   if (auto code = object.reset().error()) return r.fail(code);
-  // One object: its text is the whole input, without surrounding whitespace.
-  std::string_view whole = text;
-  while (!whole.empty() && detail::json_whitespace(whole.front())) whole.remove_prefix(1);
-  return detail::read_object(r, object, doc.scenario_, model::source_position{0, "", whole},
-                             [&] { return text.data() + text.size(); });
+  // One object: its text runs to the next document, or to the end, without surrounding whitespace.
+  std::string_view from_start = text;
+  while (!from_start.empty() && detail::json_whitespace(from_start.front())) from_start.remove_prefix(1);
+  std::string location = place.location;
+  if (!location.empty()) location.pop_back();  // "document 2"
+  auto status = detail::read_object(r, object, doc.scenario_,
+                                    model::source_position{place.first_index, std::move(location), from_start}, [&] {
+                                      const char* end = after_root();
+                                      return end != nullptr ? end : text.data() + text.size();
+                                    });
+  if (status) next = after_root();
+  return status;
 }
 
-inline dra::status loader::read_parallel(document& doc, const std::vector<std::string_view>& texts,
-                                         std::string_view prefix) {
+inline bool loader::read_parallel(document& doc, const std::vector<std::string_view>& texts, std::string_view prefix,
+                                  const detail::document_place& place) {
   const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
   const char* buffer_end = text.data() + text.size() + simdjson::SIMDJSON_PADDING;
   const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(options_.threads, texts.size()));
@@ -1085,13 +498,13 @@ inline dra::status loader::read_parallel(document& doc, const std::vector<std::s
     std::vector<std::size_t> on_this_thread{0};
     for (std::size_t c = 1; c < threads; ++c) {
       try {
-        workers.emplace_back([&, c] { detail::read_item_chunk(helpers_[c - 1], chunks[c], prefix, buffer_end); });
+        workers.emplace_back([&, c] { detail::read_item_chunk(helpers_[c - 1], chunks[c], prefix, place, buffer_end); });
       } catch (const std::system_error&) {  // no thread to be had: read it here
         on_this_thread.push_back(c);
       }
     }
     for (std::size_t c : on_this_thread)
-      detail::read_item_chunk(c == 0 ? parser_ : helpers_[c - 1], chunks[c], prefix, buffer_end);
+      detail::read_item_chunk(c == 0 ? parser_ : helpers_[c - 1], chunks[c], prefix, place, buffer_end);
   }  // joins the workers
   for (detail::item_chunk& chunk : chunks)
     if (chunk.exception) std::rethrow_exception(chunk.exception);
@@ -1099,26 +512,21 @@ inline dra::status loader::read_parallel(document& doc, const std::vector<std::s
   // one even for malformed text, where an item's extent found by skipping may differ from what
   // reading it in place meets.
   for (detail::item_chunk& chunk : chunks)
-    if (!chunk.status) return read(doc, false);
-  doc.arenas_.clear();
+    if (!chunk.status) return false;
   for (detail::item_chunk& chunk : chunks) {
-    detail::append(doc.scenario_.slices, std::move(chunk.scenario.slices));
-    detail::append(doc.scenario_.classes, std::move(chunk.scenario.classes));
-    detail::append(doc.scenario_.claims, std::move(chunk.scenario.claims));
-    detail::append(doc.scenario_.nodes, std::move(chunk.scenario.nodes));
-    detail::append(doc.scenario_.pods, std::move(chunk.scenario.pods));
-    detail::append(doc.scenario_.warnings, std::move(chunk.scenario.warnings));
+    detail::append_scenario(doc.scenario_, std::move(chunk.scenario));
     doc.arenas_.push_back(std::move(chunk.arena));
   }
-  return {};
+  return true;
 }
 
 namespace detail {
-// An error that names no object names the input it came from.
+// An error that names no object names the input it came from; one that names a document of
+// it, the input and the document.
 [[nodiscard]] inline result<document> name_input(result<document> doc, std::string_view name) {
-  if (!doc && doc.error().object.empty()) {
+  if (!doc && (doc.error().object.empty() || doc.error().object.starts_with("document "))) {
     dra::error e = std::move(doc).error();
-    e.object = std::string(name);
+    e.object = e.object.empty() ? std::string(name) : concat(name, ", ", e.object);
     return e;
   }
   return doc;

@@ -13,8 +13,9 @@ namespace dra::sim {
 
 // A Kubernetes List holding every object of the scenario in input order.
 // ResourceSlices are written as resource.k8s.io/v1 objects with every mixin
-// applied (v1beta1 and v1beta2 input is converted); every other object is
-// copied as it was written, so nothing the engine does not model is lost.
+// applied (v1beta1 and v1beta2 input is converted); every other object,
+// of any kind, is copied as it was written, so nothing the engine does not
+// model is lost.
 [[nodiscard]] inline std::string flattened_list(const model::scenario& scenario) {
   struct item {
     std::size_t index;
@@ -28,8 +29,11 @@ namespace dra::sim {
   for (const auto& [slice, source] : scenario.slices) items.push_back({source.index, &slice, source.json});
   add_all(scenario.classes);
   add_all(scenario.claims);
+  add_all(scenario.claim_templates);
+  add_all(scenario.taint_rules);
   add_all(scenario.nodes);
   add_all(scenario.pods);
+  add_all(scenario.others);
   std::ranges::sort(items, {}, &item::index);
 
   json::writer w(2);

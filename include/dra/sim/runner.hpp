@@ -1,4 +1,5 @@
-// The scenario runner: the dra command's scheduling loop (pods in order, node choice, commit between units of work).
+// The scenario runner: the dra command's scheduling loop (pods in order, claims from templates, node choice, commit
+// between units of work).
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cassert>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,8 +19,32 @@
 
 namespace dra::sim {
 
+// A claim made from a ResourceClaimTemplate for a pod whose status names no
+// claim for that entry yet, as Kubernetes' resourceclaim controller would
+// make it: `<pod>-<entry>` in the pod's namespace (without the random suffix
+// Kubernetes adds), the template's spec.spec as its spec, spec.metadata's
+// labels and annotations as its own.
+struct generated_claim {
+  std::size_t pod = 0;             // index into scenario.pods
+  model::text entry;               // the pod's spec.resourceClaims[].name
+  std::size_t claim_template = 0;  // index into scenario.claim_templates
+  model::resource_claim claim;     // its name views `name`; everything else views the scenario
+  std::shared_ptr<const std::string> name;
+};
+
+// What one outcome is about: a claim of the scenario, a generated claim, or
+// (for a template that does not exist) neither.
+struct outcome_subject {
+  std::optional<std::size_t> claim;      // index into scenario.claims
+  std::optional<std::size_t> generated;  // index into run_report::generated
+  std::optional<std::size_t> pod;        // the pod whose unit of work it was part of
+};
+
+// Borrows from the scenario it was run on (names, allocation results).
 struct run_report {
   std::vector<model::claim_outcome> outcomes;  // one per pending claim, in processing order
+  std::vector<outcome_subject> subjects;       // what each outcome is about, same order
+  std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
   std::uint64_t search_steps = 0;
 };
@@ -53,50 +79,153 @@ struct node_list {
   }
 };
 
-}  // namespace detail
+// "namespace/name" for a name in a namespace (the output format's claim names).
+[[nodiscard]] inline std::string namespaced(model::text namespace_, model::text name) {
+  if (namespace_.empty()) return std::string(name);
+  return std::string(namespace_) + "/" + std::string(name);
+}
 
-// Allocates every pending claim of the scenario as kube-scheduler's DRA
-// plugin would (see the scenario format), committing each success before
-// the next unit of work.
-template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
-[[nodiscard]] run_report run_scenario(const model::scenario& s, const Engine& engine,
-                                      alloc::features features = alloc::features::all(), Policy policy = {}) {
-  run_report report;
-  alloc::ledger state;
-  for (const auto& c : s.claims)
-    if (c.object.allocation) state.add(*c.object.allocation);
-  std::vector<const model::device_class*> classes;
-  for (const auto& c : s.classes) classes.push_back(&c.object);
-  std::vector<const model::resource_slice*> slices;
-  for (const auto& sl : s.slices) slices.push_back(&sl.object);
-  alloc::basic_allocator<Policy, Engine> allocator(features, state, classes, slices, engine, std::move(policy));
-  detail::node_list nodes(s);
+// One run over a scenario; see run_scenario.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+class scenario_run {
+ public:
+  scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy)
+      : s_(s), nodes_(s) {
+    for (const auto& c : s.claims)
+      if (c.object.allocation) state_.add(*c.object.allocation);
+    for (const auto& c : s.classes) classes_.push_back(&c.object);
+    for (const auto& sl : s.slices) slices_.push_back(&sl.object);
+    for (const auto& r : s.taint_rules) rules_.push_back(&r.object);
+    allocator_.emplace(features, state_, classes_, slices_, engine, std::move(policy));
+    allocator_->set_taint_rules(rules_);
+    for (std::size_t i = 0; i < s.claims.size(); ++i)
+      claim_index_.emplace(std::pair{s.claims[i].object.meta.namespace_, s.claims[i].object.meta.name}, i);
+    for (std::size_t i = 0; i < s.claim_templates.size(); ++i)
+      template_index_.emplace(
+          std::pair{s.claim_templates[i].object.meta.namespace_, s.claim_templates[i].object.meta.name}, i);
+    handled_.assign(s.claims.size(), false);
+    pinned_nodes_.reserve(s.pods.size());
+  }
 
-  std::map<std::pair<model::text, model::text>, std::size_t> claim_index;
-  for (std::size_t i = 0; i < s.claims.size(); ++i)
-    claim_index.emplace(std::pair{s.claims[i].object.meta.namespace_, s.claims[i].object.meta.name}, i);
-  std::vector<bool> handled(s.claims.size(), false);
+  run_report run() && {
+    for (std::size_t p = 0; p < s_.pods.size(); ++p) run_pod(p);
+    for (std::size_t i = 0; i < s_.claims.size(); ++i)
+      if (!s_.claims[i].object.allocation && !handled_[i]) {
+        handled_[i] = true;
+        run_unit({{i, std::nullopt, {}}}, std::nullopt, nullptr, std::nullopt);
+      }
+    return std::move(report_);
+  }
 
-  auto run_unit = [&](const std::vector<std::size_t>& unit, const model::node* only) {
+ private:
+  // A pending claim of a unit of work: a scenario claim, a generated one, or a missing template's (neither).
+  struct member {
+    std::optional<std::size_t> claim;
+    std::optional<std::size_t> generated;
+    std::string missing_name;  // for a missing template: the claim that would have been generated
+  };
+
+  // The claim a pod entry names directly or through its status; nullopt when there is none to allocate.
+  std::optional<std::size_t> find_claim(const model::pod& pod, model::text name, std::string_view how) {
+    auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
+    if (it == claim_index_.end()) {
+      report_.warnings.push_back("pod " + alloc::object_name(pod.meta) + ": ResourceClaim " +
+                                 namespaced(pod.meta.namespace_, name) + std::string(how) + " not found; skipped");
+      return std::nullopt;
+    }
+    if (s_.claims[it->second].object.allocation || handled_[it->second]) return std::nullopt;
+    return it->second;
+  }
+
+  // Makes the claim a template entry asks for; an error when the template does not exist.
+  std::optional<std::string> generate(std::size_t pod_index, const model::pod_resource_claim& ref,
+                                      std::vector<member>& unit) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    auto name = std::make_shared<const std::string>(std::string(pod.meta.name) + "-" + std::string(ref.name));
+    auto it = template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
+    if (it == template_index_.end()) {
+      unit.push_back({std::nullopt, std::nullopt, namespaced(pod.meta.namespace_, *name)});
+      return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) + ": ResourceClaimTemplate " +
+             namespaced(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found";
+    }
+    const model::resource_claim_template& t = s_.claim_templates[it->second].object;
+    generated_claim g{pod_index, ref.name, it->second, {}, name};
+    g.claim.meta.name = *g.name;
+    g.claim.meta.namespace_ = pod.meta.namespace_;
+    g.claim.meta.labels = t.claim_meta.labels;
+    g.claim.meta.annotations = t.claim_meta.annotations;
+    g.claim.spec = t.spec;
+    unit.push_back({std::nullopt, report_.generated.size(), {}});
+    report_.generated.push_back(std::move(g));
+    return std::nullopt;
+  }
+
+  void run_pod(std::size_t pod_index) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    std::vector<member> unit;
+    std::optional<std::string> error;
+    auto add_claim = [&](std::optional<std::size_t> i) {
+      if (i && std::none_of(unit.begin(), unit.end(), [&](const member& m) { return m.claim == i; }))
+        unit.push_back({i, std::nullopt, {}});
+    };
+    for (const auto& ref : pod.resource_claims) {
+      if (ref.resource_claim_name) {
+        add_claim(find_claim(pod, *ref.resource_claim_name, ""));
+        continue;
+      }
+      if (!ref.resource_claim_template_name) continue;  // neither: nothing Kubernetes would allocate
+      auto status = std::find_if(pod.resource_claim_statuses.begin(), pod.resource_claim_statuses.end(),
+                                 [&](const model::pod_resource_claim_status& st) { return st.name == ref.name; });
+      if (status != pod.resource_claim_statuses.end()) {
+        // The controller decided: the claim it made, or none needed.
+        if (status->resource_claim_name) add_claim(find_claim(pod, *status->resource_claim_name, " (from a template)"));
+        continue;
+      }
+      if (auto failure = generate(pod_index, ref, unit); failure && !error) error = std::move(failure);
+    }
+    if (unit.empty()) return;
+    for (const auto& m : unit)
+      if (m.claim) handled_[*m.claim] = true;
+    const model::node* only = nullptr;
+    if (pod.node_name) {
+      for (const auto* n : nodes_.nodes)
+        if (n->meta.name == *pod.node_name) only = n;
+      if (only == nullptr) {
+        model::node n;
+        n.meta.name = *pod.node_name;
+        pinned_nodes_.push_back(std::move(n));
+        only = &pinned_nodes_.back();
+      }
+    }
+    run_unit(unit, pod_index, only, std::move(error));
+  }
+
+  const model::resource_claim& claim_of(const member& m) const {
+    return m.claim ? s_.claims[*m.claim].object : report_.generated[*m.generated].claim;
+  }
+
+  // Allocates the unit's claims together on the first node where they all fit (or reports why not).
+  void run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
+                std::optional<std::string> failure) {
     std::vector<const model::resource_claim*> claims;
-    for (auto i : unit) claims.push_back(&s.claims[i].object);
+    for (const auto& m : unit)
+      if (m.claim || m.generated) claims.push_back(&claim_of(m));
     std::vector<const model::node*> candidates;
-    model::node named;
     if (only != nullptr)
       candidates.push_back(only);
     else
-      candidates = nodes.nodes;
-    std::optional<std::string> failure;
+      candidates = nodes_.nodes;
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
     for (const auto* node : candidates) {
-      auto outcome = allocator.allocate(*node, claims);
+      if (failure) break;  // a missing template: nothing to try
+      auto outcome = allocator_->allocate(*node, claims);
       if (!outcome) {
         failure = outcome.error().to_string();
         break;
       }
-      report.search_steps += outcome->search_steps;
+      report_.search_steps += outcome->search_steps;
       if (outcome->fits) {
         chosen = node;
         results = std::move(outcome->results);
@@ -104,69 +233,52 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
       }
       invalid_pools = invalid_pools || outcome->invalid_pools;
     }
-    for (std::size_t k = 0; k < unit.size(); ++k) {
+    std::size_t k = 0;
+    for (const auto& m : unit) {
       model::claim_outcome o;
-      o.claim = alloc::object_name(claims[k]->meta);
+      o.claim = (m.claim || m.generated) ? alloc::object_name(claim_of(m).meta) : m.missing_name;
       if (failure) {
         o.error = *failure;
       } else if (chosen != nullptr) {
         o.node = std::string(chosen->meta.name);
-        state.add(results[k]);
+        state_.add(results[k]);
         o.allocation = std::move(results[k]);
       } else if (invalid_pools) {
         o.error = "invalid resource pools were encountered";
       } else {
         o.unschedulable = "cannot allocate all claims";
       }
-      report.outcomes.push_back(std::move(o));
+      if (m.claim || m.generated) ++k;
+      report_.outcomes.push_back(std::move(o));
+      report_.subjects.push_back({m.claim, m.generated, pod});
     }
-  };
-
-  std::vector<model::node> pinned_nodes;  // nodes named by pods but not in the node list
-  pinned_nodes.reserve(s.pods.size());
-  for (const auto& located_pod : s.pods) {
-    const model::pod& pod = located_pod.object;
-    std::vector<std::size_t> unit;
-    for (const auto& ref : pod.resource_claims) {
-      if (!ref.resource_claim_name) {
-        report.warnings.push_back("pod " + alloc::object_name(pod.meta) + ": claim " + std::string(ref.name) +
-                                  " comes from a template, which dra does not resolve; skipped");
-        continue;
-      }
-      auto it = claim_index.find(std::pair{pod.meta.namespace_, *ref.resource_claim_name});
-      if (it == claim_index.end()) {
-        std::string name = pod.meta.namespace_.empty()
-                               ? std::string(*ref.resource_claim_name)
-                               : std::string(pod.meta.namespace_) + "/" + std::string(*ref.resource_claim_name);
-        report.warnings.push_back("pod " + alloc::object_name(pod.meta) + ": ResourceClaim " + name +
-                                  " not found; skipped");
-        continue;
-      }
-      std::size_t i = it->second;
-      if (s.claims[i].object.allocation || handled[i]) continue;
-      if (std::find(unit.begin(), unit.end(), i) != unit.end()) continue;
-      unit.push_back(i);
-    }
-    if (unit.empty()) continue;
-    for (auto i : unit) handled[i] = true;
-    const model::node* only = nullptr;
-    if (pod.node_name) {
-      for (const auto* n : nodes.nodes)
-        if (n->meta.name == *pod.node_name) only = n;
-      if (only == nullptr) {
-        model::node n;
-        n.meta.name = *pod.node_name;
-        pinned_nodes.push_back(std::move(n));
-        only = &pinned_nodes.back();
-      }
-    }
-    run_unit(unit, only);
   }
-  for (std::size_t i = 0; i < s.claims.size(); ++i)
-    if (!s.claims[i].object.allocation && !handled[i]) {
-      handled[i] = true;
-      run_unit({i}, nullptr);
-    }
+
+  const model::scenario& s_;
+  run_report report_;
+  alloc::ledger state_;
+  std::vector<const model::device_class*> classes_;
+  std::vector<const model::resource_slice*> slices_;
+  std::vector<const model::device_taint_rule*> rules_;
+  std::optional<alloc::basic_allocator<Policy, Engine>> allocator_;
+  node_list nodes_;
+  std::map<std::pair<model::text, model::text>, std::size_t> claim_index_, template_index_;
+  std::vector<bool> handled_;
+  std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
+};
+
+}  // namespace detail
+
+// Allocates every pending claim of the scenario as kube-scheduler's DRA
+// plugin would (see the scenario format): pods in input order, each pod's
+// pending claims — named directly, through its status, or generated from a
+// template — together in one unit of work, then the claims no pod
+// references; each success is committed before the next unit of work.
+// DeviceTaintRules add their taints to the devices they select.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
+[[nodiscard]] run_report run_scenario(const model::scenario& s, const Engine& engine,
+                                      alloc::features features = alloc::features::all(), Policy policy = {}) {
+  run_report report = detail::scenario_run<Engine, Policy>(s, engine, features, std::move(policy)).run();
   // Debug builds re-check the never-over-commit promise on every run.
   assert(alloc::find_overcommit(s, report.outcomes).empty());
   return report;

@@ -25,7 +25,7 @@ struct pool_summary {
 };
 
 struct scenario_summary {
-  std::size_t slices = 0, classes = 0, claims = 0, nodes = 0, pods = 0;
+  std::size_t slices = 0, classes = 0, claims = 0, nodes = 0, pods = 0, claim_templates = 0, taint_rules = 0;
   std::vector<pool_summary> pools;  // sorted by driver, then pool name
   std::size_t devices = 0;          // in the newest generation of every pool
   std::vector<std::string> pending_claims;
@@ -39,6 +39,23 @@ struct scenario_summary {
   return dra::detail::concat(meta.namespace_, "/", meta.name);
 }
 
+// Devices the API server would refuse and the allocator skips: a slice may
+// publish sharedCounters or devices, not both (Kubernetes 1.34 drivers put
+// both in one slice). One warning per such slice, in input order.
+[[nodiscard]] inline std::vector<std::string> skipped_device_warnings(const model::scenario& scenario) {
+  std::vector<std::string> out;
+  for (const auto& located : scenario.slices) {
+    const model::resource_slice& slice = located.object;
+    if (slice.devices.empty() || slice.shared_counters.empty()) continue;
+    out.push_back(dra::detail::concat("ResourceSlice ", slice.meta.name, ": its ", std::to_string(slice.devices.size()),
+                                      " devices are skipped: a slice holds either sharedCounters or devices, not both "
+                                      "(dra validate reports it)"));
+  }
+  return out;
+}
+
+// Counts what the allocator would see: devices published beside sharedCounters are not counted (see
+// skipped_device_warnings).
 [[nodiscard]] inline scenario_summary summarize(const model::scenario& scenario) {
   scenario_summary out;
   out.slices = scenario.slices.size();
@@ -46,6 +63,8 @@ struct scenario_summary {
   out.claims = scenario.claims.size();
   out.nodes = scenario.nodes.size();
   out.pods = scenario.pods.size();
+  out.claim_templates = scenario.claim_templates.size();
+  out.taint_rules = scenario.taint_rules.size();
   out.warnings = scenario.warnings;
   for (const auto& located : scenario.slices) {
     const model::resource_slice& slice = located.object;  // not a structured binding: Clang 14 cannot capture one
@@ -58,7 +77,7 @@ struct scenario_summary {
       *pool = pool_summary{slice.driver, slice.pool.name, slice.pool.generation};
     ++pool->slices;
     pool->slice_count = slice.pool.resource_slice_count;
-    pool->devices += slice.devices.size();
+    if (slice.shared_counters.empty()) pool->devices += slice.devices.size();
     pool->counter_sets += slice.shared_counters.size();
   }
   std::sort(out.pools.begin(), out.pools.end(), [](const pool_summary& a, const pool_summary& b) {
@@ -78,7 +97,8 @@ struct scenario_summary {
   using dra::detail::concat;
   auto n = [](std::size_t v) { return std::to_string(v); };
   std::string out = concat("objects: ", n(s.slices), " ResourceSlices, ", n(s.classes), " DeviceClasses, ", n(s.claims),
-                           " ResourceClaims, ", n(s.nodes), " Nodes, ", n(s.pods), " Pods\n");
+                           " ResourceClaims, ", n(s.claim_templates), " ResourceClaimTemplates, ", n(s.taint_rules),
+                           " DeviceTaintRules, ", n(s.nodes), " Nodes, ", n(s.pods), " Pods\n");
   out += concat("pools: ", n(s.pools.size()), ", devices: ", n(s.devices), "\n");
   for (const pool_summary& p : s.pools)
     out += concat("  ", p.driver, "/", p.pool, "  generation ", std::to_string(p.generation), ", ", n(p.slices), " of ",
@@ -95,7 +115,8 @@ struct scenario_summary {
   auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
   w.begin_object().key("objects").begin_object();
   w.field("ResourceSlice", count(s.slices)).field("DeviceClass", count(s.classes));
-  w.field("ResourceClaim", count(s.claims)).field("Node", count(s.nodes)).field("Pod", count(s.pods));
+  w.field("ResourceClaim", count(s.claims)).field("ResourceClaimTemplate", count(s.claim_templates));
+  w.field("DeviceTaintRule", count(s.taint_rules)).field("Node", count(s.nodes)).field("Pod", count(s.pods));
   w.end_object().key("pools").begin_array();
   for (const pool_summary& p : s.pools) {
     w.begin_object().field("driver", p.driver).field("pool", p.pool).field("generation", p.generation);

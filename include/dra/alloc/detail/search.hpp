@@ -250,6 +250,8 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
         c.consumes_counters = !view.base().consumes_counters.empty();
         c.draws = draws_of(view);
         c.group_sets = group_sets_of(view.base());
+        for (const auto* rule : a_.taint_rules_)
+          if (detail::rule_selects(rule->device_selector, c.id)) c.rule_taints.push_back(&rule->taint);
         layout.candidates.push_back(std::move(c));
       }
     // Every device of the pool that may hold counters when allocated.
@@ -444,14 +446,17 @@ namespace detail {
   if (!t.key.empty() && t.key != taint.key) return false;
   return t.op == model::toleration_operator::exists || t.value == taint.value;
 }
-[[nodiscard]] inline bool taint_prevents(const model::device& d, const model::device_request_spec& spec) {
-  for (const auto& taint : d.taints) {
-    if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") continue;
-    if (std::none_of(spec.tolerations.begin(), spec.tolerations.end(),
-                     [&](const model::device_toleration& t) { return tolerates(t, taint); }))
-      return true;
-  }
-  return false;
+// Only NoSchedule and NoExecute keep a device from being allocated; None and unknown effects do not.
+[[nodiscard]] inline bool taint_blocks(const model::device_taint& taint, const model::device_request_spec& spec) {
+  if (taint.effect != "NoSchedule" && taint.effect != "NoExecute") return false;
+  return std::none_of(spec.tolerations.begin(), spec.tolerations.end(),
+                      [&](const model::device_toleration& t) { return tolerates(t, taint); });
+}
+// The device's own taints, then those DeviceTaintRules add to it.
+[[nodiscard]] inline bool taint_prevents(const model::device& d, std::span<const model::device_taint* const> from_rules,
+                                         const model::device_request_spec& spec) {
+  return std::any_of(d.taints.begin(), d.taints.end(), [&](const auto& t) { return taint_blocks(t, spec); }) ||
+         std::any_of(from_rules.begin(), from_rules.end(), [&](const auto* t) { return taint_blocks(*t, spec); });
 }
 }  // namespace detail
 
@@ -481,7 +486,7 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
     leave_groups(groups_before);
     if (charged) release_counters(c);
   };
-  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), *rd.spec)) {
+  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) {
     give_back_counters();
     return false;
   }
@@ -585,7 +590,7 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
     if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
     if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
     if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
-    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), *rd.spec)) return false;
+    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
     // Counters only get scarcer deeper in this branch (exclusive devices
     // always charge them; a shared one only when it has no allocation yet).
     if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {

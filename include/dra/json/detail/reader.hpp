@@ -73,9 +73,12 @@ class reader {
  public:
   explicit reader(string_arena& arena) : arena_(arena) {}
 
-  std::string object_name;  // "ResourceSlice/name", for errors
+  std::string object_name;    // "ResourceSlice/name", for errors
+  std::string document_name;  // "document 2", for errors outside an object; "" for the only document
 
-  [[nodiscard]] dra::error fail(std::string message) const { return dra::error{std::move(message), path(), object_name}; }
+  [[nodiscard]] dra::error fail(std::string message) const {
+    return dra::error{std::move(message), path(), object_name.empty() ? document_name : object_name};
+  }
   [[nodiscard]] dra::error fail(simdjson::error_code code) const {
     return fail(concat("invalid JSON: ", simdjson::error_message(code)));
   }

@@ -1,0 +1,205 @@
+// The scenario after a run (`dra allocate --output scenario`): every input object with the run's allocations written
+// back, so that the next run continues from there.
+#pragma once
+
+#include <dra/core/result.hpp>
+#include <dra/json/emit.hpp>
+#include <dra/json/overlay.hpp>
+#include <dra/json/writer.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dra::sim {
+
+namespace detail {
+
+// What a run did to each object of the scenario.
+struct run_effects {
+  std::vector<const model::claim_outcome*> claim_allocated;       // per scenario claim: its outcome, if allocated
+  std::vector<std::optional<std::size_t>> claim_pod;              // per scenario claim: the pod it was allocated for
+  std::vector<const model::claim_outcome*> generated_allocated;   // per generated claim
+  std::vector<std::optional<std::string_view>> pod_node;          // per pod: the node its unit went to
+  std::vector<std::vector<std::size_t>> pod_generated;            // per pod: the claims generated for it
+
+  run_effects(const model::scenario& s, const run_report& report)
+      : claim_allocated(s.claims.size(), nullptr),
+        claim_pod(s.claims.size()),
+        generated_allocated(report.generated.size(), nullptr),
+        pod_node(s.pods.size()),
+        pod_generated(s.pods.size()) {
+    for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
+      const model::claim_outcome& o = report.outcomes[i];
+      const outcome_subject& subject = report.subjects[i];
+      if (!o.allocation) continue;
+      if (subject.claim) {
+        claim_allocated[*subject.claim] = &o;
+        claim_pod[*subject.claim] = subject.pod;
+      }
+      if (subject.generated) generated_allocated[*subject.generated] = &o;
+      if (subject.pod && o.node) pod_node[*subject.pod] = *o.node;
+    }
+    for (std::size_t g = 0; g < report.generated.size(); ++g) pod_generated[report.generated[g].pod].push_back(g);
+  }
+};
+
+// status.allocation and status.reservedFor of a claim allocated for `pod` (if any), after `reserved` already there.
+inline std::vector<json::field_override> claim_status(const model::claim_outcome& outcome,
+                                                      const std::vector<model::resource_claim_consumer_reference>& reserved,
+                                                      const model::pod* pod) {
+  std::vector<json::field_override> out;
+  out.push_back({{"status", "allocation"}, [&outcome](json::writer& w) { json::write(w, *outcome.allocation); }});
+  if (pod == nullptr && reserved.empty()) return out;
+  out.push_back({{"status", "reservedFor"}, [&reserved, pod](json::writer& w) {
+                   auto consumer = [&w](std::string_view group, std::string_view resource, std::string_view name,
+                                        std::string_view uid) {
+                     w.begin_object();
+                     if (!group.empty()) w.field("apiGroup", group);  // omitted when empty, as Go writes it
+                     w.field("resource", resource).field("name", name).field("uid", uid).end_object();
+                   };
+                   w.begin_array();
+                   for (const auto& r : reserved) consumer(r.api_group, r.resource, r.name, r.uid);
+                   if (pod != nullptr) consumer("", "pods", pod->meta.name, pod->meta.uid);
+                   w.end_array();
+                 }});
+  return out;
+}
+
+inline void write_string_map(json::writer& w, std::string_view key, const model::sorted_map<model::text>& map) {
+  if (map.empty()) return;
+  w.key(key).begin_object();
+  for (const auto& [name, value] : map) w.field(name, value);
+  w.end_object();
+}
+
+// A claim generated from a template, as the resourceclaim controller would create it: the template's apiVersion
+// and spec.spec as written, the generated name and the template's claim labels and annotations.
+inline dra::status write_generated(json::writer& w, const generated_claim& g, const model::scenario& s,
+                                   const model::claim_outcome* allocated, const model::pod& pod) {
+  const auto& t = s.claim_templates[g.claim_template];
+  simdjson::dom::parser parser;
+  const simdjson::padded_string text(t.source.json);
+  simdjson::dom::element root;
+  std::string_view api_version = "resource.k8s.io/v1";
+  simdjson::dom::element spec;
+  if (parser.parse(text).get(root) != simdjson::SUCCESS)
+    return dra::error{"no source text to write the claim from", "", "ResourceClaimTemplate/" +
+                                                                        alloc::object_name(t.object.meta)};
+  if (root["apiVersion"].get(api_version) != simdjson::SUCCESS) api_version = "resource.k8s.io/v1";
+  const bool has_spec = root["spec"]["spec"].get(spec) == simdjson::SUCCESS;
+  w.begin_object().field("apiVersion", api_version).field("kind", "ResourceClaim");
+  w.key("metadata").begin_object().field("name", g.claim.meta.name);
+  if (!g.claim.meta.namespace_.empty()) w.field("namespace", g.claim.meta.namespace_);
+  write_string_map(w, "labels", g.claim.meta.labels);
+  write_string_map(w, "annotations", g.claim.meta.annotations);
+  w.end_object().key("spec");
+  if (has_spec)
+    json::write_element(w, spec);
+  else
+    w.begin_object().end_object();
+  if (allocated != nullptr) {
+    w.key("status").begin_object().key("allocation");
+    json::write(w, *allocated->allocation);
+    w.key("reservedFor").begin_array().begin_object().field("resource", "pods").field("name", pod.meta.name);
+    w.field("uid", pod.meta.uid).end_object().end_array().end_object();
+  }
+  w.end_object();
+  return {};
+}
+
+// The pod bound to its unit's node (when it named none) and linked to the claims generated for it.
+inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
+                                                     const std::vector<std::size_t>& generated,
+                                                     const run_report& report) {
+  std::vector<json::field_override> out;
+  if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
+  if (generated.empty()) return out;
+  out.push_back({{"status", "resourceClaimStatuses"}, [&pod, &generated, &report](json::writer& w) {
+                   w.begin_array();
+                   for (const auto& st : pod.resource_claim_statuses) {
+                     w.begin_object().field("name", st.name);
+                     if (st.resource_claim_name) w.field("resourceClaimName", *st.resource_claim_name);
+                     w.end_object();
+                   }
+                   for (auto g : generated)
+                     w.begin_object()
+                         .field("name", report.generated[g].entry)
+                         .field("resourceClaimName", report.generated[g].claim.meta.name)
+                         .end_object();
+                   w.end_array();
+                 }});
+  return out;
+}
+
+}  // namespace detail
+
+// The scenario after `report`'s run, as one Kubernetes List in JSON: every
+// object of `s` in input order, written as it was except that
+// - a claim the run allocated gets status.allocation, and the pod whose
+//   unit of work allocated it is added to status.reservedFor;
+// - a pod whose unit of work was allocated gets spec.nodeName (when it
+//   named no node) and, for each claim generated for it, an entry in
+//   status.resourceClaimStatuses (as Kubernetes' resourceclaim controller
+//   records the claims it makes);
+// - every claim generated from a template follows its pod (right after
+//   it), allocated or not, as the controller would have created it.
+// Feeding the result back in allocates nothing twice. Objects need the text
+// they were read from (scenarios built in C++ have none: an error).
+[[nodiscard]] inline result<std::string> scenario_after(const model::scenario& s, const run_report& report) {
+  enum class kind { claim, pod, other };
+  struct item {
+    std::size_t position;
+    kind what;
+    std::size_t index;
+    std::string_view json;
+  };
+  std::vector<item> items;
+  auto add_all = [&](const auto& list, kind what) {
+    for (std::size_t i = 0; i < list.size(); ++i) items.push_back({list[i].source.index, what, i, list[i].source.json});
+  };
+  add_all(s.slices, kind::other);
+  add_all(s.classes, kind::other);
+  add_all(s.claims, kind::claim);
+  add_all(s.claim_templates, kind::other);
+  add_all(s.taint_rules, kind::other);
+  add_all(s.nodes, kind::other);
+  add_all(s.pods, kind::pod);
+  add_all(s.others, kind::other);
+  std::ranges::stable_sort(items, {}, &item::position);
+
+  const detail::run_effects effects(s, report);
+  json::writer w(2);
+  w.begin_object().field("apiVersion", "v1").field("kind", "List").key("items").begin_array();
+  for (const item& i : items) {
+    if (i.json.empty())
+      return dra::error{"object #" + std::to_string(i.position) + " has no source text to write back"};
+    std::vector<json::field_override> changes;
+    if (i.what == kind::claim && effects.claim_allocated[i.index] != nullptr) {
+      const auto pod = effects.claim_pod[i.index];
+      changes = detail::claim_status(*effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
+                                     pod ? &s.pods[*pod].object : nullptr);
+    } else if (i.what == kind::pod) {
+      changes = detail::pod_changes(s.pods[i.index].object, effects.pod_node[i.index],
+                                    effects.pod_generated[i.index], report);
+    }
+    if (auto written = json::write_overlaid(w, i.json, changes); !written)
+      return std::move(written).error().within("items[" + std::to_string(i.position) + "]");
+    if (i.what != kind::pod) continue;
+    for (auto g : effects.pod_generated[i.index])
+      if (auto written = detail::write_generated(w, report.generated[g], s, effects.generated_allocated[g],
+                                                 s.pods[i.index].object);
+          !written)
+        return std::move(written).error();
+  }
+  w.end_array().end_object();
+  return std::move(w).str() + "\n";
+}
+
+}  // namespace dra::sim

@@ -1,0 +1,374 @@
+// Scenario-runner tests on scenarios built in C++: claims from templates, units of work, DeviceTaintRules.
+#include <dra/alloc/check.hpp>
+#include <dra/cel/selector.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+// Builds small scenarios; owns every string the model's views point at.
+struct builder {
+  std::deque<std::string> strings;
+  model::scenario s;
+
+  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
+
+  builder() {
+    s.slices.reserve(16);
+    s.claims.reserve(16);
+    s.pods.reserve(16);
+    s.claim_templates.reserve(16);
+    model::device_class c;
+    c.meta.name = "class-a";
+    c.selectors.push_back({"device.driver == \"driver-a\""});
+    s.classes.push_back({c, {}});
+  }
+  void node(std::string name) {
+    model::node n;
+    n.meta.name = str(std::move(name));
+    s.nodes.push_back({n, {}});
+  }
+  // A one-slice pool on `node` with the named devices.
+  model::resource_slice& pool(std::string name, std::string node, std::vector<std::string> devices) {
+    model::resource_slice sl;
+    sl.meta.name = str(name + "-slice");
+    sl.driver = "driver-a";
+    sl.pool = {str(std::move(name)), 1, 1};
+    sl.node_name = str(std::move(node));
+    for (auto& d : devices) {
+      model::device dev;
+      dev.name = str(std::move(d));
+      sl.devices.push_back(dev);
+    }
+    s.slices.push_back({sl, {}});
+    return s.slices.back().object;
+  }
+  static model::device_claim spec(std::int64_t count = 1) {
+    model::device_request r;
+    r.name = "req-0";
+    model::exact_device_request e;
+    e.device_class_name = "class-a";
+    e.count = count;
+    r.exactly = e;
+    model::device_claim out;
+    out.requests.push_back(r);
+    return out;
+  }
+  model::resource_claim& claim(std::string name, std::int64_t count = 1, std::string ns = "default") {
+    model::resource_claim c;
+    c.meta.name = str(std::move(name));
+    c.meta.namespace_ = str(std::move(ns));
+    c.spec = spec(count);
+    s.claims.push_back({c, {}});
+    return s.claims.back().object;
+  }
+  model::resource_claim_template& claim_template(std::string name, std::int64_t count = 1,
+                                                 std::string ns = "default") {
+    model::resource_claim_template t;
+    t.meta.name = str(std::move(name));
+    t.meta.namespace_ = str(std::move(ns));
+    t.spec = spec(count);
+    s.claim_templates.push_back({t, {}});
+    return s.claim_templates.back().object;
+  }
+  model::pod& pod(std::string name, std::string ns = "default") {
+    model::pod p;
+    p.meta.name = str(std::move(name));
+    p.meta.namespace_ = str(std::move(ns));
+    s.pods.push_back({p, {}});
+    return s.pods.back().object;
+  }
+  void uses_claim(model::pod& p, std::string entry, std::string claim) {
+    p.resource_claims.push_back({str(std::move(entry)), str(std::move(claim)), std::nullopt});
+  }
+  void uses_template(model::pod& p, std::string entry, std::string claim_template) {
+    p.resource_claims.push_back({str(std::move(entry)), std::nullopt, str(std::move(claim_template))});
+  }
+  void taint_rule(model::device_taint_selector selector, std::string key, std::string effect) {
+    model::device_taint_rule r;
+    r.meta.name = str("rule-" + key);
+    r.device_selector = selector;
+    r.taint.key = str(std::move(key));
+    r.taint.effect = str(std::move(effect));
+    s.taint_rules.push_back({r, {}});
+  }
+  sim::run_report run(alloc::features f = alloc::features::all()) {
+    const cel::selector_engine engine;
+    auto report = sim::run_scenario(s, engine, f);
+    EXPECT_EQ(alloc::find_overcommit(s, report.outcomes), "");
+    EXPECT_EQ(report.outcomes.size(), report.subjects.size());
+    return report;
+  }
+};
+
+// "claim@node: request=pool/device ..." or "claim: error: ..." / "claim: unschedulable".
+std::vector<std::string> summary(const sim::run_report& r) {
+  std::vector<std::string> out;
+  for (const auto& o : r.outcomes) {
+    std::string line = o.claim;
+    if (o.error) {
+      line += ": error: " + *o.error;
+    } else if (!o.allocation) {
+      line += ": unschedulable";
+    } else {
+      line += "@" + o.node.value_or("?") + ":";
+      for (const auto& d : o.allocation->results)
+        line += " " + d.request + "=" + std::string(d.pool) + "/" + std::string(d.device);
+    }
+    out.push_back(line);
+  }
+  return out;
+}
+
+using lines = std::vector<std::string>;
+
+TEST(Templates, ClaimGeneratedWhenTheStatusNamesNone) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  auto& t = b.claim_template("gpu-template", 2);
+  t.claim_meta.labels.push_back({"app", "train"});
+  t.claim_meta.annotations.push_back({"note", "from template"});
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  auto r = b.run();
+  EXPECT_EQ(summary(r), (lines{"default/trainer-gpu@node-1: req-0=pool-1/dev-0 req-0=pool-1/dev-1"}));
+  ASSERT_EQ(r.generated.size(), 1u);
+  const auto& g = r.generated[0];
+  EXPECT_EQ(g.pod, 0u);
+  EXPECT_EQ(g.entry, "gpu");
+  EXPECT_EQ(g.claim_template, 0u);
+  EXPECT_EQ(g.claim.meta.name, "trainer-gpu");
+  EXPECT_EQ(g.claim.meta.namespace_, "default");
+  EXPECT_EQ(g.claim.meta.labels, t.claim_meta.labels);
+  EXPECT_EQ(g.claim.meta.annotations, t.claim_meta.annotations);
+  EXPECT_EQ(g.claim.spec, t.spec);
+  ASSERT_EQ(r.subjects.size(), 1u);
+  EXPECT_EQ(r.subjects[0].generated, 0u);
+  EXPECT_EQ(r.subjects[0].claim, std::nullopt);
+  EXPECT_EQ(r.subjects[0].pod, 0u);
+  // The report owns the generated names: a copy of it still names the claim.
+  sim::run_report copy = r;
+  r = {};
+  EXPECT_EQ(copy.generated[0].claim.meta.name, "trainer-gpu");
+}
+
+TEST(Templates, StatusNamesTheClaimKubernetesMade) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim_template("gpu-template");
+  b.claim("trainer-gpu-x7k2p");
+  b.claim("other-claim");
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  p.resource_claim_statuses.push_back({"gpu", model::text("trainer-gpu-x7k2p")});
+  auto r = b.run();
+  // The linked claim is the pod's; the other one is unreferenced and comes after.
+  EXPECT_EQ(summary(r), (lines{"default/trainer-gpu-x7k2p@node-1: req-0=pool-1/dev-0",
+                               "default/other-claim@node-1: req-0=pool-1/dev-1"}));
+  EXPECT_TRUE(r.generated.empty());
+  EXPECT_EQ(r.subjects[0].claim, 0u);
+  EXPECT_EQ(r.subjects[0].pod, 0u);
+  EXPECT_EQ(r.subjects[1].claim, 1u);
+  EXPECT_EQ(r.subjects[1].pod, std::nullopt);
+}
+
+TEST(Templates, StatusWithoutClaimNeedsNone) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0"});
+  b.claim_template("gpu-template");
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  p.resource_claim_statuses.push_back({"gpu", std::nullopt});
+  auto r = b.run();
+  EXPECT_TRUE(r.outcomes.empty());
+  EXPECT_TRUE(r.generated.empty());
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(Templates, LinkedClaimAlreadyAllocatedIsNoWork) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim_template("gpu-template");
+  auto& done = b.claim("trainer-gpu-x7k2p");
+  model::allocation_result a;
+  a.results.push_back({"req-0", "driver-a", "pool-1", "dev-0", {}, {}, {}, {}, {}, {}});
+  done.allocation = a;
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  p.resource_claim_statuses.push_back({"gpu", model::text("trainer-gpu-x7k2p")});
+  b.claim("next");
+  auto r = b.run();
+  EXPECT_EQ(summary(r), (lines{"default/next@node-1: req-0=pool-1/dev-1"}));
+}
+
+TEST(Templates, LinkedClaimMissingIsAWarning) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0"});
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  p.resource_claim_statuses.push_back({"gpu", model::text("gone")});
+  auto r = b.run();
+  EXPECT_TRUE(r.outcomes.empty());
+  EXPECT_EQ(r.warnings, (lines{"pod default/trainer: ResourceClaim default/gone (from a template) not found; skipped"}));
+}
+
+TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim("direct");
+  auto& p = b.pod("trainer");
+  b.uses_claim(p, "first", "direct");
+  b.uses_template(p, "gpu", "no-such-template");
+  auto r = b.run();
+  const std::string why = "pod default/trainer, claim gpu: ResourceClaimTemplate default/no-such-template not found";
+  // The direct claim shares its unit's error and is not tried again on its own.
+  EXPECT_EQ(summary(r), (lines{"default/direct: error: " + why, "default/trainer-gpu: error: " + why}));
+  EXPECT_TRUE(r.generated.empty());
+  EXPECT_EQ(r.subjects[1].claim, std::nullopt);
+  EXPECT_EQ(r.subjects[1].generated, std::nullopt);
+}
+
+TEST(Templates, TemplateInAnotherNamespaceIsNotFound) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0"});
+  b.claim_template("gpu-template", 1, "team-b");
+  b.claim("direct", 1, "team-b");
+  auto& p = b.pod("trainer", "team-a");
+  b.uses_claim(p, "first", "direct");
+  b.uses_template(p, "gpu", "gpu-template");
+  auto r = b.run();
+  EXPECT_EQ(summary(r), (lines{"team-a/trainer-gpu: error: pod team-a/trainer, claim gpu: ResourceClaimTemplate "
+                               "team-a/gpu-template not found",
+                               "team-b/direct@node-1: req-0=pool-1/dev-0"}));
+  EXPECT_EQ(r.warnings, (lines{"pod team-a/trainer: ResourceClaim team-a/direct not found; skipped"}));
+}
+
+TEST(Templates, PodsClaimsArePlacedTogetherInTheirOrder) {
+  // node-1 has room for one device, node-2 for two: the pod's template claim
+  // and its direct claim must both go to node-2, never split.
+  builder b;
+  b.node("node-1");
+  b.node("node-2");
+  b.pool("small", "node-1", {"dev-a"});
+  b.pool("big", "node-2", {"dev-b", "dev-c"});
+  b.claim_template("gpu-template");
+  b.claim("direct");
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  b.uses_claim(p, "first", "direct");
+  auto r = b.run();
+  EXPECT_EQ(summary(r), (lines{"default/trainer-gpu@node-2: req-0=big/dev-b", "default/direct@node-2: req-0=big/dev-c"}));
+}
+
+TEST(Templates, EachPodGetsItsOwnClaim) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim_template("gpu-template");
+  b.uses_template(b.pod("a"), "gpu", "gpu-template");
+  b.uses_template(b.pod("b"), "gpu", "gpu-template");
+  b.uses_template(b.pod("c"), "gpu", "gpu-template");
+  auto r = b.run();
+  EXPECT_EQ(summary(r), (lines{"default/a-gpu@node-1: req-0=pool-1/dev-0", "default/b-gpu@node-1: req-0=pool-1/dev-1",
+                               "default/c-gpu: unschedulable"}));
+  ASSERT_EQ(r.generated.size(), 3u);
+  EXPECT_EQ(r.generated[2].pod, 2u);
+}
+
+TEST(TaintRules, UntoleratedTaintOverAPoolSkipsItsDevices) {
+  builder b;
+  b.node("node-1");
+  b.pool("tainted", "node-1", {"dev-0"});
+  b.pool("clean", "node-1", {"dev-1"});
+  b.taint_rule({model::text("driver-a"), model::text("tainted"), std::nullopt}, "maintenance", "NoSchedule");
+  b.claim("first");
+  auto& tolerant = b.claim("second");
+  model::device_toleration t;
+  t.key = "maintenance";
+  t.op = model::toleration_operator::exists;
+  tolerant.spec.requests[0].exactly->tolerations.push_back(t);
+  b.claim("third");
+  auto r = b.run();
+  EXPECT_EQ(summary(r), (lines{"default/first@node-1: req-0=clean/dev-1", "default/second@node-1: req-0=tainted/dev-0",
+                               "default/third: unschedulable"}));
+  // The result records the request's tolerations, as upstream's does.
+  ASSERT_TRUE(r.outcomes[1].allocation);
+  EXPECT_EQ(r.outcomes[1].allocation->results[0].tolerations, std::vector<model::device_toleration>{t});
+  EXPECT_TRUE(r.outcomes[0].allocation->results[0].tolerations.empty());
+}
+
+TEST(TaintRules, SelectorFieldsNarrowWhatTheyTaint) {
+  using sel = model::device_taint_selector;
+  struct row {
+    sel selector;
+    std::string effect;
+    lines expected;
+  };
+  const std::vector<row> table = {
+      {{}, "NoSchedule", {"default/c: unschedulable"}},  // an empty selector taints every device
+      {{}, "NoExecute", {"default/c: unschedulable"}},
+      {{}, "None", {"default/c@node-1: req-0=pool-1/dev-0"}},  // None informs, it does not keep devices away
+      {{std::nullopt, std::nullopt, model::text("dev-0")}, "NoSchedule", {"default/c@node-1: req-0=pool-2/dev-1"}},
+      {{model::text("driver-b"), std::nullopt, std::nullopt}, "NoSchedule", {"default/c@node-1: req-0=pool-1/dev-0"}},
+      {{std::nullopt, model::text("pool-2"), std::nullopt}, "NoSchedule", {"default/c@node-1: req-0=pool-1/dev-0"}},
+      {{model::text("driver-a"), model::text("pool-1"), model::text("dev-1")}, "NoSchedule",
+       {"default/c@node-1: req-0=pool-1/dev-0"}},
+  };
+  for (const auto& row : table) {
+    builder b;
+    b.node("node-1");
+    b.pool("pool-1", "node-1", {"dev-0"});
+    b.pool("pool-2", "node-1", {"dev-1"});
+    b.taint_rule(row.selector, "k", row.effect);
+    if (row.effect == "NoSchedule" && !row.selector.driver && !row.selector.pool && !row.selector.device) {
+      // Also tainted by the rule when the slice's own taints are tolerated.
+      b.s.slices[0].object.devices[0].taints.push_back({"own", "", "NoSchedule", std::nullopt});
+    }
+    b.claim("c");
+    EXPECT_EQ(summary(b.run()), row.expected) << row.effect;
+  }
+}
+
+TEST(TaintRules, IgnoredWithoutTheDeviceTaintsFeature) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0"});
+  b.taint_rule({}, "k", "NoSchedule");
+  b.claim("c");
+  auto f = alloc::features::all();
+  f.device_taints = false;
+  EXPECT_EQ(summary(b.run(f)), (lines{"default/c@node-1: req-0=pool-1/dev-0"}));
+}
+
+TEST(TaintRules, TolerationMustMatchTheRulesTaint) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0"});
+  model::device_taint_rule rule;
+  b.taint_rule({}, "k", "NoExecute");
+  b.s.taint_rules[0].object.taint.value = "v1";
+  auto& c = b.claim("c");
+  model::device_toleration wrong_value{"k", model::toleration_operator::equal, "v2", "", std::nullopt};
+  model::device_toleration wrong_effect{"k", model::toleration_operator::exists, "", "NoSchedule", std::nullopt};
+  c.spec.requests[0].exactly->tolerations = {wrong_value, wrong_effect};
+  auto& d = b.claim("d");
+  model::device_toleration right{"k", model::toleration_operator::equal, "v1", "NoExecute", std::nullopt};
+  d.spec.requests[0].exactly->tolerations = {right};
+  EXPECT_EQ(summary(b.run()), (lines{"default/c: unschedulable", "default/d@node-1: req-0=pool-1/dev-0"}));
+}
+
+}  // namespace

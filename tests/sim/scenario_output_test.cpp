@@ -1,0 +1,224 @@
+// `--output scenario`: the scenario written back after a run, and a second run over it that changes nothing.
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/json/overlay.hpp>
+#include <dra/json/yaml.hpp>
+#include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using namespace dra;
+
+// Runs the scenario in `json` and returns it written back (empty, with a test failure, when anything fails).
+std::string after(std::string_view json, sim::run_report* report_out = nullptr) {
+  auto doc = json::load(json);
+  EXPECT_TRUE(doc) << (doc ? "" : doc.error().to_string());
+  if (!doc) return {};
+  const cel::selector_engine engine;
+  auto report = sim::run_scenario(doc->scenario(), engine);
+  auto out = sim::scenario_after(doc->scenario(), report);
+  EXPECT_TRUE(out) << (out ? "" : out.error().to_string());
+  if (report_out != nullptr) {
+    report_out->outcomes = report.outcomes;
+    report_out->warnings = report.warnings;
+  }
+  return out ? *out : std::string();
+}
+
+// Compact JSON of a document, to compare with expectations written on one line.
+std::string compact(std::string_view text) {
+  json::writer w;
+  simdjson::dom::parser parser;
+  const simdjson::padded_string padded(text);
+  auto root = parser.parse(padded);
+  EXPECT_FALSE(root.error()) << text;
+  if (root.error()) return {};
+  json::write_element(w, root.value_unsafe());
+  return std::move(w).str();
+}
+
+TEST(Overlay, SetsReplacesAndAddsFieldsKeepingTheRest) {
+  std::vector<json::field_override> changes = {
+      {{"spec", "nodeName"}, [](json::writer& w) { w.string("node-1"); }},
+      {{"status", "phase"}, [](json::writer& w) { w.string("Running"); }},
+      {{"status", "conditions"}, [](json::writer& w) { w.begin_array().end_array(); }},
+      {{"metadata", "labels", "new"}, [](json::writer& w) { w.integer(1); }},
+      {{"kind"}, [](json::writer& w) { w.string("Other"); }},
+  };
+  json::writer w;
+  ASSERT_TRUE(json::write_overlaid(
+      w,
+      R"({"kind": "Pod", "metadata": {"name": "p<1>", "labels": 3}, "spec": {"nodeName": "old", "x": [1.5, 2e30, -3, 18446744073709551615, true, null]}})",
+      changes));
+  EXPECT_EQ(w.str(),
+            R"({"kind":"Other","metadata":{"name":"p\u003c1\u003e","labels":{"new":1}},"spec":{"nodeName":"node-1",)"
+            R"("x":[1.5,2e+30,-3,18446744073709551615,true,null]},"status":{"phase":"Running","conditions":[]}})");
+  json::writer bad;
+  EXPECT_FALSE(json::write_overlaid(bad, "[1]", changes));
+  EXPECT_FALSE(json::write_overlaid(bad, "{", changes));
+}
+
+constexpr std::string_view cluster = R"({"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
+   "spec": {"driver": "gpu.example.com", "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+            "nodeName": "node-1", "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}},
+  {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+   "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}},
+  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "train", "namespace": "ml"},
+   "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}},
+  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "loose", "namespace": "ml"},
+   "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}},
+  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "too-big", "namespace": "ml"},
+   "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu", "count": 5}}]}}},
+  {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1"}},
+  {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer", "namespace": "ml", "uid": "uid-1"},
+   "spec": {"containers": [{"name": "c", "image": "busybox"}],
+            "resourceClaims": [{"name": "gpu", "resourceClaimName": "train"}]},
+   "status": {"phase": "Pending"}}
+]})";
+
+TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
+  sim::run_report first;
+  const std::string once = after(cluster, &first);
+  ASSERT_EQ(first.outcomes.size(), 3u);
+  const std::string alloc_train =
+      R"({"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},)"
+      R"("nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}})";
+  const std::string alloc_loose =
+      R"({"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-1"}]},)"
+      R"("nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}})";
+  const std::string expected =
+      R"({"apiVersion":"v1","kind":"List","items":[)"
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s1"},)"
+      R"("spec":{"driver":"gpu.example.com","pool":{"name":"node-1","generation":1,"resourceSliceCount":1},)"
+      R"("nodeName":"node-1","devices":[{"name":"gpu-0"},{"name":"gpu-1"}]}},)"
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},)"
+      R"("spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},)"
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"train","namespace":"ml"},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu"}}]}},)"
+      R"("status":{"allocation":)" + alloc_train + R"(,"reservedFor":[{"resource":"pods","name":"trainer","uid":"uid-1"}]}},)"
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"loose","namespace":"ml"},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu"}}]}},)"
+      R"("status":{"allocation":)" + alloc_loose + R"(}},)"
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"too-big","namespace":"ml"},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","count":5}}]}}},)"
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1"}},)"
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"trainer","namespace":"ml","uid":"uid-1"},)"
+      R"("spec":{"containers":[{"name":"c","image":"busybox"}],"resourceClaims":[{"name":"gpu","resourceClaimName":"train"}],)"
+      R"("nodeName":"node-1"},"status":{"phase":"Pending"}}]})";
+  EXPECT_EQ(compact(once), expected);
+
+  // Again: only the claim that did not fit is pending, and it still does not; nothing else changes.
+  sim::run_report second;
+  const std::string twice = after(once, &second);
+  ASSERT_EQ(second.outcomes.size(), 1u);
+  EXPECT_EQ(second.outcomes[0].claim, "ml/too-big");
+  EXPECT_EQ(second.outcomes[0].unschedulable, "cannot allocate all claims");
+  EXPECT_EQ(twice, once);
+}
+
+// "claim@node: request=pool/device[ tolerates key]" per outcome.
+std::vector<std::string> summary(const sim::run_report& r) {
+  std::vector<std::string> out;
+  for (const auto& o : r.outcomes) {
+    std::string line = o.claim + "@" + o.node.value_or("-") + ":";
+    if (o.allocation)
+      for (const auto& d : o.allocation->results) {
+        line += " " + d.request + "=" + std::string(d.pool) + "/" + std::string(d.device);
+        for (const auto& t : d.tolerations) line += " tolerates " + std::string(t.key);
+      }
+    out.push_back(line);
+  }
+  return out;
+}
+
+TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
+  auto doc = json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/cli/data/cluster.json");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const cel::selector_engine engine;
+  auto report = sim::run_scenario(doc->scenario(), engine);
+  // node-a's pool is drained by a DeviceTaintRule: the trainer's two claims go to node-b together; the
+  // debugger's template tolerates the taint and gets node-a's first device.
+  EXPECT_EQ(summary(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+                                                       "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
+                                                       "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                       "example.com/maintenance"}));
+  auto once = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(once) << once.error().to_string();
+
+  auto again = json::load(*once);
+  ASSERT_TRUE(again) << again.error().to_string();
+  const auto& s = again->scenario();
+  ASSERT_EQ(s.claims.size(), 3u);  // dataset-cache, then each pod's generated claim right after the pod
+  EXPECT_EQ(s.claims[0].object.meta.name, "dataset-cache");
+  EXPECT_EQ(s.claims[1].object.meta.name, "trainer-gpu");
+  EXPECT_EQ(s.claims[2].object.meta.name, "debugger-gpu");
+  EXPECT_EQ(s.claims[1].object.meta.labels, (model::sorted_map<model::text>{{"team", "vision"}}));
+  EXPECT_EQ(s.claims[2].object.meta.annotations, (model::sorted_map<model::text>{{"owner", "ops"}}));
+  EXPECT_EQ(s.claims[1].source.index, s.pods[0].source.index + 1);
+  for (std::size_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(s.claims[i].object.allocation) << i;
+    EXPECT_EQ(*s.claims[i].object.allocation, *report.outcomes[i == 0 ? 1 : i == 1 ? 0 : 2].allocation) << i;
+  }
+  EXPECT_EQ(s.claims[0].object.reserved_for,
+            (std::vector<model::resource_claim_consumer_reference>{{"", "pods", "trainer", "p0"}}));
+  EXPECT_EQ(s.pods[0].object.node_name, "node-b");
+  EXPECT_EQ(s.pods[1].object.node_name, "node-a");
+  EXPECT_EQ(s.pods[0].object.resource_claim_statuses,
+            (std::vector<model::pod_resource_claim_status>{{"gpu", model::text("trainer-gpu")}}));
+  EXPECT_EQ(s.others.size(), 1u);  // the ConfigMap
+
+  auto second = sim::run_scenario(s, engine);
+  EXPECT_TRUE(second.outcomes.empty());
+  EXPECT_TRUE(second.generated.empty());
+  auto twice = sim::scenario_after(s, second);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(*twice, *once);
+}
+
+TEST(ScenarioOutput, YamlInYamlOutRoundTrips) {
+  auto doc = json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/cli/data/cluster.yaml");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  ASSERT_EQ(doc->format(), json::input_format::yaml);
+  const cel::selector_engine engine;
+  auto report = sim::run_scenario(doc->scenario(), engine);
+  EXPECT_EQ(summary(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+                                                       "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
+                                                       "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                       "example.com/maintenance"}));
+  auto written = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(written);
+  auto once = json::to_yaml(*written);
+  ASSERT_TRUE(once) << once.error().to_string();
+  ASSERT_TRUE(once->starts_with("apiVersion: v1\nkind: List\nitems:\n")) << *once;
+
+  auto again = json::load(*once);
+  ASSERT_TRUE(again) << again.error().to_string();
+  EXPECT_EQ(again->format(), json::input_format::yaml);
+  ASSERT_EQ(again->scenario().claims.size(), 3u);
+  for (const auto& c : again->scenario().claims) EXPECT_TRUE(c.object.allocation) << c.object.meta.name;
+  auto second = sim::run_scenario(again->scenario(), engine);
+  EXPECT_TRUE(second.outcomes.empty());
+  auto rewritten = sim::scenario_after(again->scenario(), second);
+  ASSERT_TRUE(rewritten);
+  auto twice = json::to_yaml(*rewritten);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(*twice, *once);
+}
+
+TEST(ScenarioOutput, ObjectsWithoutSourceTextAreAnError) {
+  model::scenario s;
+  model::node n;
+  n.meta.name = "node-1";
+  s.nodes.push_back({n, {}});
+  auto out = sim::scenario_after(s, {});
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().message, "object #0 has no source text to write back");
+}
+
+}  // namespace
