@@ -6,6 +6,7 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/explain.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -64,13 +65,20 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
   run_report report;
   alloc::ledger state;
   for (const auto& c : s.claims)
-    if (c.object.allocation) state.add(*c.object.allocation);
+    if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
   std::vector<const model::device_class*> classes;
   for (const auto& c : s.classes) classes.push_back(&c.object);
   std::vector<const model::resource_slice*> slices;
   for (const auto& sl : s.slices) slices.push_back(&sl.object);
   alloc::basic_allocator<Policy, Engine> allocator(features, state, classes, slices, engine, std::move(policy));
   detail::node_list nodes(s);
+  // Why a unit fits nowhere, worked out only for such units (the search itself does no extra work).
+  std::optional<funnel_builder<Engine>> funnels;
+  auto explain = [&](std::span<const model::node* const> tried, std::span<const model::resource_claim* const> unit) {
+    if (!funnels) funnels.emplace(features, state, classes, slices, engine);
+    allocator_oracle<decltype(allocator)> oracle{&allocator};
+    return summarize(diagnose_unit(*funnels, tried, unit, oracle));
+  };
 
   std::map<std::pair<model::text, model::text>, std::size_t> claim_index;
   for (std::size_t i = 0; i < s.claims.size(); ++i)
@@ -104,6 +112,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
       }
       invalid_pools = invalid_pools || outcome->invalid_pools;
     }
+    std::optional<model::explanation> why;
+    if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims);
     for (std::size_t k = 0; k < unit.size(); ++k) {
       model::claim_outcome o;
       o.claim = alloc::object_name(claims[k]->meta);
@@ -111,12 +121,13 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
         o.error = *failure;
       } else if (chosen != nullptr) {
         o.node = std::string(chosen->meta.name);
-        state.add(results[k]);
+        state.add(results[k], o.claim);
         o.allocation = std::move(results[k]);
       } else if (invalid_pools) {
         o.error = "invalid resource pools were encountered";
       } else {
         o.unschedulable = "cannot allocate all claims";
+        o.explanation = why;
       }
       report.outcomes.push_back(std::move(o));
     }
