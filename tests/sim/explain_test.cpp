@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -61,11 +63,12 @@ struct scenario_text {
                     results + "]}}}}");
     return *this;
   }
-  scenario_text& pod(const std::string& name, const std::vector<std::string>& claims) {
+  scenario_text& pod(const std::string& name, const std::vector<std::string>& claims, const std::string& node = "") {
     std::string refs;
     for (const auto& c : claims) refs += (refs.empty() ? "" : ",") + (R"({"name":")" + c + R"(","resourceClaimName":")" + c + "\"}");
     items.push_back(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-                    R"(","namespace":"default"},"spec":{"resourceClaims":[)" + refs + "]}}");
+                    R"(","namespace":"default"},"spec":{)" + (node.empty() ? "" : R"("nodeName":")" + node + "\",") +
+                    R"("resourceClaims":[)" + refs + "]}}");
     return *this;
   }
   [[nodiscard]] std::string json() const {
@@ -262,6 +265,168 @@ TEST(Explain, DefaultScenarioReadsAsAPersonWouldSay) {
                 "memory slices of gpu-0 used by default/mig-devices; gpu-1 held whole by default/full-gpu");
   auto three = explanation_of(r, "default/three-gpus");
   expect_reason(three, 0, "count", 1, "default/three-gpus", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
+}
+
+// Generated scenarios: a few nodes of a few GPUs, some held by other claims, some tainted, and one pending claim.
+struct plan {
+  struct gpu {
+    int numa = 0;
+    bool held = false;
+    bool tainted = false;
+  };
+  std::vector<std::vector<gpu>> nodes;
+  int count = 1;
+  bool match_numa = false;
+  bool tolerate = false;
+
+  static plan generate(std::mt19937& rng) {
+    plan p;
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    p.nodes.resize(static_cast<std::size_t>(pick(1, 3)));
+    for (auto& n : p.nodes) {
+      n.resize(static_cast<std::size_t>(pick(0, 4)));
+      for (auto& g : n) g = {pick(0, 1), pick(0, 9) < 3, pick(0, 9) < 3};
+    }
+    p.count = pick(1, 4);
+    p.match_numa = pick(0, 9) < 3;
+    return p;
+  }
+  [[nodiscard]] scenario_text text(const std::string& only_node = "") const {
+    scenario_text t;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string name = "node-" + std::to_string(i);
+      t.node(name);
+      if (nodes[i].empty()) continue;
+      std::string devices;
+      for (std::size_t d = 0; d < nodes[i].size(); ++d) {
+        const gpu& g = nodes[i][d];
+        devices += (devices.empty() ? "" : ",") + (R"({"name":"gpu-)" + std::to_string(d) +
+                                                   R"(","attributes":{"numa":{"int":)" + std::to_string(g.numa) + "}}" +
+                                                   (g.tainted ? R"(,"taints":[{"key":"t","effect":"NoSchedule"}])" : "") + "}");
+        if (g.held) t.holder("holder-" + std::to_string(i) + "-" + std::to_string(d), {name + "/gpu-" + std::to_string(d)});
+      }
+      t.slice(name, devices);
+    }
+    t.claim("want",
+            R"({"deviceClassName":"gpu","count":)" + std::to_string(count) +
+                (tolerate ? R"(,"tolerations":[{"operator":"Exists"}])" : "") + "}",
+            match_numa ? R"([{"matchAttribute":"gpu.example.com/numa"}])" : "");
+    t.pod("p", {"want"}, only_node);
+    return t;
+  }
+};
+
+// The pending claim's outcome: the code of its only reason on `node` ("" when it was allocated).
+std::string code_on(const plan& p, std::size_t node, std::string* message = nullptr) {
+  auto r = run(p.text("node-" + std::to_string(node)));
+  const auto* o = r.find("default/want");
+  if (o == nullptr || o->allocation) return "";
+  EXPECT_TRUE(o->explanation);
+  if (!o->explanation || o->explanation->reasons.size() != 1) return "?";
+  if (message != nullptr) *message = o->explanation->reasons[0].message;
+  return o->explanation->reasons[0].code;
+}
+
+TEST(ExplainProperty, RemovingTheNamedCauseLetsTheClaimFit) {
+  int fixed = 0, checked = 0;
+  for (unsigned seed = 1; seed <= 150; ++seed) {
+    std::mt19937 rng(seed);
+    const plan p = plan::generate(rng);
+    auto whole = run(p.text());
+    const auto* o = whole.find("default/want");
+    ASSERT_NE(o, nullptr);
+    std::map<std::string, std::size_t> per_code;
+    for (std::size_t n = 0; n < p.nodes.size(); ++n) {
+      std::string message;
+      const std::string code = code_on(p, n, &message);
+      if (code.empty()) continue;
+      ++per_code[code];
+      plan fixed_plan = p;
+      auto& gpus_here = fixed_plan.nodes[n];
+      bool single_kind = true;  // only the named kind of blocker is planted on the node
+      if (code == "in-use") {
+        for (std::size_t d = 0; d < gpus_here.size(); ++d)
+          if (gpus_here[d].held) {
+            EXPECT_NE(message.find("default/holder-" + std::to_string(n) + "-" + std::to_string(d)), std::string::npos)
+                << "seed " << seed << ": " << message;
+            gpus_here[d].held = false;
+          }
+        single_kind = !fixed_plan.match_numa && std::none_of(gpus_here.begin(), gpus_here.end(), [](auto& g) { return g.tainted; });
+      } else if (code == "taint") {
+        EXPECT_NE(message.find("taint t:NoSchedule"), std::string::npos) << message;
+        fixed_plan.tolerate = true;
+        single_kind = !fixed_plan.match_numa;
+      } else if (code == "constraint") {
+        EXPECT_NE(message.find("gpu.example.com/numa"), std::string::npos) << message;
+        fixed_plan.match_numa = false;
+        single_kind = std::none_of(gpus_here.begin(), gpus_here.end(), [](auto& g) { return g.tainted || g.held; });
+      } else if (code == "count" || code == "node-selection") {
+        for (int i = 0; i < p.count; ++i) gpus_here.push_back({0, false, false});
+        single_kind = !fixed_plan.match_numa;
+      } else {
+        ADD_FAILURE() << "seed " << seed << ": unexpected code " << code << ": " << message;
+        continue;
+      }
+      const std::string after = code_on(fixed_plan, n);
+      EXPECT_NE(after, code) << "seed " << seed << " node " << n << ": removing " << code << " changed nothing";
+      if (single_kind) {
+        EXPECT_EQ(after, "") << "seed " << seed << " node " << n << " was " << code;
+      }
+      ++checked;
+      if (after.empty()) ++fixed;
+    }
+    if (o->allocation) continue;
+    // The whole run's explanation counts each node once, under its own code.
+    ASSERT_TRUE(o->explanation) << "seed " << seed;
+    EXPECT_EQ(o->explanation->nodes, p.nodes.size());
+    std::map<std::string, std::size_t> grouped;
+    for (const auto& r : o->explanation->reasons) grouped[r.code] += r.nodes;
+    EXPECT_EQ(grouped, per_code) << "seed " << seed;
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(fixed, checked / 2);
+}
+
+TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
+  for (unsigned seed = 1; seed <= 100; ++seed) {
+    std::mt19937 rng(seed);
+    const plan p = plan::generate(rng);
+    auto doc = json::load(p.text().json());
+    ASSERT_TRUE(doc);
+    const model::scenario& s = doc->scenario();
+    static const cel::selector_engine engine;
+    auto report = sim::run_scenario(s, engine);
+    const model::claim_outcome* want = nullptr;
+    for (const auto& o : report.outcomes)
+      if (o.claim == "default/want") want = &o;
+    ASSERT_NE(want, nullptr);
+    if (!want->allocation) continue;
+    alloc::ledger state;
+    std::vector<const model::device_class*> classes;
+    std::vector<const model::resource_slice*> slices;
+    std::vector<const model::resource_claim*> claims;
+    for (const auto& c : s.claims) {
+      if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
+      if (c.object.meta.name == "want") claims.push_back(&c.object);
+    }
+    for (const auto& c : s.classes) classes.push_back(&c.object);
+    for (const auto& sl : s.slices) slices.push_back(&sl.object);
+    sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
+    const model::node* node = nullptr;
+    for (const auto& n : s.nodes)
+      if (n.object.meta.name == *want->node) node = &n.object;
+    ASSERT_NE(node, nullptr);
+    auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
+    auto d = sim::diagnose_node(funnels, *node, claims, never, true);
+    EXPECT_EQ(d.verdict, sim::cause::fits) << "seed " << seed << ": " << d.message;
+    for (const auto& result : want->allocation->results) {
+      const std::string name = dra::detail::concat(result.driver, "/", result.pool, "/", result.device);
+      bool usable = false;
+      for (const auto& dv : d.claims.at(0).requests.at(0).at(0).devices)
+        if (dv.device == name) usable = dv.dropped == sim::stage::usable;
+      EXPECT_TRUE(usable) << "seed " << seed << ": " << name;
+    }
+  }
 }
 
 }  // namespace
