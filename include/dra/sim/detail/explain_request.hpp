@@ -14,19 +14,24 @@ namespace detail {
   std::map<std::uint32_t, std::vector<std::string>> short_by_set;  // set -> counter groups used up
   std::map<std::uint32_t, std::vector<std::string>> claims_by_set;
   std::string first;
+  bool numbered_first = false;
   for (const auto& draw : d.draws) {
     const auto& c = n.counters[draw.counter];
     auto sum = use.used[draw.counter].add(draw.amount);
     if (sum && *sum <= c.total) continue;
     add_unique(short_by_set[c.set], counter_group(c.name));
     for (const auto& owner : use.consumers[draw.counter]) add_unique(claims_by_set[c.set], owner);
-    if (first.empty()) {
+    // The detail names one counter; a numbered one (a memory slice) says most about partitions.
+    if (first.empty() || (counter_group(c.name) != c.name && first.find(" slice") == std::string::npos &&
+                          first.find(std::string(c.name)) == std::string::npos && !numbered_first)) {
+      numbered_first = counter_group(c.name) != c.name;
       auto left = c.total.sub(use.used[draw.counter]);
-      first = dra::detail::concat("counter ", c.name, " of ", n.sets[c.set].name, ": ",
+      first = dra::detail::concat(c.name, " of ", n.sets[c.set].name, ": ",
                                   left ? left->to_string() : std::string("0"), " left, ", draw.amount.to_string(),
                                   " asked");
     }
   }
+  std::vector<std::string> mine;
   for (auto& [set, groups] : short_by_set) {
     // Numbered counters (memory slices) are how partitions of one device exclude each other: name those alone.
     std::vector<std::string> numbered;
@@ -43,9 +48,10 @@ namespace detail {
                                      info.whole_device.empty() ? "counter set " + std::string(info.name)
                                                                : info.whole_device,
                                      " used by ", prose_list(claims_by_set[set]));
+    add_unique(mine, sentence);
     add_unique(sentences, std::move(sentence));
   }
-  return first;
+  return dra::detail::concat(joined(mine), " (", first, ")");
 }
 
 // Why a device cannot give the request its capacity (empty when it can): KEP-5075's consumable capacity.
