@@ -3,6 +3,7 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/explain.hpp>
+#include <dra/sim/explain_report.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
@@ -265,6 +266,22 @@ TEST(Explain, DefaultScenarioReadsAsAPersonWouldSay) {
                 "memory slices of gpu-0 used by default/mig-devices; gpu-1 held whole by default/full-gpu");
   auto three = explanation_of(r, "default/three-gpus");
   expect_reason(three, 0, "count", 1, "default/three-gpus", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
+  // Allocated claims: explained against what was allocated before them, they fit, and their devices are usable.
+  const std::vector<std::string> names{"default/mig-devices", "default/full-gpu"};
+  auto explained = sim::explain_claims(doc->scenario(), r.report, engine, alloc::features::all(), names);
+  ASSERT_EQ(explained.size(), 2u);
+  for (const auto& e : explained) {
+    EXPECT_EQ(e.status, "allocated");
+    ASSERT_EQ(e.diagnosis.nodes.size(), 1u);
+    EXPECT_EQ(e.diagnosis.nodes[0].verdict, sim::cause::fits) << e.claim << ": " << e.diagnosis.nodes[0].message;
+  }
+  const auto& first = explained[0].diagnosis.nodes[0].claims.at(0).requests.at(0).at(0);
+  EXPECT_EQ(first.selector_match, 14u);
+  EXPECT_EQ(first.counters_left, 14u);
+  // full-gpu: gpu-0's counters are taken by mig-devices' partitions, so gpu-1 is the one left.
+  const auto& gpu = explained[1].diagnosis.nodes[0].claims.at(0).requests.at(0).at(0);
+  EXPECT_EQ(gpu.free, 2u);
+  EXPECT_EQ(gpu.counters_left, 1u);
 }
 
 // Generated scenarios: a few nodes of a few GPUs, some held by other claims, some tainted, and one pending claim.

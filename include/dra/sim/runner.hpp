@@ -74,10 +74,15 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
   detail::node_list nodes(s);
   // Why a unit fits nowhere, worked out only for such units (the search itself does no extra work).
   std::optional<funnel_builder<Engine>> funnels;
+  explanation_memo memo;  // a pod like the last one, with nothing allocated since, fails for the same reasons
+  std::uint64_t commits = 0;
   auto explain = [&](std::span<const model::node* const> tried, std::span<const model::resource_claim* const> unit) {
+    if (auto known = memo.find(tried, unit, commits)) return *known;
     if (!funnels) funnels.emplace(features, state, classes, slices, engine);
     allocator_oracle<decltype(allocator)> oracle{&allocator};
-    return summarize(diagnose_unit(*funnels, tried, unit, oracle));
+    model::explanation e = summarize(diagnose_unit(*funnels, tried, unit, oracle));
+    memo.remember(tried, unit, commits, e);
+    return e;
   };
 
   std::map<std::pair<model::text, model::text>, std::size_t> claim_index;
@@ -122,6 +127,7 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
       } else if (chosen != nullptr) {
         o.node = std::string(chosen->meta.name);
         state.add(results[k], o.claim);
+        ++commits;
         o.allocation = std::move(results[k]);
       } else if (invalid_pools) {
         o.error = "invalid resource pools were encountered";

@@ -100,7 +100,7 @@ struct fit_check;
 struct funnel_findings {
   std::vector<std::uint32_t> matching;  // past the class and the request's selectors
   std::vector<std::uint32_t> after[4];  // free, counters left, capacity left, tolerated
-  std::vector<std::pair<std::string, std::string>> held, counted, short_capacity, tainted;  // device, blocker
+  std::vector<std::pair<std::string, std::string>> held, short_capacity, tainted;  // device, blocker
   std::vector<std::string> counter_sentences, cel_errors;
   std::string_view class_name;
   bool narrowed = false;  // the request has selectors of its own
@@ -157,7 +157,7 @@ class funnel_builder {
     return programs_.emplace(std::string(expression), std::move(e)).first->second;
   }
   // 1 match, 0 no match, -1 a CEL error (its text in `error`).
-  int selectors_match(std::span<const model::device_selector> selectors, const detail::funnel_node::device& d,
+  int selectors_match(std::span<const program_entry* const> programs, const detail::funnel_node::device& d,
                       std::string& error);
   const detail::funnel_node& lay_out(const model::node& node);
   detail::counter_usage usage(const detail::funnel_node& n) const;

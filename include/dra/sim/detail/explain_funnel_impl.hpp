@@ -101,10 +101,10 @@ detail::counter_usage funnel_builder<Engine>::usage(const detail::funnel_node& n
 }
 
 template <alloc::selector_engine Engine>
-int funnel_builder<Engine>::selectors_match(std::span<const model::device_selector> selectors,
+int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const> programs,
                                             const detail::funnel_node::device& d, std::string& error) {
-  for (const auto& selector : selectors) {
-    const program_entry& p = compile(selector.cel_expression);
+  for (const program_entry* entry : programs) {
+    const program_entry& p = *entry;
     if (!p.program) {
       error = "CEL compile error: " + p.error;
       return -1;

@@ -8,50 +8,68 @@ namespace dra::sim {
 
 namespace detail {
 
-// Why a free device is out for counters: per counter set, the sentence naming who used it up.
+// The sentence for a counter set whose `groups` of counters are used up: who holds its whole device, or who uses them.
+[[nodiscard]] inline std::string set_sentence(const funnel_node& n, const counter_usage& use, std::uint32_t set,
+                                              std::vector<std::string> groups, const std::vector<std::string>& claims) {
+  const auto& info = n.sets[set];
+  if (!use.whole_held[set].empty())
+    return dra::detail::concat(info.whole_device, " held whole by ", prose_list(use.whole_held[set]));
+  // Numbered counters (memory slices) are how partitions of one device exclude each other: name those alone.
+  std::vector<std::string> numbered;
+  for (const auto& g : groups)
+    if (g.ends_with("s") && g.find(' ') != std::string::npos) numbered.push_back(g);
+  if (!numbered.empty()) groups = std::move(numbered);
+  return dra::detail::concat(prose_list(groups), " of ",
+                             info.whole_device.empty() ? "counter set " + std::string(info.name) : info.whole_device,
+                             " used by ", prose_list(claims));
+}
+
+// Marks the counters the device cannot draw from any more; false when it can draw all it needs.
+inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, const funnel_node::device& d,
+                                std::vector<char>& short_counters) {
+  bool blocked = false;
+  for (const auto& draw : d.draws) {
+    auto sum = use.used[draw.counter].add(draw.amount);
+    if (sum && *sum <= n.counters[draw.counter].total) continue;
+    short_counters[draw.counter] = 1;
+    blocked = true;
+  }
+  return blocked;
+}
+
+// One sentence per counter set with marked counters: what is used up and by whom.
+[[nodiscard]] inline std::vector<std::string> counter_sentences(const funnel_node& n, const counter_usage& use,
+                                                                const std::vector<char>& short_counters) {
+  std::vector<std::string> out;
+  for (std::uint32_t set = 0; set < n.sets.size(); ++set) {
+    std::vector<std::string> groups, claims;
+    for (std::uint32_t c = 0; c < n.counters.size(); ++c) {
+      if (n.counters[c].set != set || short_counters[c] == 0) continue;
+      add_unique(groups, counter_group(n.counters[c].name));
+      for (const auto& owner : use.consumers[c]) add_unique(claims, owner);
+    }
+    if (!groups.empty()) out.push_back(set_sentence(n, use, set, std::move(groups), claims));
+  }
+  return out;
+}
+
+// Why one device is out for counters, for `dra explain`: its sets' sentences and one used-up counter.
 [[nodiscard]] inline std::string counters_blocker(const funnel_node& n, const counter_usage& use,
-                                                  const funnel_node::device& d, std::vector<std::string>& sentences) {
-  std::map<std::uint32_t, std::vector<std::string>> short_by_set;  // set -> counter groups used up
-  std::map<std::uint32_t, std::vector<std::string>> claims_by_set;
-  std::string first;
-  bool numbered_first = false;
+                                                  const funnel_node::device& d) {
+  std::vector<char> mine(n.counters.size(), 0);
+  if (!mark_short_counters(n, use, d, mine)) return {};
+  std::string detail;
   for (const auto& draw : d.draws) {
     const auto& c = n.counters[draw.counter];
-    auto sum = use.used[draw.counter].add(draw.amount);
-    if (sum && *sum <= c.total) continue;
-    add_unique(short_by_set[c.set], counter_group(c.name));
-    for (const auto& owner : use.consumers[draw.counter]) add_unique(claims_by_set[c.set], owner);
-    // The detail names one counter; a numbered one (a memory slice) says most about partitions.
-    if (first.empty() || (counter_group(c.name) != c.name && first.find(" slice") == std::string::npos &&
-                          first.find(std::string(c.name)) == std::string::npos && !numbered_first)) {
-      numbered_first = counter_group(c.name) != c.name;
-      auto left = c.total.sub(use.used[draw.counter]);
-      first = dra::detail::concat(c.name, " of ", n.sets[c.set].name, ": ",
-                                  left ? left->to_string() : std::string("0"), " left, ", draw.amount.to_string(),
-                                  " asked");
-    }
+    if (mine[draw.counter] == 0) continue;
+    // A numbered counter (a memory slice) says most about partitions.
+    if (!detail.empty() && counter_group(c.name) == c.name) continue;
+    auto left = c.total.sub(use.used[draw.counter]);
+    detail = dra::detail::concat(c.name, " of ", n.sets[c.set].name, ": ", left ? left->to_string() : std::string("0"),
+                                 " left, ", draw.amount.to_string(), " asked");
+    if (counter_group(c.name) != c.name) break;
   }
-  std::vector<std::string> mine;
-  for (auto& [set, groups] : short_by_set) {
-    // Numbered counters (memory slices) are how partitions of one device exclude each other: name those alone.
-    std::vector<std::string> numbered;
-    for (const auto& g : groups)
-      if (g.ends_with("s") && g.find(' ') != std::string::npos) numbered.push_back(g);
-    if (!numbered.empty()) groups = std::move(numbered);
-    const auto& info = n.sets[set];
-    const auto& whole = use.whole_held[set];
-    std::string sentence;
-    if (!whole.empty())
-      sentence = dra::detail::concat(info.whole_device, " held whole by ", prose_list(whole));
-    else
-      sentence = dra::detail::concat(prose_list(groups), " of ",
-                                     info.whole_device.empty() ? "counter set " + std::string(info.name)
-                                                               : info.whole_device,
-                                     " used by ", prose_list(claims_by_set[set]));
-    add_unique(mine, sentence);
-    add_unique(sentences, std::move(sentence));
-  }
-  return dra::detail::concat(joined(mine), " (", first, ")");
+  return dra::detail::concat(joined(counter_sentences(n, use, mine)), " (", detail, ")");
 }
 
 // Why a device cannot give the request its capacity (empty when it can): KEP-5075's consumable capacity.
@@ -150,14 +168,19 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   }
 
   for (const auto& bad : n.bad_pools) out.reachable += bad.devices;
+  std::vector<const program_entry*> class_programs, request_programs;
+  if (klass != nullptr)
+    for (const auto& selector : klass->selectors) class_programs.push_back(&compile(selector.cel_expression));
+  for (const auto& selector : spec.selectors) request_programs.push_back(&compile(selector.cel_expression));
   detail::funnel_findings found;
   auto& after = found.after;
   auto& matching = found.matching;
   auto& held = found.held;
-  auto& counted = found.counted;
+  std::vector<char> short_counters(n.counters.size(), 0);
+  const std::string* last_owners = nullptr;
+  std::string last_by;
   auto& short_capacity = found.short_capacity;
   auto& tainted = found.tainted;
-  auto& counter_sentences = found.counter_sentences;
   auto& cel_errors = found.cel_errors;
   for (std::uint32_t ix = 0; ix < n.devices.size(); ++ix) {
     const auto& d = n.devices[ix];
@@ -175,30 +198,33 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
       v.why = std::move(why);
     };
     std::string error;
-    const int in_class = klass == nullptr ? 0 : selectors_match(klass->selectors, d, error);
+    const int in_class = klass == nullptr ? 0 : selectors_match(class_programs, d, error);
     const bool binding_off = !f_.device_binding_and_status && !d.view.base().binding_conditions.empty();
     if (in_class <= 0 || binding_off) {
       if (in_class < 0) ++out.selector_errors, detail::add_unique(cel_errors, error);
       drop(stage::device_class, in_class < 0 ? "class " + std::string(klass->meta.name) + ": " + error : "");
-    } else if (++out.class_match; selectors_match(spec.selectors, d, error) != 1) {
+    } else if (++out.class_match; selectors_match(request_programs, d, error) != 1) {
       if (!error.empty()) ++out.selector_errors, detail::add_unique(cel_errors, error);
       drop(stage::selector, error);
     } else {
       ++out.selector_match;
       matching.push_back(ix);
-      const std::string short_name(d.id.device);
+      const std::string_view short_name = d.id.device;
       const bool counters_free = d.shared && state_->given_out(d.id) != nullptr;
       std::string why;
       if (!admin && state_->exclusively_allocated(d.id)) {
         auto owners = state_->owners(d.id);
-        std::string by = owners.empty() ? std::string("another claim")
-                                        : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end()));
-        held.emplace_back(short_name, by);
-        drop(stage::in_use, "held by " + by);
+        // Devices of one holder share its owner list: its words are built once.
+        if (owners.data() != last_owners || held.empty()) {
+          last_owners = owners.data();
+          last_by = owners.empty() ? std::string("another claim")
+                                   : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end()));
+        }
+        held.emplace_back(short_name, last_by);
+        if (keep_devices) drop(stage::in_use, "held by " + last_by);
       } else if (after[0].push_back(ix); !counters_free && !d.draws.empty() &&
-                 !(why = detail::counters_blocker(n, use, d, counter_sentences)).empty()) {
-        counted.emplace_back(short_name, why);
-        drop(stage::counters, why);
+                 detail::mark_short_counters(n, use, d, short_counters)) {
+        if (keep_devices) drop(stage::counters, detail::counters_blocker(n, use, d));
       } else if (after[1].push_back(ix);
                  f_.consumable_capacity && !(why = detail::capacity_blocker(*state_, d, spec)).empty()) {
         short_capacity.emplace_back(short_name, why);
@@ -223,6 +249,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
     out.constraint = which->label;
     out.constraint_best = best;
   }
+  found.counter_sentences = detail::counter_sentences(n, use, short_counters);
   found.class_name = klass != nullptr ? std::string_view(klass->meta.name) : std::string_view(spec.device_class_name);
   found.narrowed = !spec.selectors.empty();
   decide(out, n, check, found);
