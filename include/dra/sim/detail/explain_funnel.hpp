@@ -177,12 +177,6 @@ class funnel_builder {
   alloc::slices_by_pool by_pool_;
   std::map<std::string, program_entry, std::less<>> programs_;
   std::map<std::string, detail::funnel_node, std::less<>> nodes_;
-  struct pair_hash {
-    std::size_t operator()(const std::pair<const void*, const void*>& k) const noexcept {
-      return std::hash<const void*>{}(k.first) * 31 + std::hash<const void*>{}(k.second);
-    }
-  };
-  std::unordered_map<std::pair<const void*, const void*>, bool, pair_hash> selector_results_;
 };
 
 }  // namespace dra::sim

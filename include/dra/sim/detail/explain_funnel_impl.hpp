@@ -109,17 +109,13 @@ int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const
       error = "CEL compile error: " + p.error;
       return -1;
     }
-    const auto key = std::pair<const void*, const void*>{&p, &d.view.base()};
-    if (auto known = selector_results_.find(key); known != selector_results_.end()) {
-      if (!known->second) return 0;
-      continue;
-    }
+    // Not cached: each device meets each selector once per request, and storing results costs more than
+    // evaluating the usual selectors.
     auto m = engine_->matches(*p.program, d.view, d.slice->driver);
     if (!m) {
       error = "CEL runtime error: " + m.error().message;
       return -1;
     }
-    selector_results_.emplace(key, *m);
     if (!*m) return 0;
   }
   return 1;
