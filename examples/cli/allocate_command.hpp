@@ -8,6 +8,7 @@
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/yaml.hpp>
+#include <dra/sim/explain.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 
@@ -27,6 +28,7 @@ namespace detail {
 inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, std::ostream& out) {
   struct row {
     std::string claim, node, device, consumed;
+    bool note = false;  // a line of its own (an explanation), not a table row
   };
   std::vector<row> rows{{"CLAIM", "NODE", "DEVICE", "CONSUMED CAPACITY"}};
   for (const auto& o : outcomes) {
@@ -34,6 +36,7 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
     if (!o.allocation) {
       rows.push_back(
           {o.claim, node, o.error ? "error: " + *o.error : "unschedulable: " + o.unschedulable.value_or(""), ""});
+      if (o.explanation) rows.push_back({"  " + dra::sim::one_line(*o.explanation, o.claim), "", "", "", true});
       continue;
     }
     bool first = true;
@@ -53,11 +56,16 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
   }
   std::size_t w0 = 0, w1 = 0, w2 = 0;
   for (const auto& r : rows) {
+    if (r.note) continue;
     w0 = std::max(w0, r.claim.size());
     w1 = std::max(w1, r.node.size());
     w2 = std::max(w2, r.device.size());
   }
   for (const auto& r : rows) {
+    if (r.note) {
+      out << r.claim << "\n";
+      continue;
+    }
     std::string line = r.claim + std::string(w0 - r.claim.size() + 2, ' ') + r.node +
                        std::string(w1 - r.node.size() + 2, ' ') + r.device;
     if (!r.consumed.empty()) line += std::string(w2 - r.device.size() + 2, ' ') + r.consumed;

@@ -14,7 +14,8 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 5> command_names{"summary", "validate", "flatten", "select", "allocate"};
+inline constexpr std::array<std::string_view, 6> command_names{"summary", "validate", "flatten",
+                                                               "select",  "allocate", "explain"};
 
 inline constexpr std::string_view usage_text =
     "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json]\n"
@@ -24,6 +25,8 @@ inline constexpr std::string_view usage_text =
     "           [--output text|json|scenario]  allocate every pending claim (the default command);\n"
     "                                             --output scenario prints the input objects with the\n"
     "                                             allocations written back, in the input's format\n"
+    "  explain  [FILE] [CLAIM...]                 why each claim (all pending ones by default) got its devices or none:\n"
+    "                                             per node and request, the devices left after each check\n"
     "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
     "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
     "  flatten  [FILE]                            the objects with every mixin applied\n"

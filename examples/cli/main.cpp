@@ -2,6 +2,7 @@
 #include "allocate_command.hpp"
 #include "arguments.hpp"
 #include "default_scenario.hpp"
+#include "explain_command.hpp"
 #include "validate_command.hpp"
 
 #include <dra/dra.hpp>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <iostream>
@@ -108,6 +110,15 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  std::vector<std::string> explained;  // `dra explain [FILE] [CLAIM...]`: a FILE that is no file is a claim
+  if (call.command == "explain") {
+    explained = call.arguments;
+    std::error_code ignored;
+    if (call.file && *call.file != "-" && !std::filesystem::exists(*call.file, ignored)) {
+      explained.insert(explained.begin(), *call.file);
+      input.file.reset();
+    }
+  }
   auto doc = load_input(input);
   const bool json_output = call.output == dra_cli::output_format::json;
   if (!doc && call.command == "validate") return dra_cli::report_load_failure(doc.error(), json_output, std::cout);
@@ -122,6 +133,7 @@ int main(int argc, char** argv) {
   if (call.command == "flatten") return run_flatten(*doc, std::cout);
   if (call.command == "validate") return dra_cli::run_validate(*doc, json_output, std::cout);
   if (call.command == "allocate") return dra_cli::run_allocate(call, *doc, std::cout, std::cerr);
+  if (call.command == "explain") return dra_cli::run_explain(call, explained, *doc, std::cout, std::cerr);
   if (call.command == "select") return run_select(call, *doc, expression, std::cout, std::cerr);
   return run_summary(call, *doc, std::cout);
 }

@@ -38,6 +38,7 @@
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/model/workload.hpp>
+#include <dra/sim/explain.hpp>
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>

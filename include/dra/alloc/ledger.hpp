@@ -9,9 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace dra::alloc {
 
@@ -92,6 +95,16 @@ class ledger {
   void add(const model::allocation_result& a) {
     for (const auto& r : a.results) add(r);
   }
+  // As add(), remembering `owner` (a claim's "namespace/name") as a holder of
+  // each device, so that explanations can name who blocks a device.
+  void add(const model::allocation_result& a, std::string_view owner) {
+    for (const auto& r : a.results) {
+      add(r);
+      if (r.admin_access.value_or(false)) continue;
+      auto& names = owners_[device_ref{r.driver, r.pool, r.device}];
+      if (std::find(names.begin(), names.end(), owner) == names.end()) names.emplace_back(owner);
+    }
+  }
 
   // Held exclusively by some claim.
   [[nodiscard]] bool exclusively_allocated(const device_ref& id) const { return exclusive_.contains(id); }
@@ -104,6 +117,12 @@ class ledger {
     auto it = given_out_.find(id);
     return it == given_out_.end() ? nullptr : &it->second;
   }
+  // The claims known to hold the device (added with an owner), in the order they were added.
+  [[nodiscard]] std::span<const std::string> owners(const device_ref& id) const {
+    auto it = owners_.find(id);
+    if (it == owners_.end()) return {};
+    return it->second;
+  }
 
  private:
   void replace_with(ledger&& other) noexcept {
@@ -111,6 +130,7 @@ class ledger {
     exclusive_ = std::move(other.exclusive_);
     shared_ = std::move(other.shared_);
     given_out_ = std::move(other.given_out_);
+    owners_ = std::move(other.owners_);
     pool_versions_ = std::move(other.pool_versions_);
     version_ = newer;
     for (auto& entry : pool_versions_) entry.second = newer;
@@ -121,6 +141,7 @@ class ledger {
   std::unordered_set<device_ref, device_ref_hash> exclusive_;
   std::unordered_set<device_ref, device_ref_hash> shared_;
   std::unordered_map<device_ref, capacity_amounts, device_ref_hash> given_out_;
+  std::unordered_map<device_ref, std::vector<std::string>, device_ref_hash> owners_;  // only for add(…, owner)
 };
 
 }  // namespace dra::alloc

@@ -337,6 +337,19 @@ template <class T>
       write(w, *o.allocation);
     }
     if (o.unschedulable) w.field("unschedulable", *o.unschedulable);
+    if (o.explanation) {
+      w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(o.explanation->nodes));
+      w.key("reasons").begin_array();
+      for (const auto& r : o.explanation->reasons)
+        w.begin_object()
+            .field("code", r.code)
+            .field("nodes", static_cast<std::int64_t>(r.nodes))
+            .field("claim", r.claim)
+            .field("request", r.request)
+            .field("message", r.message)
+            .end_object();
+      w.end_array().end_object();
+    }
     if (o.error) w.field("error", *o.error);
     w.end_object();
   }

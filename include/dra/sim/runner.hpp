@@ -7,6 +7,7 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/explain.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -90,9 +91,9 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class scenario_run {
  public:
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy)
-      : s_(s), nodes_(s) {
+      : s_(s), engine_(engine), features_(features), nodes_(s) {
     for (const auto& c : s.claims)
-      if (c.object.allocation) state_.add(*c.object.allocation);
+      if (c.object.allocation) state_.add(*c.object.allocation, alloc::object_name(c.object.meta));
     for (const auto& c : s.classes) classes_.push_back(&c.object);
     for (const auto& sl : s.slices) slices_.push_back(&sl.object);
     for (const auto& r : s.taint_rules) rules_.push_back(&r.object);
@@ -233,6 +234,8 @@ class scenario_run {
       }
       invalid_pools = invalid_pools || outcome->invalid_pools;
     }
+    std::optional<model::explanation> why;
+    if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims);
     std::size_t k = 0;
     for (const auto& m : unit) {
       model::claim_outcome o;
@@ -241,12 +244,14 @@ class scenario_run {
         o.error = *failure;
       } else if (chosen != nullptr) {
         o.node = std::string(chosen->meta.name);
-        state_.add(results[k]);
+        state_.add(results[k], o.claim);
+        ++commits_;
         o.allocation = std::move(results[k]);
       } else if (invalid_pools) {
         o.error = "invalid resource pools were encountered";
       } else {
         o.unschedulable = "cannot allocate all claims";
+        o.explanation = why;
       }
       if (m.claim || m.generated) ++k;
       report_.outcomes.push_back(std::move(o));
@@ -254,7 +259,26 @@ class scenario_run {
     }
   }
 
+  // Why a unit fits nowhere, worked out only for such units (the search itself does no extra work).
+  model::explanation explain(std::span<const model::node* const> tried,
+                             std::span<const model::resource_claim* const> unit) {
+    if (auto known = memo_.find(tried, unit, commits_)) return *known;
+    if (!funnels_) {
+      funnels_.emplace(features_, state_, classes_, slices_, engine_);
+      funnels_->set_taint_rules(rules_);
+    }
+    allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};
+    model::explanation e = summarize(diagnose_unit(*funnels_, tried, unit, oracle));
+    memo_.remember(tried, unit, commits_, e);
+    return e;
+  }
+
   const model::scenario& s_;
+  const Engine& engine_;
+  alloc::features features_;
+  std::optional<funnel_builder<Engine>> funnels_;
+  explanation_memo memo_;  // a pod like the last one, with nothing allocated since, fails for the same reasons
+  std::uint64_t commits_ = 0;
   run_report report_;
   alloc::ledger state_;
   std::vector<const model::device_class*> classes_;

@@ -1,0 +1,118 @@
+// The `dra explain` command: runs the scenario, then prints the whole funnel for the named claims, as text or JSON.
+#pragma once
+
+#include "invocation.hpp"
+
+#include <dra/alloc/features.hpp>
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sim/explain_report.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dra_cli {
+
+namespace detail {
+
+// "30 reachable → 14 class mig.nvidia.com → 4 selectors → 3 free → 0 counters left → 0 capacity left → 0 tolerated"
+inline std::string funnel_line(const dra::sim::request_funnel& f) {
+  auto n = [](std::size_t v) { return std::to_string(v); };
+  std::string line = n(f.reachable) + " reachable";
+  if (f.in_usable_pools != f.reachable) line += " -> " + n(f.in_usable_pools) + " in usable pools";
+  line += " -> " + n(f.class_match) + " class -> " + n(f.selector_match) + " selectors";
+  if (f.selector_errors > 0) line += " (" + n(f.selector_errors) + " CEL errors)";
+  line += " -> " + n(f.free) + " free -> " + n(f.counters_left) + " counters left -> " + n(f.capacity_left) +
+          " capacity left -> " + n(f.tolerated) + " tolerated";
+  if (!f.constraint.empty()) line += "; " + f.constraint + ": " + n(f.constraint_best);
+  return line + "; " + n(f.needed) + " needed";
+}
+
+inline void print_request(const dra::sim::request_funnel& f, const std::vector<std::pair<std::string, std::string>>& chosen,
+                          std::ostream& out) {
+  out << "    request " << f.request << ": " << funnel_line(f) << "\n";
+  std::string picked;
+  for (const auto& [request, device] : chosen)
+    if (request == f.request) picked = device;
+  if (!picked.empty()) out << "      chose " << picked << "\n";
+  else if (f.verdict != dra::sim::cause::fits)
+    out << "      " << dra::sim::code_of(f.verdict) << ": " << f.message << "\n";
+  // Devices passed over for a reason other than not matching (those are only counted above), up to the chosen one.
+  std::size_t misses = 0;
+  for (const auto& d : f.devices) {
+    if (d.device == picked) break;
+    if (d.dropped == dra::sim::stage::device_class || d.dropped == dra::sim::stage::selector) {
+      if (!d.why.empty()) out << "      passed over " << d.device << ": " << d.why << "\n";
+      ++misses;
+      continue;
+    }
+    if (d.dropped == dra::sim::stage::usable) {
+      if (!picked.empty()) out << "      passed over " << d.device << ": usable, taken by another request of the unit or left by the constraints\n";
+      continue;
+    }
+    out << "      passed over " << d.device << ": " << dra::sim::stage_name(d.dropped) << ", " << d.why << "\n";
+  }
+  if (misses > 0 && !picked.empty())
+    out << "      (" << misses << (misses == 1 ? " earlier device does" : " earlier devices do")
+        << " not match the class or the selectors)\n";
+}
+
+inline void print_explanations(const std::vector<dra::sim::claim_explanation>& all, std::ostream& out) {
+  constexpr std::size_t max_nodes = 10;  // a readable page; JSON has them all
+  for (const auto& e : all) {
+    out << e.claim << ": " << e.status;
+    if (e.node) out << " on " << *e.node;
+    if (!e.error.empty()) out << ": " << e.error;
+    out << "\n";
+    if (e.summary) out << "  " << dra::sim::one_line(*e.summary, e.claim) << "\n";
+    std::size_t shown = 0;
+    for (const auto& n : e.diagnosis.nodes) {
+      if (++shown > max_nodes) {
+        out << "  ... " << (e.diagnosis.nodes.size() - max_nodes) << " more nodes (--output json lists them all)\n";
+        break;
+      }
+      out << "  node " << n.node << ": " << dra::sim::code_of(n.verdict);
+      if (n.verdict != dra::sim::cause::fits) out << " (claim " << n.claim << ", request " << n.request << ")";
+      out << "\n";
+      for (const auto& c : n.claims)
+        for (const auto& alternatives : c.requests)
+          for (const auto& f : alternatives) print_request(f, e.chosen, out);
+      if (n.verdict == dra::sim::cause::conflict || (n.verdict != dra::sim::cause::fits && n.message.find("each request") == 0))
+        out << "    " << n.message << "\n";
+    }
+  }
+}
+
+}  // namespace detail
+
+// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named. Exit code 1 when a named claim does not
+// exist, 2 when --features is invalid.
+inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::json::document& doc,
+                       std::ostream& out, std::ostream& err) {
+  dra::alloc::features features = dra::alloc::features::all();
+  if (call.features) {
+    auto parsed = dra::alloc::features::parse(*call.features);
+    if (!parsed) {
+      err << "dra: --features: " << parsed.error().message << "\n";
+      return 2;
+    }
+    features = *parsed;
+  }
+  const dra::cel::selector_engine engine;
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features);
+  auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
+  if (call.output == output_format::json)
+    out << dra::sim::to_json(explanations);
+  else
+    detail::print_explanations(explanations, out);
+  for (const auto& e : explanations)
+    if (e.status == "not found") {
+      err << "dra: claim " << e.claim << " not found\n";
+      return 1;
+    }
+  return 0;
+}
+
+}  // namespace dra_cli

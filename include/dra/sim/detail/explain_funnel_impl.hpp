@@ -1,0 +1,214 @@
+// The funnel's implementation (included by explain_funnel.hpp): lays out a node's devices and counters, walks a
+// request through the stages, and decides the cause with a sentence naming the blockers.
+#pragma once
+
+#include <dra/sim/detail/explain_funnel.hpp>
+
+namespace dra::sim {
+
+template <alloc::selector_engine Engine>
+const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& node) {
+  auto cached = nodes_.find(node.meta.name);
+  if (cached != nodes_.end()) return cached->second;
+  detail::funnel_node n;
+  std::vector<const model::resource_slice*> for_node;
+  if (auto it = slices_on_node_.find(node.meta.name); it != slices_on_node_.end()) for_node = it->second;
+  for_node.insert(for_node.end(), shared_slices_.begin(), shared_slices_.end());
+  auto gathered = alloc::gather_pools(for_node, node, f_, by_pool_);
+  if (!gathered)
+    n.error = gathered.error().message;
+  else
+    n.pools = std::move(gathered).value();
+  for (const auto& pl : n.pools) {
+    if (pl.incomplete || pl.invalid) {
+      // Devices the pool would offer this node: its slices for the node, however many there are.
+      detail::funnel_node::bad_pool bad{alloc::detail::pool_name(pl.key), pl.invalid ? pl.invalid_reason : "", 0};
+      for (const auto* s : for_node)
+        if (s->driver == pl.key.driver && s->pool.name == pl.key.pool) bad.devices += s->devices.size();
+      n.bad_pools.push_back(std::move(bad));
+      continue;
+    }
+    const auto first_set = static_cast<std::uint32_t>(n.sets.size());
+    if (f_.partitionable_devices)
+      for (const auto& set : pl.counter_sets) {
+        n.sets.push_back({set.name(), {}});
+        for (const auto e : set.counters())
+          n.counters.push_back({static_cast<std::uint32_t>(n.sets.size() - 1), e.name, *e.value});
+      }
+    auto draws_of = [&](const flatten::mixin_device_view& view) {
+      std::vector<detail::funnel_node::draw> draws;
+      if (!f_.partitionable_devices) return draws;
+      for (const auto consumption : view.counter_consumptions())
+        for (const auto e : consumption.counters())
+          for (std::uint32_t c = 0; c < n.counters.size(); ++c)
+            if (n.counters[c].set >= first_set && n.sets[n.counters[c].set].name == consumption.counter_set() &&
+                n.counters[c].name == e.name)
+              draws.push_back({c, *e.value});
+      return draws;
+    };
+    for (const auto* slice : pl.device_slices)
+      for (const auto view : flatten::device_views(*slice)) {
+        detail::funnel_node::device d;
+        d.slice = slice;
+        d.view = view;
+        d.id = alloc::device_ref{slice->driver, slice->pool.name, view.name()};
+        d.shared = f_.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
+        d.draws = draws_of(view);
+        n.devices.push_back(std::move(d));
+      }
+    if (n.sets.size() == first_set) continue;
+    for (const auto* group : {&pl.device_slices, &pl.other_slices})
+      for (const auto* slice : *group)
+        for (const auto view : flatten::device_views(*slice)) {
+          auto draws = draws_of(view);
+          if (draws.empty()) continue;
+          // A device drawing every counter of a set in full is the physical device its partitions share.
+          for (std::uint32_t s = first_set; s < n.sets.size(); ++s) {
+            std::size_t in_set = 0, full = 0;
+            for (const auto& c : n.counters)
+              if (c.set == s) ++in_set;
+            for (const auto& d : draws)
+              if (n.counters[d.counter].set == s && d.amount == n.counters[d.counter].total) ++full;
+            if (in_set > 0 && full == in_set && n.sets[s].whole_device.empty())
+              n.sets[s].whole_device = std::string(view.name());
+          }
+          n.holders.push_back({alloc::device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
+        }
+  }
+  return nodes_.emplace(std::string(node.meta.name), std::move(n)).first->second;
+}
+
+template <alloc::selector_engine Engine>
+detail::counter_usage funnel_builder<Engine>::usage(const detail::funnel_node& n) const {
+  detail::counter_usage u;
+  u.used.assign(n.counters.size(), quantity{});
+  u.consumers.resize(n.counters.size());
+  u.whole_held.resize(n.sets.size());
+  for (const auto& h : n.holders) {
+    if (!state_->allocated(h.id)) continue;
+    auto owners = state_->owners(h.id);
+    std::vector<std::string> names(owners.begin(), owners.end());
+    if (names.empty()) names.emplace_back("an allocated claim");
+    for (const auto& d : h.draws) {
+      if (auto sum = u.used[d.counter].add(d.amount)) u.used[d.counter] = *sum;
+      for (const auto& owner : names) detail::add_unique(u.consumers[d.counter], owner);
+      const auto set = n.counters[d.counter].set;
+      if (n.sets[set].whole_device == h.id.device)
+        for (const auto& owner : names) detail::add_unique(u.whole_held[set], owner);
+    }
+  }
+  return u;
+}
+
+template <alloc::selector_engine Engine>
+int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const> programs,
+                                            const detail::funnel_node::device& d, std::string& error) {
+  for (const program_entry* entry : programs) {
+    const program_entry& p = *entry;
+    if (!p.program) {
+      error = "CEL compile error: " + p.error;
+      return -1;
+    }
+    // Not cached: each device meets each selector once per request, and storing results costs more than
+    // evaluating the usual selectors.
+    auto m = engine_->matches(*p.program, d.view, d.slice->driver);
+    if (!m) {
+      error = "CEL runtime error: " + m.error().message;
+      return -1;
+    }
+    if (!*m) return 0;
+  }
+  return 1;
+}
+
+namespace detail {
+
+// How far a set of usable devices goes for one request: counted, packed into counters, and grouped by constraints.
+struct fit_check {
+  std::size_t needed = 0;
+  const funnel_node* node = nullptr;
+  const counter_usage* use = nullptr;
+  struct constraint {
+    std::string label;  // "matchAttribute x" / "distinctAttribute x"
+    bool match = true;
+    std::vector<std::vector<std::string>> values;  // per device of the node: its values of the attribute
+  };
+  std::vector<constraint> constraints;
+
+  // The most devices of `set` that fit in the counters left together, in the search's order.
+  [[nodiscard]] std::size_t packed(const std::vector<std::uint32_t>& set) const {
+    std::vector<quantity> used = use->used;
+    std::size_t n = 0;
+    for (auto ix : set) {
+      const auto& draws = node->devices[ix].draws;
+      bool ok = true;
+      std::vector<quantity> trial = used;
+      for (const auto& d : draws) {
+        auto sum = trial[d.counter].add(d.amount);
+        if (!sum || *sum > node->counters[d.counter].total) {
+          ok = false;
+          break;
+        }
+        trial[d.counter] = *sum;
+      }
+      if (!ok) continue;
+      used = std::move(trial);
+      ++n;
+    }
+    return n;
+  }
+  // For each constraint, its best (largest group or distinct values) over `set`; the weakest one is returned.
+  [[nodiscard]] std::pair<std::size_t, const constraint*> constrained(const std::vector<std::uint32_t>& set) const {
+    std::pair<std::size_t, const constraint*> weakest{set.size(), nullptr};
+    for (const auto& c : constraints) {
+      std::map<std::string, std::size_t> groups;
+      for (auto ix : set)
+        for (const auto& v : c.values[ix]) ++groups[v];
+      std::size_t best = 0;
+      if (c.match) {
+        for (const auto& [value, count] : groups) best = std::max(best, count);
+      } else {
+        best = groups.size();
+      }
+      if (weakest.second == nullptr || best < weakest.first) weakest = {best, &c};
+    }
+    return weakest;
+  }
+  [[nodiscard]] bool fits(const std::vector<std::uint32_t>& set, bool counted) const {
+    if (set.size() < needed) return false;
+    if (counted && packed(set) < needed) return false;
+    return constraints.empty() || constrained(set).first >= needed;
+  }
+};
+
+[[nodiscard]] inline std::string device_name(const alloc::device_ref& id) {
+  return dra::detail::concat(id.driver, "/", id.pool, "/", id.device);
+}
+
+}  // namespace detail
+
+template <alloc::selector_engine Engine>
+std::vector<std::vector<request_funnel>> funnel_builder<Engine>::claim_on_node(const model::node& node,
+                                                                              const model::resource_claim& claim,
+                                                                              bool keep_devices) {
+  const detail::funnel_node& n = lay_out(node);
+  const detail::counter_usage use = usage(n);
+  std::vector<std::vector<request_funnel>> out;
+  for (const auto& request : claim.spec.requests) {
+    std::vector<request_funnel> alternatives;
+    if (!request.first_available.empty()) {
+      for (const auto& sub : request.first_available)
+        alternatives.push_back(run(node, n, use, claim, request, sub, sub.name, keep_devices));
+    } else {
+      static const model::exact_device_request missing{};
+      alternatives.push_back(
+          run(node, n, use, claim, request, request.exactly ? *request.exactly : missing, {}, keep_devices));
+    }
+    out.push_back(std::move(alternatives));
+  }
+  return out;
+}
+
+}  // namespace dra::sim
+
+#include <dra/sim/detail/explain_request.hpp>

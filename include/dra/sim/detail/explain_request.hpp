@@ -1,0 +1,270 @@
+// One request through the funnel (included by explain_funnel_impl.hpp): each device's stage, then the cause and a
+// sentence naming what blocks the request.
+#pragma once
+
+#include <dra/sim/detail/explain_funnel_impl.hpp>
+
+namespace dra::sim {
+
+namespace detail {
+
+// The sentence for a counter set whose `groups` of counters are used up: who holds its whole device, or who uses them.
+[[nodiscard]] inline std::string set_sentence(const funnel_node& n, const counter_usage& use, std::uint32_t set,
+                                              std::vector<std::string> groups, const std::vector<std::string>& claims) {
+  const auto& info = n.sets[set];
+  if (!use.whole_held[set].empty())
+    return dra::detail::concat(info.whole_device, " held whole by ", prose_list(use.whole_held[set]));
+  // Numbered counters (memory slices) are how partitions of one device exclude each other: name those alone.
+  std::vector<std::string> numbered;
+  for (const auto& g : groups)
+    if (g.ends_with("s") && g.find(' ') != std::string::npos) numbered.push_back(g);
+  if (!numbered.empty()) groups = std::move(numbered);
+  return dra::detail::concat(prose_list(groups), " of ",
+                             info.whole_device.empty() ? "counter set " + std::string(info.name) : info.whole_device,
+                             " used by ", prose_list(claims));
+}
+
+// Marks the counters the device cannot draw from any more; false when it can draw all it needs.
+inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, const funnel_node::device& d,
+                                std::vector<char>& short_counters) {
+  bool blocked = false;
+  for (const auto& draw : d.draws) {
+    auto sum = use.used[draw.counter].add(draw.amount);
+    if (sum && *sum <= n.counters[draw.counter].total) continue;
+    short_counters[draw.counter] = 1;
+    blocked = true;
+  }
+  return blocked;
+}
+
+// One sentence per counter set with marked counters: what is used up and by whom.
+[[nodiscard]] inline std::vector<std::string> counter_sentences(const funnel_node& n, const counter_usage& use,
+                                                                const std::vector<char>& short_counters) {
+  std::vector<std::string> out;
+  for (std::uint32_t set = 0; set < n.sets.size(); ++set) {
+    std::vector<std::string> groups, claims;
+    for (std::uint32_t c = 0; c < n.counters.size(); ++c) {
+      if (n.counters[c].set != set || short_counters[c] == 0) continue;
+      add_unique(groups, counter_group(n.counters[c].name));
+      for (const auto& owner : use.consumers[c]) add_unique(claims, owner);
+    }
+    if (!groups.empty()) out.push_back(set_sentence(n, use, set, std::move(groups), claims));
+  }
+  return out;
+}
+
+// Why one device is out for counters, for `dra explain`: its sets' sentences and one used-up counter.
+[[nodiscard]] inline std::string counters_blocker(const funnel_node& n, const counter_usage& use,
+                                                  const funnel_node::device& d) {
+  std::vector<char> mine(n.counters.size(), 0);
+  if (!mark_short_counters(n, use, d, mine)) return {};
+  std::string detail;
+  for (const auto& draw : d.draws) {
+    const auto& c = n.counters[draw.counter];
+    if (mine[draw.counter] == 0) continue;
+    // A numbered counter (a memory slice) says most about partitions.
+    if (!detail.empty() && counter_group(c.name) == c.name) continue;
+    auto left = c.total.sub(use.used[draw.counter]);
+    detail = dra::detail::concat(c.name, " of ", n.sets[c.set].name, ": ", left ? left->to_string() : std::string("0"),
+                                 " left, ", draw.amount.to_string(), " asked");
+    if (counter_group(c.name) != c.name) break;
+  }
+  return dra::detail::concat(joined(counter_sentences(n, use, mine)), " (", detail, ")");
+}
+
+// Why a device cannot give the request its capacity (empty when it can): KEP-5075's consumable capacity.
+[[nodiscard]] inline std::string capacity_blocker(const alloc::ledger& state, const funnel_node::device& d,
+                                                  const model::device_request_spec& spec) {
+  const model::capacity_requirements* wanted = spec.capacity ? &*spec.capacity : nullptr;
+  if (wanted != nullptr)
+    for (const auto& r : wanted->requests)
+      if (d.view.capacity(r.name) == nullptr) return dra::detail::concat("has no capacity ", r.name);
+  const alloc::capacity_amounts* given = state.given_out(d.id);
+  for (const auto e : d.view.capacities()) {
+    const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
+    quantity amount = alloc::detail::consumed_amount(requested, *e.value);
+    std::string rounding;
+    if (requested != nullptr && !(amount == *requested))
+      rounding = dra::detail::concat(" (", requested->to_string(), " rounded by the request policy)");
+    if (alloc::detail::violates_policy(amount, *e.value))
+      return dra::detail::concat(e.name, ": ", amount.to_string(), " is not allowed by the request policy");
+    quantity total = amount;
+    quantity out_already;
+    if (given != nullptr)
+      if (const quantity* q = model::find(*given, e.name)) {
+        out_already = *q;
+        if (auto sum = total.add(*q)) total = *sum;
+      }
+    if (total > e.value->value) {
+      auto left = e.value->value.sub(out_already);
+      std::string holders;
+      auto owners = state.owners(d.id);
+      if (!owners.empty())
+        holders = ", shared by " + prose_list(std::vector<std::string>(owners.begin(), owners.end()));
+      return dra::detail::concat(e.name, " ", left ? left->to_string() : std::string("0"), " left, ",
+                                 amount.to_string(), " asked", rounding, holders);
+    }
+  }
+  return {};
+}
+
+// The first taint of the device (its own, then those DeviceTaintRules add) the request does not
+// tolerate, as key=value:Effect; empty when none.
+[[nodiscard]] inline std::string untolerated_taint(const model::device& d, const alloc::device_ref& id,
+                                                   std::span<const model::device_taint_rule* const> rules,
+                                                   const model::device_request_spec& spec) {
+  auto blocking = [&](const model::device_taint& taint) {
+    return (taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
+           std::none_of(spec.tolerations.begin(), spec.tolerations.end(),
+                        [&](const model::device_toleration& t) { return alloc::detail::tolerates(t, taint); });
+  };
+  auto words = [](const model::device_taint& taint) {
+    return dra::detail::concat(taint.key, taint.value.empty() ? "" : "=", taint.value, ":", taint.effect);
+  };
+  for (const auto& taint : d.taints)
+    if (blocking(taint)) return words(taint);
+  for (const auto* rule : rules)
+    if (alloc::detail::rule_selects(rule->device_selector, id) && blocking(rule->taint)) return words(rule->taint);
+  return {};
+}
+
+// "gpu-0 and gpu-1 held by default/a; gpu-2 held by default/b": devices grouped by what blocks them.
+[[nodiscard]] inline std::string grouped(const std::vector<std::pair<std::string, std::string>>& device_and_blocker,
+                                         std::string_view joiner) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (const auto& [device, blocker] : device_and_blocker) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == blocker; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {blocker, {}});
+    it->second.push_back(device);
+  }
+  std::vector<std::string> parts;
+  for (const auto& [blocker, devices] : groups)
+    parts.push_back(dra::detail::concat(prose_list(devices, 4), joiner, blocker));
+  return prose_list(parts, 4);
+}
+
+}  // namespace detail
+
+template <alloc::selector_engine Engine>
+request_funnel funnel_builder<Engine>::run(const model::node& node, const detail::funnel_node& n,
+                                           const detail::counter_usage& use, const model::resource_claim& claim,
+                                           const model::device_request& request, const model::device_request_spec& spec,
+                                           std::string_view sub, bool keep_devices) {
+  request_funnel out;
+  out.claim = alloc::object_name(claim.meta);
+  out.request = sub.empty() ? std::string(request.name) : dra::detail::concat(request.name, "/", sub);
+  out.all_mode = spec.mode == model::allocation_mode::all;
+  out.needed = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;
+  const bool admin = sub.empty() && request.exactly && request.exactly->admin_access.value_or(false);
+  const model::device_class* klass = nullptr;
+  if (auto it = classes_.find(spec.device_class_name); it != classes_.end()) klass = it->second;
+
+  detail::fit_check check;
+  check.node = &n;
+  check.use = &use;
+  for (const auto& c : claim.spec.constraints) {
+    bool applies = c.requests.empty();
+    for (const auto& r : c.requests)
+      applies = applies || r == request.name || (!sub.empty() && r == out.request);
+    if (!applies || (!c.match_attribute && !c.distinct_attribute)) continue;
+    detail::fit_check::constraint k;
+    k.match = c.match_attribute.has_value();
+    const std::string_view attribute = k.match ? *c.match_attribute : *c.distinct_attribute;
+    k.label = dra::detail::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
+    for (const auto& d : n.devices)
+      k.values.push_back(detail::attribute_values(alloc::detail::lookup_attribute(d.view, d.slice->driver, attribute)));
+    check.constraints.push_back(std::move(k));
+  }
+
+  for (const auto& bad : n.bad_pools) out.reachable += bad.devices;
+  std::vector<const program_entry*> class_programs, request_programs;
+  if (klass != nullptr)
+    for (const auto& selector : klass->selectors) class_programs.push_back(&compile(selector.cel_expression));
+  for (const auto& selector : spec.selectors) request_programs.push_back(&compile(selector.cel_expression));
+  detail::funnel_findings found;
+  auto& after = found.after;
+  auto& matching = found.matching;
+  auto& held = found.held;
+  std::vector<char> short_counters(n.counters.size(), 0);
+  const std::string* last_owners = nullptr;
+  std::string last_by;
+  auto& short_capacity = found.short_capacity;
+  auto& tainted = found.tainted;
+  auto& cel_errors = found.cel_errors;
+  for (std::uint32_t ix = 0; ix < n.devices.size(); ++ix) {
+    const auto& d = n.devices[ix];
+    if (d.slice->per_device_node_selection.value_or(false)) {
+      const model::device& base = d.view.base();
+      auto m = alloc::node_matches(node, base.node_name.value_or(model::text{}), base.all_nodes.value_or(false),
+                                   base.node_selector ? &*base.node_selector : nullptr);
+      if (!m || !*m) continue;
+    }
+    ++out.reachable;
+    ++out.in_usable_pools;
+    device_verdict v{keep_devices ? detail::device_name(d.id) : std::string{}, stage::usable, {}};
+    auto drop = [&](stage s, std::string why) {
+      v.dropped = s;
+      v.why = std::move(why);
+    };
+    std::string error;
+    const int in_class = klass == nullptr ? 0 : selectors_match(class_programs, d, error);
+    const bool binding_off = !f_.device_binding_and_status && !d.view.base().binding_conditions.empty();
+    if (in_class <= 0 || binding_off) {
+      if (in_class < 0) ++out.selector_errors, detail::add_unique(cel_errors, error);
+      drop(stage::device_class, in_class < 0 ? "class " + std::string(klass->meta.name) + ": " + error : "");
+    } else if (++out.class_match; selectors_match(request_programs, d, error) != 1) {
+      if (!error.empty()) ++out.selector_errors, detail::add_unique(cel_errors, error);
+      drop(stage::selector, error);
+    } else {
+      ++out.selector_match;
+      matching.push_back(ix);
+      const std::string_view short_name = d.id.device;
+      const bool counters_free = d.shared && state_->given_out(d.id) != nullptr;
+      std::string why;
+      if (!admin && state_->exclusively_allocated(d.id)) {
+        auto owners = state_->owners(d.id);
+        // Devices of one holder share its owner list: its words are built once.
+        if (owners.data() != last_owners || held.empty()) {
+          last_owners = owners.data();
+          last_by = owners.empty() ? std::string("another claim")
+                                   : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end()));
+        }
+        held.emplace_back(short_name, last_by);
+        if (keep_devices) drop(stage::in_use, "held by " + last_by);
+      } else if (after[0].push_back(ix); !counters_free && !d.draws.empty() &&
+                 detail::mark_short_counters(n, use, d, short_counters)) {
+        if (keep_devices) drop(stage::counters, detail::counters_blocker(n, use, d));
+      } else if (after[1].push_back(ix);
+                 f_.consumable_capacity && !(why = detail::capacity_blocker(*state_, d, spec)).empty()) {
+        short_capacity.emplace_back(short_name, why);
+        drop(stage::capacity, why);
+      } else if (after[2].push_back(ix); f_.device_taints && !(why = detail::untolerated_taint(d.view.base(), d.id, rules_, spec)).empty()) {
+        tainted.emplace_back(short_name, "taint " + why);
+        drop(stage::taint, "taint " + why);
+      } else {
+        after[3].push_back(ix);
+      }
+    }
+    if (keep_devices) out.devices.push_back(std::move(v));
+  }
+  out.free = after[0].size();
+  out.counters_left = after[1].size();
+  out.capacity_left = after[2].size();
+  out.tolerated = after[3].size();
+  if (out.all_mode) out.needed = std::max<std::size_t>(matching.size(), 1);
+  check.needed = out.needed;
+  if (!check.constraints.empty()) {
+    auto [best, which] = check.constrained(after[3]);
+    out.constraint = which->label;
+    out.constraint_best = best;
+  }
+  found.counter_sentences = detail::counter_sentences(n, use, short_counters);
+  found.class_name = klass != nullptr ? std::string_view(klass->meta.name) : std::string_view(spec.device_class_name);
+  found.narrowed = !spec.selectors.empty();
+  decide(out, n, check, found);
+  return out;
+}
+
+}  // namespace dra::sim
+
+#include <dra/sim/detail/explain_cause.hpp>

@@ -1,0 +1,215 @@
+// What `dra explain` computes: for named claims of a run, the whole funnel on every node tried — why unschedulable
+// claims fit nowhere, and for allocated ones which candidates were passed over on their node and for what.
+#pragma once
+
+#include <dra/json/writer.hpp>
+#include <dra/sim/explain.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dra::sim {
+
+struct claim_explanation {
+  std::string claim;
+  std::string status;  // allocated, unschedulable, error, not found
+  std::optional<std::string> node;
+  std::vector<std::pair<std::string, std::string>> chosen;  // request, driver/pool/device
+  std::optional<model::explanation> summary;                // unschedulable: the grouped reasons
+  std::string error;
+  unit_diagnosis diagnosis;  // every node tried (allocated: the node it got), devices included
+};
+
+[[nodiscard]] constexpr std::string_view stage_name(stage s) noexcept {
+  switch (s) {
+    case stage::pool:
+      return "pool";
+    case stage::device_class:
+      return "class";
+    case stage::selector:
+      return "selector";
+    case stage::in_use:
+      return "in-use";
+    case stage::counters:
+      return "counters";
+    case stage::capacity:
+      return "capacity";
+    case stage::taint:
+      return "taint";
+    case stage::usable:
+      return "usable";
+  }
+  return "usable";
+}
+
+namespace detail {
+
+// The claims of the unit `claim` was allocated with (its pod's claims pending in this run), and the pod's node.
+[[nodiscard]] inline std::vector<std::size_t> unit_of(const model::scenario& s, std::size_t claim,
+                                                      const model::node** pinned, const node_list& nodes,
+                                                      std::vector<model::node>& owned) {
+  const auto& target = s.claims[claim].object.meta;
+  for (const auto& located : s.pods) {
+    const model::pod& pod = located.object;
+    if (pod.meta.namespace_ != target.namespace_) continue;
+    std::vector<std::size_t> unit;
+    bool mine = false;
+    for (const auto& ref : pod.resource_claims) {
+      if (!ref.resource_claim_name) continue;
+      for (std::size_t i = 0; i < s.claims.size(); ++i)
+        if (s.claims[i].object.meta.name == *ref.resource_claim_name &&
+            s.claims[i].object.meta.namespace_ == pod.meta.namespace_ && !s.claims[i].object.allocation &&
+            std::find(unit.begin(), unit.end(), i) == unit.end()) {
+          unit.push_back(i);
+          mine = mine || i == claim;
+        }
+    }
+    if (!mine) continue;
+    if (pod.node_name) {
+      for (const auto* n : nodes.nodes)
+        if (n->meta.name == *pod.node_name) *pinned = n;
+      if (*pinned == nullptr) {
+        model::node n;
+        n.meta.name = *pod.node_name;
+        owned.push_back(std::move(n));
+        *pinned = &owned.back();
+      }
+    }
+    return unit;
+  }
+  return {claim};
+}
+
+}  // namespace detail
+
+// Explains `names` ("namespace/name"; every pending claim when empty) of a run of `s` that produced `report`.
+// Each claim is diagnosed against what was allocated before its unit, as the run saw it.
+template <alloc::selector_engine Engine>
+[[nodiscard]] std::vector<claim_explanation> explain_claims(const model::scenario& s, const run_report& report,
+                                                            const Engine& engine, alloc::features features,
+                                                            std::span<const std::string> names) {
+  std::vector<const model::device_class*> classes;
+  for (const auto& c : s.classes) classes.push_back(&c.object);
+  std::vector<const model::resource_slice*> slices;
+  for (const auto& sl : s.slices) slices.push_back(&sl.object);
+  detail::node_list nodes(s);
+  std::vector<std::string> wanted(names.begin(), names.end());
+  if (wanted.empty())
+    for (const auto& o : report.outcomes) wanted.push_back(o.claim);
+  std::vector<claim_explanation> out;
+  for (const auto& name : wanted) {
+    claim_explanation e;
+    e.claim = name;
+    std::size_t at = report.outcomes.size(), claim_index = s.claims.size();
+    for (std::size_t i = 0; i < report.outcomes.size(); ++i)
+      if (report.outcomes[i].claim == name) at = i;
+    for (std::size_t i = 0; i < s.claims.size(); ++i)
+      if (alloc::object_name(s.claims[i].object.meta) == name) claim_index = i;
+    if (at == report.outcomes.size() || claim_index == s.claims.size()) {
+      e.status = claim_index == s.claims.size() ? "not found" : "already allocated";
+      out.push_back(std::move(e));
+      continue;
+    }
+    const model::claim_outcome& o = report.outcomes[at];
+    const model::node* pinned = nullptr;
+    std::vector<model::node> owned;
+    owned.reserve(1);
+    std::vector<std::size_t> unit = o.allocation ? std::vector<std::size_t>{claim_index}
+                                                 : detail::unit_of(s, claim_index, &pinned, nodes, owned);
+    // What was allocated before: the scenario's own allocations, then the run's, up to this claim's unit.
+    std::size_t before = at;
+    for (std::size_t i = 0; i < at && !o.allocation; ++i)
+      for (auto u : unit)
+        if (report.outcomes[i].claim == alloc::object_name(s.claims[u].object.meta)) before = std::min(before, i);
+    alloc::ledger state;
+    for (const auto& c : s.claims)
+      if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
+    for (std::size_t i = 0; i < before; ++i)
+      if (report.outcomes[i].allocation) state.add(*report.outcomes[i].allocation, report.outcomes[i].claim);
+    alloc::basic_allocator<alloc::first_fit, Engine> allocator(features, state, classes, slices, engine);
+    funnel_builder<Engine> funnels(features, state, classes, slices, engine);
+    allocator_oracle<decltype(allocator)> oracle{&allocator};
+    std::vector<const model::resource_claim*> claims;
+    for (auto u : unit) claims.push_back(&s.claims[u].object);
+    std::vector<const model::node*> tried;
+    if (o.allocation) {
+      e.status = "allocated";
+      e.node = o.node;
+      for (const auto* n : nodes.nodes)
+        if (o.node && n->meta.name == *o.node) tried.push_back(n);
+      for (const auto& r : o.allocation->results)
+        e.chosen.emplace_back(r.request, dra::detail::concat(r.driver, "/", r.pool, "/", r.device));
+    } else {
+      e.status = o.error ? "error" : "unschedulable";
+      e.error = o.error.value_or("");
+      e.summary = o.explanation;
+      if (pinned != nullptr)
+        tried.push_back(pinned);
+      else
+        tried = nodes.nodes;
+    }
+    e.diagnosis = diagnose_unit(funnels, tried, claims, oracle, true);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// {"claims": [{"claim", "status", "node", "devices", "explanation", "nodes": [{"node", "code", …, "requests": […]}]}]}
+[[nodiscard]] inline std::string to_json(const std::vector<claim_explanation>& explanations) {
+  json::writer w(2);
+  auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+  w.begin_object().key("claims").begin_array();
+  for (const auto& e : explanations) {
+    w.begin_object().field("claim", e.claim).field("status", e.status);
+    if (e.node) w.field("node", *e.node);
+    if (!e.error.empty()) w.field("error", e.error);
+    if (!e.chosen.empty()) {
+      w.key("devices").begin_array();
+      for (const auto& [request, device] : e.chosen)
+        w.begin_object().field("request", request).field("device", device).end_object();
+      w.end_array();
+    }
+    if (e.summary) {
+      w.key("explanation").begin_object().field("nodes", count(e.summary->nodes)).key("reasons").begin_array();
+      for (const auto& r : e.summary->reasons)
+        w.begin_object().field("code", r.code).field("nodes", count(r.nodes)).field("claim", r.claim)
+            .field("request", r.request).field("message", r.message).end_object();
+      w.end_array().end_object();
+    }
+    w.key("nodes").begin_array();
+    for (const auto& n : e.diagnosis.nodes) {
+      w.begin_object().field("node", n.node).field("code", code_of(n.verdict));
+      if (n.verdict != cause::fits) w.field("claim", n.claim).field("request", n.request);
+      w.field("message", n.message).key("requests").begin_array();
+      for (const auto& c : n.claims)
+        for (const auto& alternatives : c.requests)
+          for (const auto& f : alternatives) {
+            w.begin_object().field("claim", f.claim).field("request", f.request).field("needed", count(f.needed));
+            w.key("funnel").begin_object().field("reachable", count(f.reachable))
+                .field("inUsablePools", count(f.in_usable_pools)).field("class", count(f.class_match))
+                .field("selectors", count(f.selector_match)).field("selectorErrors", count(f.selector_errors))
+                .field("free", count(f.free)).field("countersLeft", count(f.counters_left))
+                .field("capacityLeft", count(f.capacity_left)).field("tolerated", count(f.tolerated)).end_object();
+            if (!f.constraint.empty())
+              w.key("constraint").begin_object().field("constraint", f.constraint)
+                  .field("best", count(f.constraint_best)).end_object();
+            w.field("code", code_of(f.verdict)).field("message", f.message).key("devices").begin_array();
+            for (const auto& d : f.devices) {
+              w.begin_object().field("device", d.device).field("stage", stage_name(d.dropped));
+              if (!d.why.empty()) w.field("why", d.why);
+              w.end_object();
+            }
+            w.end_array().end_object();
+          }
+      w.end_array().end_object();
+    }
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+  return std::move(w).str() + "\n";
+}
+
+}  // namespace dra::sim

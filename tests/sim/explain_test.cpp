@@ -1,0 +1,449 @@
+// Explanations: scenarios built for each cause code (one node and several, causes spread over nodes) assert the exact
+// codes, node counts and named blockers; generated scenarios check that removing the named cause lets the unit fit.
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sim/explain.hpp>
+#include <dra/sim/explain_report.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+// A scenario written as JSON, piece by piece.
+struct scenario_text {
+  std::vector<std::string> items;
+
+  scenario_text() {
+    items.push_back(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},)"
+                    R"("spec":{"selectors":[{"cel":{"expression":"device.driver == 'gpu.example.com'"}}]}})");
+  }
+  scenario_text& node(const std::string& name) {
+    items.push_back(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name +
+                    R"(","labels":{"kubernetes.io/hostname":")" + name + R"("}}})");
+    return *this;
+  }
+  // `devices` is the JSON of the devices array's elements; `extra` more spec fields.
+  scenario_text& slice(const std::string& node, const std::string& devices, const std::string& extra = "",
+                       int slice_count = 1, const std::string& driver = "gpu.example.com") {
+    items.push_back(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" + node + "-" +
+                    driver + std::to_string(items.size()) + R"("},"spec":{"driver":")" + driver +
+                    R"(","pool":{"name":")" + node + R"(","generation":1,"resourceSliceCount":)" +
+                    std::to_string(slice_count) + R"(},"nodeName":")" + node + R"(","devices":[)" + devices + "]" +
+                    extra + "}}");
+    return *this;
+  }
+  // A pending claim with one request `req` (the JSON of its "exactly"), and constraints.
+  scenario_text& claim(const std::string& name, const std::string& exactly, const std::string& constraints = "") {
+    items.push_back(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":")" + name +
+                    R"(","namespace":"default"},"spec":{"devices":{"requests":[{"name":"gpus","exactly":)" + exactly +
+                    "}]" + (constraints.empty() ? "" : R"(,"constraints":)" + constraints) + "}}}");
+    return *this;
+  }
+  // An allocated claim holding `devices` ("node/device" each) of driver gpu.example.com.
+  scenario_text& holder(const std::string& name, const std::vector<std::string>& devices,
+                        const std::string& result_extra = "") {
+    std::string results;
+    for (const auto& d : devices) {
+      auto slash = d.find('/');
+      if (!results.empty()) results += ",";
+      results += R"({"request":"r","driver":"gpu.example.com","pool":")" + d.substr(0, slash) + R"(","device":")" +
+                 d.substr(slash + 1) + "\"" + result_extra + "}";
+    }
+    items.push_back(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":")" + name +
+                    R"(","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":)"
+                    R"({"deviceClassName":"gpu"}}]}},"status":{"allocation":{"devices":{"results":[)" +
+                    results + "]}}}}");
+    return *this;
+  }
+  scenario_text& pod(const std::string& name, const std::vector<std::string>& claims, const std::string& node = "") {
+    std::string refs;
+    for (const auto& c : claims) refs += (refs.empty() ? "" : ",") + (R"({"name":")" + c + R"(","resourceClaimName":")" + c + "\"}");
+    items.push_back(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                    R"(","namespace":"default"},"spec":{)" + (node.empty() ? "" : R"("nodeName":")" + node + "\",") +
+                    R"("resourceClaims":[)" + refs + "]}}");
+    return *this;
+  }
+  [[nodiscard]] std::string json() const {
+    std::string out = R"({"apiVersion":"v1","kind":"List","items":[)";
+    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
+    return out + "]}";
+  }
+};
+
+std::string gpus(int n, const std::string& extra = "", int first = 0) {
+  std::string out;
+  for (int i = first; i < first + n; ++i)
+    out += (out.empty() ? "" : ",") + (R"({"name":"gpu-)" + std::to_string(i) + "\"" + extra + "}");
+  return out;
+}
+
+const std::string three_gpus = R"({"deviceClassName":"gpu","count":3})";
+
+struct run_result {
+  sim::run_report report;
+  const model::claim_outcome* find(std::string_view claim) const {
+    for (const auto& o : report.outcomes)
+      if (o.claim == claim) return &o;
+    return nullptr;
+  }
+};
+
+run_result run(const scenario_text& t) {
+  auto doc = json::load(t.json());
+  EXPECT_TRUE(doc) << (doc ? "" : doc.error().to_string());
+  if (!doc) return {};
+  static const cel::selector_engine engine;
+  return {sim::run_scenario(doc->scenario(), engine)};
+}
+
+// The explanation of `claim`, which must be unschedulable.
+model::explanation explanation_of(const run_result& r, std::string_view claim) {
+  const auto* o = r.find(claim);
+  EXPECT_NE(o, nullptr) << claim;
+  if (o == nullptr) return {};
+  EXPECT_TRUE(o->unschedulable) << claim << (o->error ? " error: " + *o->error : "");
+  EXPECT_TRUE(o->explanation) << claim;
+  return o->explanation.value_or(model::explanation{});
+}
+
+void expect_reason(const model::explanation& e, std::size_t index, std::string_view code, std::size_t nodes,
+                   std::string_view claim, std::string_view request, std::string_view message_part) {
+  ASSERT_LT(index, e.reasons.size());
+  const auto& r = e.reasons[index];
+  EXPECT_EQ(r.code, code) << r.message;
+  EXPECT_EQ(r.nodes, nodes) << r.message;
+  EXPECT_EQ(r.claim, claim);
+  EXPECT_EQ(r.request, request);
+  EXPECT_NE(r.message.find(message_part), std::string::npos) << r.message;
+}
+
+TEST(Explain, InUseNamesTheHoldingClaim) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(3)).holder("train", {"n1/gpu-2"}).claim("want", three_gpus);
+  auto e = explanation_of(run(t), "default/want");
+  EXPECT_EQ(e.nodes, 1u);
+  ASSERT_EQ(e.reasons.size(), 1u);
+  expect_reason(e, 0, "in-use", 1, "default/want", "gpus", "2 of 3 devices free, 3 needed (gpu-2 held by default/train)");
+}
+
+TEST(Explain, CountWhenTooFewDevicesExist) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(2)).holder("train", {"n1/gpu-1"}).claim("want", three_gpus);
+  auto e = explanation_of(run(t), "default/want");
+  ASSERT_EQ(e.reasons.size(), 1u);
+  // Held devices do not matter: with every device free it still could not fit.
+  expect_reason(e, 0, "count", 1, "default/want", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
+}
+
+TEST(Explain, ClassAndSelector) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(2), "", 1, "nic.example.com");
+  t.claim("class-miss", R"({"deviceClassName":"gpu"})");
+  t.slice("n1", gpus(2, R"(,"attributes":{"model":{"string":"a100"}})", 5));
+  t.claim("selector-miss", R"({"deviceClassName":"gpu","selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].model == 'h100'"}}]})");
+  auto r = run(t);
+  const auto* ok = r.find("default/class-miss");
+  ASSERT_NE(ok, nullptr);
+  EXPECT_TRUE(ok->allocation);  // the gpu slice serves it
+  auto e = explanation_of(r, "default/selector-miss");
+  expect_reason(e, 0, "selector", 1, "default/selector-miss", "gpus", "none matches the request's selectors");
+
+  scenario_text only_nics;
+  only_nics.node("n1").slice("n1", gpus(2), "", 1, "nic.example.com").claim("want", R"({"deviceClassName":"gpu"})");
+  auto c = explanation_of(run(only_nics), "default/want");
+  expect_reason(c, 0, "class", 1, "default/want", "gpus", "none of the 2 devices matches device class gpu");
+}
+
+TEST(Explain, TaintNamesTheTaint) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(1) + "," + gpus(2, R"(,"taints":[{"key":"maintenance","value":"planned","effect":"NoSchedule"}])", 1));
+  t.claim("want", three_gpus);
+  auto e = explanation_of(run(t), "default/want");
+  expect_reason(e, 0, "taint", 1, "default/want", "gpus", "gpu-1 and gpu-2: taint maintenance=planned:NoSchedule");
+}
+
+TEST(Explain, MatchAttributeConstraint) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(2, R"(,"attributes":{"numa":{"int":0}})") + "," +
+                               gpus(2, R"(,"attributes":{"numa":{"int":1}})", 2));
+  t.claim("want", three_gpus, R"([{"matchAttribute":"gpu.example.com/numa"}])");
+  auto e = explanation_of(run(t), "default/want");
+  expect_reason(e, 0, "constraint", 1, "default/want", "gpus",
+                "at most 2 share one value of matchAttribute gpu.example.com/numa, 3 needed");
+}
+
+TEST(Explain, CountersNameTheWholeDeviceHolder) {
+  const std::string counters = R"(,"sharedCounters":[{"name":"gpu-0-set","counters":{"memory-slice-0":{"value":"1"},"memory-slice-1":{"value":"1"}}}])";
+  auto draws = [](const std::string& slices) {
+    return R"(,"consumesCounters":[{"counterSet":"gpu-0-set","counters":{)" + slices + "}}]";
+  };
+  const std::string devices =
+      R"({"name":"gpu-0","attributes":{"type":{"string":"gpu"}})" +
+      draws(R"("memory-slice-0":{"value":"1"},"memory-slice-1":{"value":"1"})") + "}," +
+      R"({"name":"gpu-0-mig-0","attributes":{"type":{"string":"mig"}})" + draws(R"("memory-slice-0":{"value":"1"})") +
+      "}," + R"({"name":"gpu-0-mig-1","attributes":{"type":{"string":"mig"}})" +
+      draws(R"("memory-slice-1":{"value":"1"})") + "}";
+  const std::string mig = R"({"deviceClassName":"gpu","selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].type == 'mig'"}}]})";
+  scenario_text whole;
+  whole.node("n1").slice("n1", "", counters, 2).slice("n1", devices, "", 2).holder("full", {"n1/gpu-0"}).claim("want", mig);
+  expect_reason(explanation_of(run(whole), "default/want"), 0, "counters", 1, "default/want", "gpus",
+                "0 of 2 free devices have counters left, 1 needed (gpu-0 held whole by default/full)");
+  scenario_text parts;
+  parts.node("n1").slice("n1", "", counters, 2).slice("n1", devices, "", 2).holder("slices", {"n1/gpu-0-mig-0", "n1/gpu-0-mig-1"});
+  parts.claim("want", R"({"deviceClassName":"gpu","selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].type == 'gpu'"}}]})");
+  expect_reason(explanation_of(run(parts), "default/want"), 0, "counters", 1, "default/want", "gpus",
+                "memory slices of gpu-0 used by default/slices");
+}
+
+TEST(Explain, CapacityLeftVersusAsked) {
+  scenario_text t;
+  t.node("n1").slice("n1", R"({"name":"nic-0","allowMultipleAllocations":true,"capacity":{"bandwidth":{"value":"10Gi"}}})");
+  t.holder("streamer", {"n1/nic-0"}, R"(,"shareID":"00000000-0000-4000-8000-000000000001","consumedCapacity":{"bandwidth":"8Gi"})");
+  t.claim("want", R"({"deviceClassName":"gpu","capacity":{"requests":{"bandwidth":"4Gi"}}})");
+  expect_reason(explanation_of(run(t), "default/want"), 0, "capacity", 1, "default/want", "gpus",
+                "nic-0: bandwidth 2Gi left, 4Gi asked, shared by default/streamer");
+}
+
+TEST(Explain, IncompletePoolAndNodeSelection) {
+  scenario_text t;
+  t.node("n1").node("n2").slice("n1", gpus(2), "", 2).claim("want", R"({"deviceClassName":"gpu"})");
+  auto e = explanation_of(run(t), "default/want");
+  EXPECT_EQ(e.nodes, 2u);
+  ASSERT_EQ(e.reasons.size(), 2u);
+  expect_reason(e, 0, "pool", 1, "default/want", "gpus", "pool gpu.example.com/n1 is incomplete");
+  expect_reason(e, 1, "node-selection", 1, "default/want", "gpus", "no pool offers devices to this node");
+}
+
+TEST(Explain, CausesSpreadOverNodesAreCountedPerNode) {
+  scenario_text t;
+  const std::string taint = R"(,"taints":[{"key":"bad","effect":"NoExecute"}])";
+  for (int i = 0; i < 3; ++i) {  // held
+    const std::string n = "held-" + std::to_string(i);
+    t.node(n).slice(n, gpus(2)).holder("owner-" + std::to_string(i), {n + "/gpu-1"});
+  }
+  for (int i = 0; i < 2; ++i) {  // tainted
+    const std::string n = "tainted-" + std::to_string(i);
+    t.node(n).slice(n, gpus(2, taint));
+  }
+  t.node("empty");
+  t.claim("want", R"({"deviceClassName":"gpu","count":2})");
+  auto e = explanation_of(run(t), "default/want");
+  EXPECT_EQ(e.nodes, 6u);
+  ASSERT_EQ(e.reasons.size(), 3u);
+  expect_reason(e, 0, "in-use", 3, "default/want", "gpus", "on held-0: 1 of 2 devices free, 2 needed (gpu-1 held by default/owner-0) (2 more nodes alike)");
+  expect_reason(e, 1, "taint", 2, "default/want", "gpus", "taint bad:NoExecute");
+  expect_reason(e, 2, "node-selection", 1, "default/want", "gpus", "no pool offers devices");
+}
+
+TEST(Explain, ConflictBetweenClaimsOfOnePod) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(3));
+  t.claim("first", R"({"deviceClassName":"gpu","count":2})").claim("second", R"({"deviceClassName":"gpu","count":2})");
+  t.pod("p", {"first", "second"});
+  auto r = run(t);
+  for (auto name : {"default/first", "default/second"}) {
+    auto e = explanation_of(r, name);
+    expect_reason(e, 0, "conflict", 1, "default/second", "gpus", "fits alone, but not together with default/first");
+  }
+}
+
+TEST(Explain, DefaultScenarioReadsAsAPersonWouldSay) {
+  auto doc = json::load_file(DRA_SOURCE_DIR "/examples/scenarios/dgx-a100.json");
+  ASSERT_TRUE(doc);
+  const cel::selector_engine engine;
+  run_result r{sim::run_scenario(doc->scenario(), engine)};
+  auto inference = explanation_of(r, "default/inference");
+  expect_reason(inference, 0, "counters", 1, "default/inference", "mig/large",
+                "memory slices of gpu-0 used by default/mig-devices; gpu-1 held whole by default/full-gpu");
+  auto three = explanation_of(r, "default/three-gpus");
+  expect_reason(three, 0, "count", 1, "default/three-gpus", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
+  // Allocated claims: explained against what was allocated before them, they fit, and their devices are usable.
+  const std::vector<std::string> names{"default/mig-devices", "default/full-gpu"};
+  auto explained = sim::explain_claims(doc->scenario(), r.report, engine, alloc::features::all(), names);
+  ASSERT_EQ(explained.size(), 2u);
+  for (const auto& e : explained) {
+    EXPECT_EQ(e.status, "allocated");
+    ASSERT_EQ(e.diagnosis.nodes.size(), 1u);
+    EXPECT_EQ(e.diagnosis.nodes[0].verdict, sim::cause::fits) << e.claim << ": " << e.diagnosis.nodes[0].message;
+  }
+  const auto& first = explained[0].diagnosis.nodes[0].claims.at(0).requests.at(0).at(0);
+  EXPECT_EQ(first.selector_match, 14u);
+  EXPECT_EQ(first.counters_left, 14u);
+  // full-gpu: gpu-0's counters are taken by mig-devices' partitions, so gpu-1 is the one left.
+  const auto& gpu = explained[1].diagnosis.nodes[0].claims.at(0).requests.at(0).at(0);
+  EXPECT_EQ(gpu.free, 2u);
+  EXPECT_EQ(gpu.counters_left, 1u);
+}
+
+// Generated scenarios: a few nodes of a few GPUs, some held by other claims, some tainted, and one pending claim.
+struct plan {
+  struct gpu {
+    int numa = 0;
+    bool held = false;
+    bool tainted = false;
+  };
+  std::vector<std::vector<gpu>> nodes;
+  int count = 1;
+  bool match_numa = false;
+  bool tolerate = false;
+
+  static plan generate(std::mt19937& rng) {
+    plan p;
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    p.nodes.resize(static_cast<std::size_t>(pick(1, 3)));
+    for (auto& n : p.nodes) {
+      n.resize(static_cast<std::size_t>(pick(0, 4)));
+      for (auto& g : n) g = {pick(0, 1), pick(0, 9) < 3, pick(0, 9) < 3};
+    }
+    p.count = pick(1, 4);
+    p.match_numa = pick(0, 9) < 3;
+    return p;
+  }
+  [[nodiscard]] scenario_text text(const std::string& only_node = "") const {
+    scenario_text t;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string name = "node-" + std::to_string(i);
+      t.node(name);
+      if (nodes[i].empty()) continue;
+      std::string devices;
+      for (std::size_t d = 0; d < nodes[i].size(); ++d) {
+        const gpu& g = nodes[i][d];
+        devices += (devices.empty() ? "" : ",") + (R"({"name":"gpu-)" + std::to_string(d) +
+                                                   R"(","attributes":{"numa":{"int":)" + std::to_string(g.numa) + "}}" +
+                                                   (g.tainted ? R"(,"taints":[{"key":"t","effect":"NoSchedule"}])" : "") + "}");
+        if (g.held) t.holder("holder-" + std::to_string(i) + "-" + std::to_string(d), {name + "/gpu-" + std::to_string(d)});
+      }
+      t.slice(name, devices);
+    }
+    t.claim("want",
+            R"({"deviceClassName":"gpu","count":)" + std::to_string(count) +
+                (tolerate ? R"(,"tolerations":[{"operator":"Exists"}])" : "") + "}",
+            match_numa ? R"([{"matchAttribute":"gpu.example.com/numa"}])" : "");
+    t.pod("p", {"want"}, only_node);
+    return t;
+  }
+};
+
+// The pending claim's outcome: the code of its only reason on `node` ("" when it was allocated).
+std::string code_on(const plan& p, std::size_t node, std::string* message = nullptr) {
+  auto r = run(p.text("node-" + std::to_string(node)));
+  const auto* o = r.find("default/want");
+  if (o == nullptr || o->allocation) return "";
+  EXPECT_TRUE(o->explanation);
+  if (!o->explanation || o->explanation->reasons.size() != 1) return "?";
+  if (message != nullptr) *message = o->explanation->reasons[0].message;
+  return o->explanation->reasons[0].code;
+}
+
+TEST(ExplainProperty, RemovingTheNamedCauseLetsTheClaimFit) {
+  int fixed = 0, checked = 0;
+  for (unsigned seed = 1; seed <= 150; ++seed) {
+    std::mt19937 rng(seed);
+    const plan p = plan::generate(rng);
+    auto whole = run(p.text());
+    const auto* o = whole.find("default/want");
+    ASSERT_NE(o, nullptr);
+    std::map<std::string, std::size_t> per_code;
+    for (std::size_t n = 0; n < p.nodes.size(); ++n) {
+      std::string message;
+      const std::string code = code_on(p, n, &message);
+      if (code.empty()) continue;
+      ++per_code[code];
+      plan fixed_plan = p;
+      auto& gpus_here = fixed_plan.nodes[n];
+      bool single_kind = true;  // only the named kind of blocker is planted on the node
+      if (code == "in-use") {
+        for (std::size_t d = 0; d < gpus_here.size(); ++d)
+          if (gpus_here[d].held) {
+            EXPECT_NE(message.find("default/holder-" + std::to_string(n) + "-" + std::to_string(d)), std::string::npos)
+                << "seed " << seed << ": " << message;
+            gpus_here[d].held = false;
+          }
+        single_kind = !fixed_plan.match_numa && std::none_of(gpus_here.begin(), gpus_here.end(), [](auto& g) { return g.tainted; });
+      } else if (code == "taint") {
+        EXPECT_NE(message.find("taint t:NoSchedule"), std::string::npos) << message;
+        fixed_plan.tolerate = true;
+        single_kind = !fixed_plan.match_numa;
+      } else if (code == "constraint") {
+        EXPECT_NE(message.find("gpu.example.com/numa"), std::string::npos) << message;
+        fixed_plan.match_numa = false;
+        single_kind = std::none_of(gpus_here.begin(), gpus_here.end(), [](auto& g) { return g.tainted || g.held; });
+      } else if (code == "count" || code == "node-selection") {
+        for (int i = 0; i < p.count; ++i) gpus_here.push_back({0, false, false});
+        single_kind = !fixed_plan.match_numa;
+      } else {
+        ADD_FAILURE() << "seed " << seed << ": unexpected code " << code << ": " << message;
+        continue;
+      }
+      const std::string after = code_on(fixed_plan, n);
+      EXPECT_NE(after, code) << "seed " << seed << " node " << n << ": removing " << code << " changed nothing";
+      if (single_kind) {
+        EXPECT_EQ(after, "") << "seed " << seed << " node " << n << " was " << code;
+      }
+      ++checked;
+      if (after.empty()) ++fixed;
+    }
+    if (o->allocation) continue;
+    // The whole run's explanation counts each node once, under its own code.
+    ASSERT_TRUE(o->explanation) << "seed " << seed;
+    EXPECT_EQ(o->explanation->nodes, p.nodes.size());
+    std::map<std::string, std::size_t> grouped;
+    for (const auto& r : o->explanation->reasons) grouped[r.code] += r.nodes;
+    EXPECT_EQ(grouped, per_code) << "seed " << seed;
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(fixed, checked / 2);
+}
+
+TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
+  for (unsigned seed = 1; seed <= 100; ++seed) {
+    std::mt19937 rng(seed);
+    const plan p = plan::generate(rng);
+    auto doc = json::load(p.text().json());
+    ASSERT_TRUE(doc);
+    const model::scenario& s = doc->scenario();
+    static const cel::selector_engine engine;
+    auto report = sim::run_scenario(s, engine);
+    const model::claim_outcome* want = nullptr;
+    for (const auto& o : report.outcomes)
+      if (o.claim == "default/want") want = &o;
+    ASSERT_NE(want, nullptr);
+    if (!want->allocation) continue;
+    alloc::ledger state;
+    std::vector<const model::device_class*> classes;
+    std::vector<const model::resource_slice*> slices;
+    std::vector<const model::resource_claim*> claims;
+    for (const auto& c : s.claims) {
+      if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
+      if (c.object.meta.name == "want") claims.push_back(&c.object);
+    }
+    for (const auto& c : s.classes) classes.push_back(&c.object);
+    for (const auto& sl : s.slices) slices.push_back(&sl.object);
+    sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
+    const model::node* node = nullptr;
+    for (const auto& n : s.nodes)
+      if (n.object.meta.name == *want->node) node = &n.object;
+    ASSERT_NE(node, nullptr);
+    auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
+    auto d = sim::diagnose_node(funnels, *node, claims, never, true);
+    EXPECT_EQ(d.verdict, sim::cause::fits) << "seed " << seed << ": " << d.message;
+    for (const auto& result : want->allocation->results) {
+      const std::string name = dra::detail::concat(result.driver, "/", result.pool, "/", result.device);
+      bool usable = false;
+      for (const auto& dv : d.claims.at(0).requests.at(0).at(0).devices)
+        if (dv.device == name) usable = dv.dropped == sim::stage::usable;
+      EXPECT_TRUE(usable) << "seed " << seed << ": " << name;
+    }
+  }
+}
+
+}  // namespace
