@@ -92,7 +92,41 @@ TEST(Features, Parse) {
   EXPECT_TRUE(some->admin_access);
   EXPECT_TRUE(some->prioritized_list);
   EXPECT_FALSE(some->device_taints);
+  EXPECT_FALSE(some->device_compatibility_groups);
   EXPECT_FALSE(alloc::features::parse("Bogus"));
+  auto groups = alloc::features::parse("DeviceCompatibilityGroups");
+  ASSERT_TRUE(groups);
+  EXPECT_TRUE(groups->device_compatibility_groups);
+  EXPECT_FALSE(alloc::served_by_stable_allocator(*groups));  // upstream needs its experimental allocator for it
+}
+
+// Upstream's compatibility_groups_test.go cases for one counter set's running intersection, as facts.
+TEST(CompatibilityGroups, WhoMayJoin) {
+  using groups = std::vector<model::text>;
+  auto after = [](std::initializer_list<groups> members) {
+    alloc::detail::group_intersection i;
+    for (const auto& m : members) i.add(m);
+    return i;
+  };
+  EXPECT_TRUE(after({}).admits(groups{"mig"}));
+  EXPECT_TRUE(after({}).admits(groups{}));
+  EXPECT_TRUE(after({groups{}}).admits(groups{}));
+  EXPECT_FALSE(after({groups{}}).admits(groups{"mig"}));
+  EXPECT_FALSE(after({groups{"mig"}}).admits(groups{}));
+  EXPECT_TRUE(after({groups{"mig"}}).admits(groups{"mig"}));
+  EXPECT_FALSE(after({groups{"mig"}}).admits(groups{"vgpu"}));
+  EXPECT_TRUE(after({groups{"foo", "foobar"}}).admits(groups{"bar", "foobar"}));
+  EXPECT_FALSE(after({groups{"foo", "foobar"}}).admits(groups{"baz"}));
+  // The intersection narrows: after {foo, foobar} and {bar, foobar} only foobar is common.
+  const auto narrowed = after({groups{"foo", "foobar"}, groups{"bar", "foobar"}});
+  EXPECT_EQ(narrowed.groups, std::vector<std::string_view>{"foobar"});
+  EXPECT_FALSE(narrowed.admits(groups{"baz"}));
+  EXPECT_FALSE(narrowed.admits(groups{"foo"}));
+  EXPECT_TRUE(narrowed.admits(groups{"qux", "foobar"}));
+  // Any number of devices without groups stack; a grouped one is then refused.
+  const auto plain = after({groups{}, groups{}, groups{}});
+  EXPECT_TRUE(plain.admits(groups{}));
+  EXPECT_FALSE(plain.admits(groups{"mig"}));
 }
 
 TEST(NodeMatch, Operators) {

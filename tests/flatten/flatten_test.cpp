@@ -124,7 +124,7 @@ TEST(Flatten, CounterSetsAndConsumptionsApplyTheirMixins) {
 
   dra::model::device dev;
   dev.name = "gpu-0-mig-1g-0";
-  dev.consumes_counters.push_back({"gpu-0", {{"memory-slice-0", q("1")}}, {"mig-1g"}});
+  dev.consumes_counters.push_back({"gpu-0", {{"memory-slice-0", q("1")}}, {"mig-1g"}, {}});
   mixin_device_view view(dev, &mixins);
   auto consumptions = view.counter_consumptions();
   ASSERT_EQ(std::ranges::distance(consumptions), 1);

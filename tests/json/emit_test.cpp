@@ -1,4 +1,5 @@
 // Tests of emit: Kubernetes' JSON shape for allocation results, Go's escaping, and ingest/emit round trips.
+#include <dra/flatten/mixin_view.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
 
@@ -121,6 +122,23 @@ TEST(Emit, WritesTheOutputDocument) {
 }  // namespace
 
 namespace {
+
+TEST(Emit, CompatibilityGroupsAreReadAndWritten) {
+  auto doc = dra::json::load(R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},
+    "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},"nodeName":"n","devices":[{"name":"mig-1",
+    "consumesCounters":[{"counterSet":"gpu-0","counters":{"memory":{"value":"1Gi"}},"compatibilityGroups":["mig","all"]}]}]}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  const auto& slice = doc->scenario().slices.at(0).object;
+  const auto& groups = slice.devices.at(0).consumes_counters.at(0).compatibility_groups;
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0], "mig");
+  EXPECT_EQ(groups[1], "all");
+  const std::string emitted = dra::json::to_json(slice, 0);
+  EXPECT_NE(emitted.find(R"("compatibilityGroups":["mig","all"])"), std::string::npos) << emitted;
+  // Flattening a device keeps its groups.
+  const auto flat = dra::flatten::materialize(dra::flatten::mixin_device_view(slice.devices[0], nullptr));
+  EXPECT_EQ(flat.consumes_counters.at(0).compatibility_groups, groups);
+}
 
 TEST(Emit, ResourceSlicesRoundTripThroughEmitAndIngest) {
   for (const char* fixture : {"full-slice.json", "kep-5234-mixins.json", "v1-equivalent.json"}) {

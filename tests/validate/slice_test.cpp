@@ -347,6 +347,21 @@ TEST(ValidateCounters, OneConsumptionPerCounterSet) {
                  "spec.devices[0].consumesCounters[0].counters", "Required value");
 }
 
+TEST(ValidateCounters, CompatibilityGroupsAreAtMostTwoUniqueLabels) {
+  auto with = [](const std::string& groups) {
+    return slice_with_devices(device("d", R"("consumesCounters":[{"counterSet":"s","counters":{"c":{"value":"1"}},)"
+                                          R"("compatibilityGroups":)" +
+                                              groups + "}]"));
+  };
+  const std::string at = "spec.devices[0].consumesCounters[0].compatibilityGroups";
+  EXPECT_VALID(with(R"(["mig","mps"])"));
+  EXPECT_VALID(with("[]"));
+  EXPECT_PROBLEM(with(R"(["a","b","c"])"), at, "Too many: 3: must have at most 2 items");
+  EXPECT_PROBLEM(with(R"(["mig","mig"])"), at + "[1]", "Duplicate value: \"mig\"");
+  EXPECT_PROBLEM(with(R"(["Mig"])"), at + "[0]", "Invalid value: \"Mig\"");
+  EXPECT_PROBLEM(with(R"([""])"), at + "[0]", "Required value");
+}
+
 TEST(ValidateCounters, AtMost32CountersPerConsumption) {
   EXPECT_VALID(slice_with_devices(device("d", R"("consumesCounters":[)" + consumption("s", counters(32)) + "]")));
   EXPECT_PROBLEM(slice_with_devices(device("d", R"("consumesCounters":[)" + consumption("s", counters(33)) + "]")),

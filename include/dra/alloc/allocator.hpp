@@ -110,19 +110,23 @@ struct attribute_set {
         return !common(strings, o.strings).empty();
     }
   }
-  void intersect_with(const attribute_set& o) {
-    if (type != o.type || type == kind::none) return;
+  // The values both sets have (a set of the same type; `*this` when the types differ).
+  [[nodiscard]] attribute_set common_with(const attribute_set& o) const {
+    if (type != o.type || type == kind::none) return *this;
+    attribute_set out;
+    out.type = type;
     switch (type) {
       case kind::ints:
-        ints = common(ints, o.ints);
+        out.ints = common(ints, o.ints);
         break;
       case kind::bools:
-        bools = common(bools, o.bools);
+        out.bools = common(bools, o.bools);
         break;
       default:
-        strings = common(strings, o.strings);
+        out.strings = common(strings, o.strings);
         break;
     }
+    return out;
   }
 };
 
@@ -159,7 +163,9 @@ struct attribute_set {
   return device.attribute(qualified.substr(slash + 1));
 }
 
-// A claim constraint with upstream's add/remove protocol: every successful add is undone by exactly one remove.
+// A claim constraint with upstream's add/remove protocol: every successful add
+// is undone by exactly one remove, in reverse order (the search backtracks
+// depth first), so both kinds keep a stack of what each add changed.
 struct constraint_state {
   bool is_match = true;
   std::vector<std::string_view> requests;  // empty: every request of the claim
@@ -168,11 +174,14 @@ struct constraint_state {
   // matchAttribute
   std::size_t count = 0;
   const model::device_attribute* first = nullptr;
-  // Upstream narrows the intersection on add and never widens it on remove
-  // (only the count goes down); kept so for identical results.
-  attribute_set intersection;
-  // distinctAttribute: one attribute per request name (upstream keys them so)
-  std::vector<std::pair<std::string_view, const model::device_attribute*>> by_request;
+  attribute_set intersection;  // list types: what every device taken so far has in common
+  // The intersection before each add after the first, restored on remove
+  // (kubernetes#140300: without it, backtracking kept a narrowed set).
+  std::vector<attribute_set> narrowed_from;
+  // distinctAttribute: the attribute of every device taken, whatever its
+  // request (kubernetes#140438: one entry per request compared a device only
+  // with the last one of its own request).
+  std::vector<const model::device_attribute*> taken;
 
   [[nodiscard]] bool applies(std::string_view request, std::string_view sub) const {
     if (requests.empty()) return true;
@@ -191,16 +200,21 @@ struct constraint_state {
     const model::device_attribute* a = lookup_attribute(device, driver, attribute);
     if (a == nullptr) return false;
     if (is_match) return add_match(*a);
-    return add_distinct(request, *a);
+    if (!distinct_from_all(*a)) return false;
+    taken.push_back(a);
+    return true;
   }
   void remove(std::string_view request, std::string_view sub) {
     if (!applies(request, sub)) return;
-    if (is_match) {
-      --count;
+    if (!is_match) {
+      taken.pop_back();
       return;
     }
-    std::erase_if(by_request, [&](const auto& e) { return e.first == request; });
     --count;
+    if (list_types && count > 0) {
+      intersection = std::move(narrowed_from.back());
+      narrowed_from.pop_back();
+    }
   }
 
  private:
@@ -219,19 +233,12 @@ struct constraint_state {
     if (list_types) {
       attribute_set s = attribute_set::of(&a);
       if (!s.known() || !intersection.intersects(s)) return false;
-      intersection.intersect_with(s);
+      attribute_set narrowed = intersection.common_with(s);
+      narrowed_from.push_back(std::move(intersection));
+      intersection = std::move(narrowed);
     } else if (!scalar_equal(a, *first)) {
       return false;
     }
-    ++count;
-    return true;
-  }
-  bool add_distinct(std::string_view request, const model::device_attribute& a) {
-    if (count != 0 && !distinct_from_all(a)) return false;
-    bool replaced = false;
-    for (auto& e : by_request)
-      if (e.first == request) e.second = &a, replaced = true;
-    if (!replaced) by_request.emplace_back(request, &a);
     ++count;
     return true;
   }
@@ -239,19 +246,54 @@ struct constraint_state {
     if (list_types) {
       attribute_set s = attribute_set::of(&a);
       if (!s.known()) return false;
-      for (const auto& e : by_request) {
-        attribute_set existing = attribute_set::of(e.second);
+      for (const auto* e : taken) {
+        attribute_set existing = attribute_set::of(e);
         if (existing.known() && s.intersects(existing)) return false;
       }
       return true;
     }
-    for (const auto& e : by_request) {
+    for (const auto* e : taken) {
       if (scalar_kind(a) == 0) return false;
-      if (scalar_equal(a, *e.second)) return false;
+      if (scalar_equal(a, *e)) return false;
     }
     return true;
   }
 };
+
+// What the devices drawing from one counter set have in common (KEP-5963
+// compatibility groups): a device may join an empty set; one that declares
+// groups joins when it shares one with every member; one that declares none
+// joins only members that declare none either.
+struct group_intersection {
+  bool has_members = false;
+  bool all_empty = false;                // every member declared no groups
+  std::vector<std::string_view> groups;  // declared by every member (when !all_empty)
+
+  [[nodiscard]] bool admits(std::span<const model::text> declared) const {
+    if (!has_members) return true;
+    if (declared.empty()) return all_empty;
+    if (all_empty) return false;
+    return std::any_of(declared.begin(), declared.end(),
+                       [&](std::string_view g) { return std::find(groups.begin(), groups.end(), g) != groups.end(); });
+  }
+  void add(std::span<const model::text> declared) {
+    if (!has_members) {
+      has_members = true;
+      all_empty = declared.empty();
+      groups.assign(declared.begin(), declared.end());
+    } else if (!all_empty && !declared.empty()) {
+      std::erase_if(
+          groups, [&](std::string_view g) { return std::find(declared.begin(), declared.end(), g) == declared.end(); });
+    }
+  }
+};
+
+[[nodiscard]] inline bool declares_compatibility_groups(const model::resource_slice& slice) {
+  for (const auto& d : slice.devices)
+    for (const auto& c : d.consumes_counters)
+      if (!c.compatibility_groups.empty()) return true;
+  return false;
+}
 
 // The amount one allocation consumes of a capacity (KEP-5075 request policy).
 [[nodiscard]] inline quantity consumed_amount(const quantity* requested, const model::device_capacity& capacity) {
@@ -305,6 +347,9 @@ class basic_allocator {
       : features_(f), state_(&state), engine_(&engine), policy_(std::move(policy)) {
     for (const auto* c : classes) classes_.emplace(c->meta.name, c);
     for (const auto* s : slices) {
+      // Without the feature upstream ignores a slice declaring compatibility
+      // groups (it cannot check them), which leaves the slice's pool incomplete.
+      if (!f.device_compatibility_groups && detail::declares_compatibility_groups(*s)) continue;
       model::text node = s->node_name.value_or(model::text{});
       if (node.empty())
         shared_slices_.push_back(s);
@@ -361,6 +406,9 @@ class basic_allocator {
     bool shared = false;  // allowMultipleAllocations, with ConsumableCapacity
     bool consumes_counters = false;
     std::vector<std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
+    // Per counter set drawn from: its group slot and the groups declared for
+    // it (only in pools where some device declares compatibility groups).
+    std::vector<std::pair<std::uint32_t, std::span<const model::text>>> group_sets;
     // What the ledger says, as of the pool's `seen_version`.
     bool exclusive_in_state = false;
     const capacity_amounts* given_out = nullptr;
@@ -369,6 +417,10 @@ class basic_allocator {
     std::uint32_t pool = 0;
     device_ref id;
     std::vector<std::pair<std::uint32_t, quantity>> draws;
+  };
+  struct group_holder {
+    device_ref id;
+    std::vector<std::pair<std::uint32_t, std::span<const model::text>>> group_sets;
   };
   // The ledger's view of one pool, refreshed when the pool's version changes.
   struct pool_state {
@@ -384,6 +436,8 @@ class basic_allocator {
     std::vector<quantity> slot_values;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots;  // [first, last) per pool
     std::vector<counter_holder> counter_holders;
+    std::uint32_t group_slots = 0;            // counter sets whose compatibility groups are tracked
+    std::vector<group_holder> group_holders;  // devices with group slots, allocated or not
     std::vector<pool_state> pool_states;
     std::vector<quantity> slot_available;  // slot_values less what allocated devices hold
     [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
@@ -436,6 +490,7 @@ class basic_allocator {
       std::optional<std::string> share_id;
       capacity_amounts consumed;
       bool counters_charged = false;
+      std::uint32_t groups_joined = 0;  // entries this device pushed onto group_undo_
     };
     enum class step { done, failed, max_exceeded };
 
@@ -448,6 +503,8 @@ class basic_allocator {
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
     bool reserve_counters(const candidate& c);
     void release_counters(const candidate& c);
+    bool join_groups(const candidate& c);
+    void leave_groups(std::size_t undo_size);
     result<bool> allocate_device(std::size_t claim, request_data& rd, std::uint32_t c, bool must);
     void deallocate(std::size_t claim, std::uint32_t c);
     result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device, bool in_sub,
@@ -469,6 +526,8 @@ class basic_allocator {
     std::vector<counter_slot> slots_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots_;  // [first, last) per pool
     std::vector<bool> pool_overdrawn_;
+    std::vector<detail::group_intersection> group_state_;  // per group slot
+    std::vector<std::pair<std::uint32_t, detail::group_intersection>> group_undo_;
     std::vector<std::vector<std::vector<request_data>>> requests_;  // claim, request, subrequest
     std::vector<std::vector<detail::constraint_state>> constraints_;
     std::vector<std::vector<device_result>> results_;

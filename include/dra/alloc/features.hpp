@@ -15,17 +15,21 @@ struct features {
   bool admin_access = true;
   bool consumable_capacity = true;
   bool device_binding_and_status = true;
+  bool device_compatibility_groups = true;  // KEP-5963 (alpha in 1.37)
   bool device_taints = true;
   bool list_type_attributes = true;
   bool partitionable_devices = true;
   bool prioritized_list = true;
 
   [[nodiscard]] static constexpr features all() noexcept { return {}; }
-  [[nodiscard]] static constexpr features none() noexcept { return {false, false, false, false, false, false, false}; }
+  [[nodiscard]] static constexpr features none() noexcept {
+    return {false, false, false, false, false, false, false, false};
+  }
 
   // "all", "none", or a comma-separated list of upstream feature names
-  // (AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints,
-  // ListTypeAttributes, PartitionableDevices, PrioritizedList); a list
+  // (AdminAccess, ConsumableCapacity, DeviceBindingAndStatus,
+  // DeviceCompatibilityGroups, DeviceTaints, ListTypeAttributes,
+  // PartitionableDevices, PrioritizedList); a list
   // enables exactly the features it names.
   [[nodiscard]] static result<features> parse(std::string_view text);
 
@@ -43,10 +47,11 @@ struct features {
 
  private:
   using field = std::pair<std::string_view, bool features::*>;
-  static constexpr std::array<field, 7> fields() noexcept {
+  static constexpr std::array<field, 8> fields() noexcept {
     return {{{"AdminAccess", &features::admin_access},
              {"ConsumableCapacity", &features::consumable_capacity},
              {"DeviceBindingAndStatus", &features::device_binding_and_status},
+             {"DeviceCompatibilityGroups", &features::device_compatibility_groups},
              {"DeviceTaints", &features::device_taints},
              {"ListTypeAttributes", &features::list_type_attributes},
              {"PartitionableDevices", &features::partitionable_devices},
@@ -54,11 +59,13 @@ struct features {
   }
 };
 
-// Upstream picks its "stable" allocator when only these four features are
-// on; that one has no distinctAttribute constraints (they came with
-// ConsumableCapacity), so such a constraint is an unsupported, empty one there.
+// Upstream picks its "stable" allocator when only AdminAccess,
+// PrioritizedList, PartitionableDevices and DeviceTaints may be on; that one
+// has no distinctAttribute constraints (they came with ConsumableCapacity),
+// so such a constraint is an unsupported, empty one there.
 [[nodiscard]] constexpr bool served_by_stable_allocator(const features& f) noexcept {
-  return !f.consumable_capacity && !f.device_binding_and_status && !f.list_type_attributes;
+  return !f.consumable_capacity && !f.device_binding_and_status && !f.list_type_attributes &&
+         !f.device_compatibility_groups;
 }
 
 inline result<features> features::parse(std::string_view text) {
@@ -72,7 +79,8 @@ inline result<features> features::parse(std::string_view text) {
     while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
     if (!out.enable(name))
       return error{"unknown feature \"" + std::string(name) +
-                   "\" (known: AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceTaints, "
+                   "\" (known: AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceCompatibilityGroups, "
+                   "DeviceTaints, "
                    "ListTypeAttributes, PartitionableDevices, PrioritizedList, or all, none)"};
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);

@@ -302,8 +302,11 @@ template <device_view View>
   out.capacity.clear();
   for (entry<model::device_capacity> e : view.capacities()) out.capacity.push_back({e.name, *e.value});
   out.consumes_counters.clear();
+  // Counter consumptions come in the device's own order; each keeps its compatibility groups.
+  std::size_t i = 0;
   for (const auto& consumption : view.counter_consumptions())
-    out.consumes_counters.push_back({model::text(consumption.counter_set()), materialize_counters(consumption), {}});
+    out.consumes_counters.push_back({model::text(consumption.counter_set()), materialize_counters(consumption), {},
+                                     view.base().consumes_counters[i++].compatibility_groups});
   return out;
 }
 

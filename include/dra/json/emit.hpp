@@ -227,6 +227,7 @@ inline void write(writer& w, const model::device& d) {
       w.begin_object().field("counterSet", c.counter_set);
       detail::write_counters(w, c.counters);
       detail::write_strings(w, "includes", c.includes);
+      detail::write_strings(w, "compatibilityGroups", c.compatibility_groups);
       w.end_object();
     }
     w.end_array();

@@ -286,6 +286,7 @@ class object_reader {
       if (name == "counterSet") return assign(out.counter_set, r_.string(value));
       if (name == "counters") return counters(value, out.counters);
       if (name == "includes") return assign(out.includes, r_.strings(value));
+      if (name == "compatibilityGroups") return assign(out.compatibility_groups, r_.strings(value));
       return {};
     });
   }

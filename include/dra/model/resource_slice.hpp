@@ -76,6 +76,9 @@ struct device_counter_consumption {
   text counter_set;
   counter_map counters;
   std::vector<text> includes;  // DeviceCounterConsumptionMixin names (KEP-5234)
+  // Devices drawing from the same counter set must share one of these, or
+  // all declare none (KEP-5963, DRADeviceCompatibilityGroups).
+  std::vector<text> compatibility_groups;
   friend bool operator==(const device_counter_consumption&, const device_counter_consumption&) = default;
 };
 

@@ -15,6 +15,7 @@ inline constexpr std::size_t counter_sets_per_slice = 8;
 inline constexpr std::size_t counters_per_counter_set = 32;
 inline constexpr std::size_t counter_consumptions_per_device = 2;
 inline constexpr std::size_t counters_per_counter_consumption = 32;
+inline constexpr std::size_t compatibility_groups_per_counter_consumption = 2;  // KEP-5963
 inline constexpr std::size_t consumed_counters_per_slice = 2048;
 inline constexpr std::size_t taints_per_device = 16;
 inline constexpr std::size_t binding_conditions_per_device = 4;

@@ -8,6 +8,7 @@
 #include <dra/validate/detail/report.hpp>
 #include <dra/validate/limits.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -308,6 +309,16 @@ inline void check_counter_consumptions(reporter& r, const field_path& path, cons
     check_counter_names(r, counters, c.counters);
     check_includes(r, child(at, "includes"), c.includes, mixins ? &mixins->device_counter_consumption : nullptr,
                    limits::counter_consumption_includes, "device counter consumption");
+    // KEP-5963: a short list of unique DNS labels.
+    const field_path groups = child(at, "compatibilityGroups");
+    if (c.compatibility_groups.size() > limits::compatibility_groups_per_counter_consumption)
+      r.add(groups, too_many(c.compatibility_groups.size(), limits::compatibility_groups_per_counter_consumption));
+    for (std::size_t g = 0; g < c.compatibility_groups.size(); ++g) {
+      check_label_name(r, index(groups, g), c.compatibility_groups[g]);
+      const auto earlier = c.compatibility_groups.begin() + static_cast<std::ptrdiff_t>(g);
+      if (std::find(c.compatibility_groups.begin(), earlier, c.compatibility_groups[g]) != earlier)
+        r.add(index(groups, g), duplicate(c.compatibility_groups[g]));
+    }
     for (std::size_t j = 0; j < i; ++j)
       if (consumptions[j].counter_set == c.counter_set) {
         r.add(at, duplicate(c.counter_set));

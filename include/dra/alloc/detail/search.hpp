@@ -56,6 +56,12 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   for (std::uint32_t p = 0; p < pools_->size(); ++p)
     for (std::uint32_t i = pool_slots_[p].first; i < pool_slots_[p].second; ++i)
       if (slots_[i].available.sign() < 0) pool_overdrawn_[p] = true;
+  // Compatibility groups of allocated devices, read from their slices as upstream does.
+  group_state_.assign(layout.group_slots, {});
+  group_undo_.clear();
+  for (const auto& holder : layout.group_holders)
+    if (a_.state_->allocated(holder.id))
+      for (const auto& [slot, declared] : holder.group_sets) group_state_[slot].add(declared);
   candidates_.resize(layout.candidates.size());
   for (std::size_t i = 0; i < candidates_.size(); ++i) {
     candidate& c = candidates_[i];
@@ -214,6 +220,25 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
           if (auto slot = slot_of(consumption.counter_set(), e.name)) draws.emplace_back(*slot, *e.value);
       return draws;
     };
+    // KEP-5963: one group slot per counter set drawn from, in pools where some device declares groups.
+    auto declares_groups = [](const model::resource_slice* slice) {
+      return detail::declares_compatibility_groups(*slice);
+    };
+    const bool tracks_groups =
+        f.device_compatibility_groups && (std::ranges::any_of(pl.device_slices, declares_groups) ||
+                                          std::ranges::any_of(pl.other_slices, declares_groups));
+    std::vector<std::string_view> group_set_names;
+    auto group_sets_of = [&](const model::device& d) {
+      std::vector<std::pair<std::uint32_t, std::span<const model::text>>> sets;
+      if (!tracks_groups) return sets;
+      for (const auto& consumption : d.consumes_counters) {
+        auto it = std::find(group_set_names.begin(), group_set_names.end(), consumption.counter_set);
+        if (it == group_set_names.end()) it = group_set_names.insert(it, consumption.counter_set);
+        sets.emplace_back(layout.group_slots + static_cast<std::uint32_t>(it - group_set_names.begin()),
+                          consumption.compatibility_groups);
+      }
+      return sets;
+    };
     for (const auto* slice : pl.device_slices)
       for (const auto view : flatten::device_views(*slice)) {
         candidate_layout c;
@@ -224,6 +249,7 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
         c.shared = f.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
         c.consumes_counters = !view.base().consumes_counters.empty();
         c.draws = draws_of(view);
+        c.group_sets = group_sets_of(view.base());
         layout.candidates.push_back(std::move(c));
       }
     // Every device of the pool that may hold counters when allocated.
@@ -236,6 +262,13 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
               layout.counter_holders.push_back(
                   {p, device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
           }
+    if (tracks_groups)
+      for (const auto* group : {&pl.device_slices, &pl.other_slices})
+        for (const auto* slice : *group)
+          for (const auto& d : slice->devices)
+            if (auto sets = group_sets_of(d); !sets.empty())
+              layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
+    layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
     layout.pool_states[p].last_candidate = static_cast<std::uint32_t>(layout.candidates.size());
   }
   layout.slot_available = layout.slot_values;
@@ -439,7 +472,13 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
     if (!reserve_counters(c)) return false;
     charged = true;
   }
+  const std::size_t groups_before = group_undo_.size();
+  if (!join_groups(c)) {
+    if (charged) release_counters(c);
+    return false;
+  }
   auto give_back_counters = [&] {
+    leave_groups(groups_before);
     if (charged) release_counters(c);
   };
   if (f_.device_taints && detail::taint_prevents(c.st->view.base(), *rd.spec)) {
@@ -464,6 +503,7 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
   r.candidate = ix;
   r.request = &rd;
   r.counters_charged = charged;
+  r.groups_joined = static_cast<std::uint32_t>(group_undo_.size() - groups_before);
   if (f_.consumable_capacity) {
     if (!capacity_fits(rd, c)) {
       for (auto& constraint : constraints) constraint.remove(rd.base_name, sub);
@@ -504,7 +544,28 @@ void basic_allocator<Policy, Engine>::search::deallocate(std::size_t ci, std::ui
   } else {
     std::erase(c.exclusive_for, static_cast<std::uint32_t>(ci));
   }
+  leave_groups(group_undo_.size() - r.groups_joined);
   if (r.counters_charged) release_counters(c);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::join_groups(const candidate& c) {
+  const std::size_t before = group_undo_.size();
+  for (const auto& [slot, declared] : c.st->group_sets) {
+    if (!group_state_[slot].admits(declared)) {
+      leave_groups(before);
+      return false;
+    }
+    group_undo_.emplace_back(slot, group_state_[slot]);
+    group_state_[slot].add(declared);
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::leave_groups(std::size_t undo_size) {
+  for (; group_undo_.size() > undo_size; group_undo_.pop_back())
+    group_state_[group_undo_.back().first] = std::move(group_undo_.back().second);
 }
 
 template <allocation_policy Policy, selector_engine Engine>
