@@ -4,6 +4,8 @@
 #include <dra/flatten/concepts.hpp>
 #include <dra/model/resource_slice.hpp>
 
+#include <range/v3/view/transform.hpp>
+
 #include <array>
 #include <cstdint>
 #include <iterator>
@@ -23,8 +25,11 @@ inline constexpr std::size_t max_counter_consumption_includes = 4;
 // Several sorted maps seen as one: lookups try the sources in precedence
 // order; iteration merges them in key order and yields each key once, with
 // the value of the first source (in precedence order) that has it.
+// A view by std::ranges::view_base, not view_interface: clang 14 checks
+// view_interface's constrained members while the derived class is still
+// incomplete, and fails with libstdc++ 12.
 template <class T, std::size_t MaxSources>
-class merged_map : public std::ranges::view_interface<merged_map<T, MaxSources>> {
+class merged_map : public std::ranges::view_base {
  public:
   merged_map() = default;
   // `sources` in precedence order: the object's own map first, then its
@@ -231,7 +236,7 @@ class mixin_device_view {
   }
   [[nodiscard]] auto counter_consumptions() const {
     return device_->consumes_counters |
-           std::views::transform([mixins = mixins_](const model::device_counter_consumption& c) {
+           ::ranges::views::transform([mixins = mixins_](const model::device_counter_consumption& c) {
              return mixin_counter_consumption_view(c, mixins);
            });
   }
@@ -270,14 +275,14 @@ static_assert(device_view<mixin_device_view>);
 [[nodiscard]] inline auto device_views(const model::resource_slice& slice) {
   const model::resource_slice_mixins* mixins = slice.mixins ? &*slice.mixins : nullptr;
   return slice.devices |
-         std::views::transform([mixins](const model::device& d) { return mixin_device_view(d, mixins); });
+         ::ranges::views::transform([mixins](const model::device& d) { return mixin_device_view(d, mixins); });
 }
 
 // Every counter set of a slice as a mixin-backed view, in slice order.
 [[nodiscard]] inline auto counter_set_views(const model::resource_slice& slice) {
   const model::resource_slice_mixins* mixins = slice.mixins ? &*slice.mixins : nullptr;
   return slice.shared_counters |
-         std::views::transform([mixins](const model::counter_set& s) { return mixin_counter_set_view(s, mixins); });
+         ::ranges::views::transform([mixins](const model::counter_set& s) { return mixin_counter_set_view(s, mixins); });
 }
 
 // An owned, plain copy of what a view shows: mixins applied, includes gone.

@@ -5,7 +5,8 @@
 #include <dra/flatten/concepts.hpp>
 #include <dra/model/resource_slice.hpp>
 
-#include <ranges>
+#include <range/v3/view/transform.hpp>
+
 #include <string_view>
 
 namespace dra::flatten {
@@ -14,7 +15,7 @@ namespace detail {
 // The entries of a sorted map as entry<T>s.
 template <class T>
 [[nodiscard]] auto entries_of(const model::sorted_map<T>& map) {
-  return map | std::views::transform([](const model::keyed<T>& k) { return entry<T>{k.name, &k.value}; });
+  return map | ::ranges::views::transform([](const model::keyed<T>& k) { return entry<T>{k.name, &k.value}; });
 }
 }  // namespace detail
 
@@ -63,7 +64,7 @@ class plain_device_view {
   [[nodiscard]] auto attributes() const { return detail::entries_of(device_->attributes); }
   [[nodiscard]] auto capacities() const { return detail::entries_of(device_->capacity); }
   [[nodiscard]] auto counter_consumptions() const {
-    return device_->consumes_counters | std::views::transform([](const model::device_counter_consumption& c) {
+    return device_->consumes_counters | ::ranges::views::transform([](const model::device_counter_consumption& c) {
              return plain_counter_consumption_view(c);
            });
   }
