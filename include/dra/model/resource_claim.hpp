@@ -94,13 +94,16 @@ struct device_request_allocation_result {
   friend bool operator==(const device_request_allocation_result&, const device_request_allocation_result&) = default;
 };
 
-enum class allocation_config_source : std::uint8_t { from_class, from_claim };
+// `unsupported` keeps a missing, empty or unknown source (its text is in
+// source_name), so that validation reports it with the claim's other problems.
+enum class allocation_config_source : std::uint8_t { from_class, from_claim, unsupported };
 
 // DeviceAllocationConfiguration.
 struct device_allocation_configuration {
   allocation_config_source source = allocation_config_source::from_claim;
   std::vector<std::string> requests;
   opaque_device_configuration opaque;
+  text source_name = {};  // the source as written, when unsupported
   friend bool operator==(const device_allocation_configuration&, const device_allocation_configuration&) = default;
 };
 

@@ -162,6 +162,39 @@ inline void check_constraint(reporter& r, const field_path& path, const model::d
   return true;
 }
 
+// DeviceAllocationConfiguration.source: required, FromClaim or FromClass.
+inline void check_config_source(reporter& r, const field_path& path, const model::device_allocation_configuration& c) {
+  if (c.source != model::allocation_config_source::unsupported) return;
+  if (c.source_name.empty())
+    r.add(path, required());
+  else
+    r.add(path, not_supported(c.source_name, {"FromClaim", "FromClass"}));
+}
+
+// status.reservedFor as the API server checks a stored claim's status: at
+// most 256 consumers, each with resource, name and uid, no uid twice, and
+// only on an allocated claim.
+inline void check_reserved_for(reporter& r, const model::resource_claim& claim) {
+  const field_path path = "status.reservedFor";
+  const auto& consumers = claim.reserved_for;
+  if (consumers.size() > limits::reserved_for) {
+    r.add(path, too_many(consumers.size(), limits::reserved_for));
+  } else {
+    for (std::size_t i = 0; i < consumers.size(); ++i) {
+      const field_path at = index(path, i);
+      if (consumers[i].resource.empty()) r.add(child(at, "resource"), required());
+      if (consumers[i].name.empty()) r.add(child(at, "name"), required());
+      if (consumers[i].uid.empty()) r.add(child(at, "uid"), required());
+      for (std::size_t j = 0; j < i; ++j)
+        if (consumers[j].uid == consumers[i].uid) {
+          r.add(at, duplicate(consumers[i].uid));
+          break;
+        }
+    }
+  }
+  if (!consumers.empty() && !claim.allocation) r.add(path, forbidden("may not be specified when `allocated` is not set"));
+}
+
 inline void check_allocation(reporter& r, const field_path& path, const model::allocation_result& a,
                              const request_names& known) {
   const field_path results = child(path, "devices.results");
@@ -192,6 +225,7 @@ inline void check_allocation(reporter& r, const field_path& path, const model::a
   } else {
     for (std::size_t i = 0; i < a.config.size(); ++i) {
       const field_path at = index(config, i);
+      check_config_source(r, child(at, "source"), a.config[i]);
       check_request_references(r, child(at, "requests"), a.config[i].requests, known);
       check_opaque(r, child(at, "opaque"), a.config[i].opaque);
     }
@@ -200,7 +234,7 @@ inline void check_allocation(reporter& r, const field_path& path, const model::a
 }
 
 inline void check_claim(reporter& r, const model::resource_claim& claim) {
-  check_metadata(r, claim.meta.name, claim.meta.namespace_);
+  check_object_meta(r, claim.meta, scope::namespaced);
   const model::device_claim& spec = claim.spec;
   const request_names known(spec);
   const field_path requests = "spec.devices.requests";
@@ -235,6 +269,7 @@ inline void check_claim(reporter& r, const model::resource_claim& claim) {
     }
   }
   if (claim.allocation) check_allocation(r, "status.allocation", *claim.allocation, known);
+  check_reserved_for(r, claim);
 }
 
 }  // namespace detail
