@@ -93,6 +93,10 @@ inline void check_attribute(reporter& r, const field_path& path, const model::de
 template <class View>
 [[nodiscard]] std::size_t attribute_value_count(const View& view) {
   std::size_t total = 0;
+  if (view.base().includes.empty()) {  // the common case: no merge needed
+    for (const auto& entry : view.base().attributes) total += value_count(entry.value);
+    return total;
+  }
   for (const auto entry : view.attributes()) total += value_count(*entry.value);
   return total;
 }
