@@ -28,6 +28,9 @@ std::vector<std::string> fixture_items() {
     for (const auto& o : s.slices) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.classes) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.claims) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.claim_templates) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.taint_rules) objects.emplace_back(o.source.index, o.source.json);
+    for (const auto& o : s.others) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.nodes) objects.emplace_back(o.source.index, o.source.json);
     for (const auto& o : s.pods) objects.emplace_back(o.source.index, o.source.json);
     std::sort(objects.begin(), objects.end());
@@ -58,7 +61,10 @@ TEST(ParallelIngest, GivesTheSameDocumentOnAnyNumberOfThreads) {
   ASSERT_TRUE(sequential.has_value()) << sequential.error().to_string();
   const dra::model::scenario& one = sequential->scenario();
   ASSERT_GT(one.slices.size(), 20u);
-  ASSERT_EQ(one.warnings.size(), 4u);
+  ASSERT_EQ(one.warnings.size(), 8u);  // the ConfigMaps: the fixtures' and the list's own
+  ASSERT_EQ(one.claim_templates.size(), 4u);
+  ASSERT_EQ(one.taint_rules.size(), 8u);
+  ASSERT_EQ(one.others.size(), 8u);
   EXPECT_EQ(one.nodes.back().object.meta.name, "node-A3");
   EXPECT_EQ(one.nodes.back().object.meta.labels.front().value, "z\"1");
   for (unsigned threads : {2u, 3u, 4u, 64u}) {

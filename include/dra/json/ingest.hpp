@@ -42,12 +42,13 @@ class document {
 
 namespace detail {
 
-enum class api_version : std::uint8_t { v1, v1beta2, v1beta1, other };
+enum class api_version : std::uint8_t { v1, v1beta2, v1beta1, v1alpha3, other };
 
 [[nodiscard]] constexpr api_version resource_api_version(std::string_view text) noexcept {
   if (text == "resource.k8s.io/v1") return api_version::v1;
   if (text == "resource.k8s.io/v1beta2") return api_version::v1beta2;
   if (text == "resource.k8s.io/v1beta1") return api_version::v1beta1;
+  if (text == "resource.k8s.io/v1alpha3") return api_version::v1alpha3;
   return api_version::other;
 }
 
@@ -64,6 +65,8 @@ class object_reader {
       if (name == "namespace") return assign(meta.namespace_, r_.string(value));
       if (name == "uid") return assign(meta.uid, r_.string(value));
       if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
+      if (name == "annotations")
+        return r_.map(value, meta.annotations, [&](od::value& a, model::text& annotation) { return assign(annotation, r_.string(a)); });
       return {};
     });
   }
@@ -678,6 +681,76 @@ class object_reader {
     });
   }
 
+  dra::status pod_status(od::value& v, model::pod& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name != "resourceClaimStatuses") return {};
+      return r_.each_element(value, [&](od::value& s) -> dra::status {
+        model::pod_resource_claim_status& status = out.resource_claim_statuses.emplace_back();
+        return r_.each_field(s, [&](std::string_view sf, od::value& sv) -> dra::status {
+          auto in = r_.field(sf);
+          if (sf == "name") return assign(status.name, r_.string(sv));
+          if (sf == "resourceClaimName") {
+            if (reader::is_null(sv)) return {};
+            return assign(status.resource_claim_name, r_.string(sv));
+          }
+          return {};
+        });
+      });
+    });
+  }
+
+  // ---- ResourceClaim status, ResourceClaimTemplate, DeviceTaintRule
+
+  dra::status claim_status(od::value& v, model::resource_claim& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "allocation") {
+        if (reader::is_null(value)) return {};
+        return allocation(value, out.allocation.emplace());
+      }
+      if (name == "reservedFor")
+        return r_.each_element(value, [&](od::value& c) -> dra::status {
+          model::resource_claim_consumer_reference& consumer = out.reserved_for.emplace_back();
+          return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
+            auto in = r_.field(cf);
+            if (cf == "apiGroup") return assign(consumer.api_group, r_.string(cv));
+            if (cf == "resource") return assign(consumer.resource, r_.string(cv));
+            if (cf == "name") return assign(consumer.name, r_.string(cv));
+            if (cf == "uid") return assign(consumer.uid, r_.string(cv));
+            return {};
+          });
+        });
+      return {};
+    });
+  }
+
+  // ResourceClaimTemplateSpec: the metadata and the spec of the claims made from it.
+  dra::status template_spec(od::value& v, model::resource_claim_template& out, api_version version) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "metadata") return metadata(value, out.claim_meta);
+      if (name == "spec") return claim_spec(value, out.spec, version);
+      return {};
+    });
+  }
+
+  dra::status taint_rule_spec(od::value& v, model::device_taint_rule& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "taint") return taint(value, out.taint);
+      if (name != "deviceSelector") return {};
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (reader::is_null(fv)) return {};
+        if (field == "driver") return assign(out.device_selector.driver, r_.string(fv));
+        if (field == "pool") return assign(out.device_selector.pool, r_.string(fv));
+        if (field == "device") return assign(out.device_selector.device, r_.string(fv));
+        return {};
+      });
+    });
+  }
+
  private:
   template <class T, class U>
   static dra::status assign(T& target, result<U>&& value) {
@@ -736,20 +809,35 @@ struct object_header {
   return concat(kind, "/", meta.namespace_, "/", meta.name);
 }
 
-// `raw_end` gives where the object's text ends once it has been read (the object's JSON text is
-// kept for `dra flatten` without a second pass over it); `position.json` starts as a view from
-// the object's first byte to the end of its enclosing text.
-template <class RawEnd>
-dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position,
-                        RawEnd&& raw_end) {
-  object_header header;
-  auto finish_raw = [&]() -> dra::status {
-    const char* end = raw_end();
-    if (end == nullptr) return r.fail("invalid JSON: cannot find the end of the object");
-    position.json =
-        without_trailing_whitespace({position.json.data(), static_cast<std::size_t>(end - position.json.data())});
-    return {};
-  };
+enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, other };
+
+[[nodiscard]] constexpr object_kind kind_of(std::string_view kind) noexcept {
+  if (kind == "ResourceSlice") return object_kind::slice;
+  if (kind == "DeviceClass") return object_kind::device_class;
+  if (kind == "ResourceClaim") return object_kind::claim;
+  if (kind == "ResourceClaimTemplate") return object_kind::claim_template;
+  if (kind == "DeviceTaintRule") return object_kind::taint_rule;
+  if (kind == "Node") return object_kind::node;
+  if (kind == "Pod") return object_kind::pod;
+  return object_kind::other;
+}
+
+// The apiVersions a kind of resource.k8s.io is read in; empty when none is checked.
+[[nodiscard]] inline dra::status check_api_version(reader& r, object_kind kind, const object_header& header,
+                                                   api_version version) {
+  if (kind == object_kind::node || kind == object_kind::pod || kind == object_kind::other) return {};
+  if (kind == object_kind::taint_rule) {
+    if (version == api_version::v1 || version == api_version::v1beta2 || version == api_version::v1alpha3) return {};
+    return r.fail(concat("apiVersion ", quoted(header.api_version),
+                         " is not supported: use resource.k8s.io/v1, v1beta2 or v1alpha3"));
+  }
+  if (version == api_version::v1 || version == api_version::v1beta2 || version == api_version::v1beta1) return {};
+  return r.fail(
+      concat("apiVersion ", quoted(header.api_version), " is not supported: use resource.k8s.io/v1, v1beta2 or v1beta1"));
+}
+
+// Reads the kind, apiVersion and metadata of an object into `header` (errors after it name the object).
+inline dra::status read_header(reader& r, object_reader& objects, od::object& object, object_header& header) {
   {
     od::value kind;
     auto code = object.find_field_unordered("kind").get(kind);
@@ -760,18 +848,6 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
     if (!text) return std::move(text).error();
     header.kind = *text;
   }
-  if (header.kind != "ResourceSlice" && header.kind != "DeviceClass" && header.kind != "ResourceClaim" &&
-      header.kind != "Node" && header.kind != "Pod") {
-    out.warnings.push_back(concat(position.path.empty() ? "input" : position.path, ": kind ", quoted(header.kind),
-                                  " is not used by device allocation; ignored"));
-    // Still read to the object's end, as for every kind: an object abandoned halfway would leave
-    // simdjson to skip the rest from inside it, and malformed text there would be found or not
-    // depending on where reading stopped (and on whether items are read on one thread or several).
-    if (auto code = object.reset().error()) return r.fail(code);
-    return r.each_field_of(object, [](std::string_view, od::value&) -> dra::status { return {}; },
-                           /*check_duplicates=*/false);
-  }
-  object_reader objects(r);
   for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
     if (auto code = object.reset().error()) return r.fail(code);
     od::value value;
@@ -788,70 +864,127 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
     }
   }
   if (auto code = object.reset().error()) return r.fail(code);
-  r.object_name = object_label(header.kind, header.meta);
-  const api_version version = resource_api_version(header.api_version);
-  const bool resource_kind = header.kind != "Node" && header.kind != "Pod";
-  if (resource_kind && version == api_version::other)
-    return r.fail(concat("apiVersion ", quoted(header.api_version),
-                         " is not supported: use resource.k8s.io/v1, v1beta2 or v1beta1"));
+  return {};
+}
 
-  auto each_spec_field = [&](auto&& on_field) {
-    return r.each_field_of(object, [&](std::string_view name, od::value& value) -> dra::status {
+// Reads the fields of an object after its header, by kind, into `out`.
+template <class FinishRaw>
+dra::status read_body(reader& r, object_reader& objects, od::object& object, object_kind kind, object_header& header,
+                      api_version version, model::scenario& out, model::source_position& position, FinishRaw&& finish_raw) {
+  // Every object is read to its end, whatever its kind: an object abandoned halfway would leave
+  // simdjson to skip the rest from inside it, and malformed text there would be found or not
+  // depending on where reading stopped (and on whether items are read on one thread or several).
+  auto read_fields = [&](auto&& on_field) {
+    dra::status status = r.each_field_of(object, [&](std::string_view name, od::value& value) -> dra::status {
       if (name == "kind" || name == "apiVersion" || name == "metadata") return {};
       auto at = r.field(name);
       return on_field(name, value);
     });
+    if (status) status = finish_raw();
+    return status;
+  };
+  auto add = [&](auto& objects_of_kind, auto&& object_value) {
+    objects_of_kind.push_back({std::move(object_value), std::move(position)});
   };
   dra::status status;
-  if (header.kind == "ResourceSlice") {
-    model::resource_slice slice;
-    slice.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.slice_spec(value, slice, version);
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.slices.push_back({std::move(slice), std::move(position)});
-  } else if (header.kind == "DeviceClass") {
-    model::device_class device_class;
-    device_class.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.class_spec(value, device_class);
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.classes.push_back({std::move(device_class), std::move(position)});
-  } else if (header.kind == "ResourceClaim") {
-    model::resource_claim claim;
-    claim.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.claim_spec(value, claim.spec, version);
-      if (name == "status")
-        return r.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
-          auto in = r.field(field);
-          if (field != "allocation" || reader::is_null(fv)) return {};
-          return objects.allocation(fv, claim.allocation.emplace());
-        });
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.claims.push_back({std::move(claim), std::move(position)});
-  } else if (header.kind == "Node") {
-    // Node: consume the rest so that the object's end is known.
-    status = each_spec_field([](std::string_view, od::value&) -> dra::status { return {}; });
-    if (status) status = finish_raw();
-    if (status) out.nodes.push_back({model::node{std::move(header.meta)}, std::move(position)});
-  } else {
-    model::pod pod;
-    pod.meta = std::move(header.meta);
-    status = each_spec_field([&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "spec") return objects.pod_spec(value, pod);
-      return {};
-    });
-    if (status) status = finish_raw();
-    if (status) out.pods.push_back({std::move(pod), std::move(position)});
+  switch (kind) {
+    case object_kind::slice: {
+      model::resource_slice slice;
+      slice.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        return name == "spec" ? objects.slice_spec(value, slice, version) : dra::status{};
+      });
+      if (status) add(out.slices, std::move(slice));
+      break;
+    }
+    case object_kind::device_class: {
+      model::device_class device_class;
+      device_class.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        return name == "spec" ? objects.class_spec(value, device_class) : dra::status{};
+      });
+      if (status) add(out.classes, std::move(device_class));
+      break;
+    }
+    case object_kind::claim: {
+      model::resource_claim claim;
+      claim.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        if (name == "spec") return objects.claim_spec(value, claim.spec, version);
+        if (name == "status") return objects.claim_status(value, claim);
+        return {};
+      });
+      if (status) add(out.claims, std::move(claim));
+      break;
+    }
+    case object_kind::claim_template: {
+      model::resource_claim_template claim_template;
+      claim_template.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        return name == "spec" ? objects.template_spec(value, claim_template, version) : dra::status{};
+      });
+      if (status) add(out.claim_templates, std::move(claim_template));
+      break;
+    }
+    case object_kind::taint_rule: {
+      model::device_taint_rule rule;
+      rule.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        return name == "spec" ? objects.taint_rule_spec(value, rule) : dra::status{};
+      });
+      if (status) add(out.taint_rules, std::move(rule));
+      break;
+    }
+    case object_kind::node: {
+      status = read_fields([](std::string_view, od::value&) -> dra::status { return {}; });
+      if (status) add(out.nodes, model::node{std::move(header.meta)});
+      break;
+    }
+    case object_kind::pod: {
+      model::pod pod;
+      pod.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        if (name == "spec") return objects.pod_spec(value, pod);
+        if (name == "status") return objects.pod_status(value, pod);
+        return {};
+      });
+      if (status) add(out.pods, std::move(pod));
+      break;
+    }
+    case object_kind::other: {
+      status = read_fields([](std::string_view, od::value&) -> dra::status { return {}; });
+      if (status) {
+        out.warnings.push_back(concat(position.path.empty() ? "input" : position.path, ": kind ", quoted(header.kind),
+                                      " is not used by device allocation; ignored"));
+        add(out.others, model::other_object{header.api_version, header.kind, std::move(header.meta)});
+      }
+      break;
+    }
   }
   return status;
+}
+
+// `raw_end` gives where the object's text ends once it has been read (the object's JSON text is
+// kept for `dra flatten` without a second pass over it); `position.json` starts as a view from
+// the object's first byte to the end of its enclosing text.
+template <class RawEnd>
+dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position,
+                        RawEnd&& raw_end) {
+  auto finish_raw = [&]() -> dra::status {
+    const char* end = raw_end();
+    if (end == nullptr) return r.fail("invalid JSON: cannot find the end of the object");
+    position.json =
+        without_trailing_whitespace({position.json.data(), static_cast<std::size_t>(end - position.json.data())});
+    return {};
+  };
+  object_reader objects(r);
+  object_header header;
+  if (auto status = read_header(r, objects, object, header); !status) return status;
+  const object_kind kind = kind_of(header.kind);
+  if (kind != object_kind::other) r.object_name = object_label(header.kind, header.meta);
+  const api_version version = resource_api_version(header.api_version);
+  if (auto status = check_api_version(r, kind, header, version); !status) return status;
+  return read_body(r, objects, object, kind, header, version, out, position, finish_raw);
 }
 
 // Reads item `i` of a List or array. `from_start` runs from the item's first byte on; `raw_end`
@@ -1115,8 +1248,11 @@ inline dra::status loader::read_parallel(document& doc, const std::vector<std::s
     detail::append(doc.scenario_.slices, std::move(chunk.scenario.slices));
     detail::append(doc.scenario_.classes, std::move(chunk.scenario.classes));
     detail::append(doc.scenario_.claims, std::move(chunk.scenario.claims));
+    detail::append(doc.scenario_.claim_templates, std::move(chunk.scenario.claim_templates));
+    detail::append(doc.scenario_.taint_rules, std::move(chunk.scenario.taint_rules));
     detail::append(doc.scenario_.nodes, std::move(chunk.scenario.nodes));
     detail::append(doc.scenario_.pods, std::move(chunk.scenario.pods));
+    detail::append(doc.scenario_.others, std::move(chunk.scenario.others));
     detail::append(doc.scenario_.warnings, std::move(chunk.scenario.warnings));
     doc.arenas_.push_back(std::move(chunk.arena));
   }
