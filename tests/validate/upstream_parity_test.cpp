@@ -395,6 +395,17 @@ TEST(UpstreamClaim, ReservedFor) {
                                       "status.reservedFor[0].uid: Required value"}));
 }
 
+TEST(UpstreamClaim, ReservedForAndAnnotationsFromJson) {
+  std::string c = with_metadata(allocated_claim(R"({"devices":{"results":[]}})"), R"("annotations":{"!@#$%^":"x"})");
+  c.insert(c.rfind('}', c.size() - 2),
+           R"(,"reservedFor":[{"resource":"pods","name":"a","uid":"1"},{"resource":"pods","name":"b","uid":"1"},{"name":"c"}])");
+  EXPECT_EQ(lines(errors_of(c)),
+            (std::vector<std::string>{"metadata.annotations: Invalid value: \"!@#$%^\": " + std::string(name_part_rule),
+                                      "status.reservedFor[1]: Duplicate value: \"1\"",
+                                      "status.reservedFor[2].resource: Required value",
+                                      "status.reservedFor[2].uid: Required value"}));
+}
+
 // ---- DeviceClass (validation_deviceclass_test.go)
 
 TEST(UpstreamClass, MissingSubObjectsAndEnums) {
