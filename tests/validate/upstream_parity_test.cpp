@@ -406,6 +406,64 @@ TEST(UpstreamClaim, ReservedForAndAnnotationsFromJson) {
                                       "status.reservedFor[2].uid: Required value"}));
 }
 
+// A claim allocated foo/foo/foo with these status.devices.
+std::string claim_with_device_status(const std::string& devices) {
+  std::string c =
+      allocated_claim(R"({"devices":{"results":[{"request":"foo","driver":"foo","pool":"foo","device":"foo"}]}})");
+  c.insert(c.rfind('}', c.size() - 2), R"(,"devices":)" + devices);
+  return c;
+}
+
+TEST(UpstreamClaim, DeviceStatus) {
+  // valid-network-device-status
+  std::string conditions = "[";
+  for (int i = 0; i < 9; ++i)
+    conditions += std::string(i ? "," : "") + R"({"type":"test-)" + std::to_string(i) +
+                  R"(","status":"True","reason":"test_reason","lastTransitionTime":"2026-01-01T00:00:00Z"})";
+  std::string eight = conditions.substr(0, conditions.rfind(",{")) + "]";
+  conditions += "]";
+  EXPECT_VALID(claim_with_device_status(
+      R"([{"driver":"foo","pool":"foo","device":"foo","conditions":)" + eight +
+      R"(,"data":{"kind":"foo","apiVersion":"dra.example.com/v1"},"networkData":{"interfaceName":")" +
+      std::string(256, 'x') + R"(","hardwareAddress":")" + std::string(128, 'x') +
+      R"(","ips":["10.9.8.0/24","2001:db8::/64","10.9.8.1/24","2001:db8::1/64"]}}])"));
+  const std::string at = "status.devices[0]";
+  // invalid-device-status-duplicate
+  EXPECT_EQ(lines(errors_of(claim_with_device_status(
+                R"([{"driver":"foo","pool":"foo","device":"foo","networkData":{"ips":["2001:db8::1/64","2001:db8::1/64"]}},)"
+                R"({"driver":"foo","pool":"foo","device":"foo"}])"))),
+            (std::vector<std::string>{at + ".networkData.ips[1]: Duplicate value: \"2001:db8::1/64\"",
+                                      "status.devices[1]: Duplicate value: foo/foo/foo"}));
+  // invalid-network-device-status (leading zeros are not an address to Go's netip, which dra follows)
+  EXPECT_EQ(lines(errors_of(claim_with_device_status(
+                R"([{"driver":"foo","pool":"foo","device":"foo","networkData":{"interfaceName":")" + std::string(257, 'x') +
+                R"(","hardwareAddress":")" + std::string(129, 'x') +
+                R"(","ips":["300.9.8.0/24","2001:0db8::1/64"]}}])"))),
+            (std::vector<std::string>{
+                at + ".networkData.interfaceName: Too long: may not be more than 256 bytes",
+                at + ".networkData.hardwareAddress: Too long: may not be more than 128 bytes",
+                at + ".networkData.ips[0]: Invalid value: \"300.9.8.0/24\": must be a valid CIDR value, (e.g. "
+                     "10.9.8.0/24 or 2001:db8::/64)",
+                at + ".networkData.ips[1]: Invalid value: \"2001:0db8::1/64\": must be in canonical form "
+                     "(2001:db8::1/64)"}));
+  // invalid-data-device-status and invalid-data-device-status-limits
+  EXPECT_EQ(lines(errors_of(claim_with_device_status(
+                R"([{"driver":"foo","pool":"foo","device":"foo","data":"foo"}])"))),
+            std::vector<std::string>{at + ".data: Invalid value: <value omitted>: must be a valid JSON object"});
+  std::string ips = "[";
+  for (int i = 0; i < 17; ++i) ips += std::string(i ? "," : "") + "\"10.9.8." + std::to_string(i) + "/24\"";
+  ips += "]";
+  EXPECT_EQ(lines(errors_of(claim_with_device_status(
+                R"([{"driver":"foo","pool":"foo","device":"foo","conditions":)" + conditions + R"(,"data":{"str": ")" +
+                std::string(10 * 1024 - 9 - 2 + 1, 'x') + R"("},"networkData":{"ips":)" + ips + "}}]"))),
+            (std::vector<std::string>{at + ".conditions: Too many: 9: must have at most 8 items",
+                                      at + ".data: Too long: may not be more than 10240 bytes",
+                                      at + ".networkData.ips: Too many: 17: must have at most 16 items"}));
+  // invalid-device-status-no-device
+  EXPECT_EQ(lines(errors_of(claim_with_device_status(R"([{"driver":"b","pool":"a","device":"r"}])"))),
+            std::vector<std::string>{at + ": Invalid value: b/a/r: must be an allocated device in the claim"});
+}
+
 // ---- DeviceClass (validation_deviceclass_test.go)
 
 TEST(UpstreamClass, MissingSubObjectsAndEnums) {

@@ -721,7 +721,36 @@ class object_reader {
             return {};
           });
         });
+      if (name == "devices")
+        return r_.each_element(value, [&](od::value& d) { return device_status(d, out.devices.emplace_back()); });
       return {};
+    });
+  }
+
+  // AllocatedDeviceStatus: read to be validated; conditions are only counted.
+  dra::status device_status(od::value& v, model::allocated_device_status& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "pool") return assign(out.pool, r_.string(value));
+      if (name == "device") return assign(out.device, r_.string(value));
+      if (reader::is_null(value)) return {};
+      if (name == "shareID") return assign(out.share_id, r_.string(value));
+      if (name == "conditions")
+        return r_.each_element(value, [&](od::value&) -> dra::status {
+          ++out.conditions;
+          return {};
+        });
+      if (name == "data") return assign(out.data_json, r_.raw_json(value));
+      if (name != "networkData") return {};
+      model::network_device_data& network = out.network_data.emplace();
+      return r_.each_field(value, [&](std::string_view nf, od::value& nv) -> dra::status {
+        auto in = r_.field(nf);
+        if (nf == "interfaceName") return assign(network.interface_name, r_.string(nv));
+        if (nf == "hardwareAddress") return assign(network.hardware_address, r_.string(nv));
+        if (nf == "ips") return assign(network.ips, r_.strings(nv));
+        return {};
+      });
     });
   }
 

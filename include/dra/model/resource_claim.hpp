@@ -125,11 +125,34 @@ struct resource_claim_consumer_reference {
   friend bool operator==(const resource_claim_consumer_reference&, const resource_claim_consumer_reference&) = default;
 };
 
+// NetworkDeviceData of an allocated device's status.
+struct network_device_data {
+  text interface_name;
+  text hardware_address;
+  std::vector<text> ips;
+  friend bool operator==(const network_device_data&, const network_device_data&) = default;
+};
+
+// AllocatedDeviceStatus (status.devices): what a driver reports about a
+// device allocated to the claim. Read only to be validated; conditions are
+// only counted.
+struct allocated_device_status {
+  text driver;
+  text pool;
+  text device;
+  std::optional<text> share_id;
+  std::size_t conditions = 0;
+  text data_json;  // raw JSON; empty when absent
+  std::optional<network_device_data> network_data;
+  friend bool operator==(const allocated_device_status&, const allocated_device_status&) = default;
+};
+
 struct resource_claim {
   object_meta meta;
   device_claim spec;
   std::optional<allocation_result> allocation;                // status.allocation
   std::vector<resource_claim_consumer_reference> reserved_for;  // status.reservedFor
+  std::vector<allocated_device_status> devices;                 // status.devices
   friend bool operator==(const resource_claim&, const resource_claim&) = default;
 };
 

@@ -44,5 +44,9 @@ inline constexpr std::size_t cel_expression_length = 10 * 1024;
 inline constexpr std::size_t opaque_parameters_length = 10 * 1024;
 inline constexpr std::size_t allocation_results = 32;
 inline constexpr std::size_t reserved_for = 256;  // ResourceClaimReservedForMaxSize
+inline constexpr std::size_t device_status_conditions = 8;          // AllocatedDeviceStatusMaxConditions
+inline constexpr std::size_t network_interface_name_length = 256;    // NetworkDeviceDataInterfaceNameMaxLength
+inline constexpr std::size_t network_hardware_address_length = 128;  // NetworkDeviceDataHardwareAddressMaxLength
+inline constexpr std::size_t network_ips = 16;                       // NetworkDeviceDataMaxIPs
 
 }  // namespace dra::validate::limits
