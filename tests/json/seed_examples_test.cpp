@@ -100,8 +100,12 @@ std::vector<text> keys_of(const dra::model::counter_map& counters) {
   return out;
 }
 
+// Valid but for the claims' namespace, which the KEP examples leave out (the API server requires one).
 void expect_valid(const dra::json::document& doc, std::string_view name) {
-  const auto errors = dra::validate::validate(doc);
+  dra::error_list errors;
+  for (auto& e : dra::validate::validate(doc))
+    if (!(e.object.starts_with("ResourceClaim/") && e.path == "metadata.namespace" && e.message == "Required value"))
+      errors.push_back(std::move(e));
   EXPECT_TRUE(errors.empty()) << name << "\n" << dump(errors);
 }
 
@@ -356,12 +360,12 @@ TEST(SeedExamples, Kep4815MigSpellingIsRejected) {
 
 TEST(SeedExamples, Kep4815TpuTyposAreRejected) {
   const char* name = "kep-4815-current-tpu-multihost.json";
-  // `IN` is not a NodeSelectorOperator: ingest already refuses the document.
-  auto upper = dra::json::load(with_replaced(name, R"("operator": "In")", R"("operator": "IN")"));
-  ASSERT_FALSE(upper.has_value());
-  EXPECT_NE(upper.error().to_string().find(R"(Unsupported value: "IN")"), std::string::npos)
-      << upper.error().to_string();
-  dra::error_list errors;
+  // `IN` is not a NodeSelectorOperator: the document loads and validation reports it, as the API server does.
+  dra::error_list errors = errors_of_text(with_replaced(name, R"("operator": "In")", R"("operator": "IN")"));
+  EXPECT_TRUE(has_error(errors, "ResourceSlice/tpu-device-slice",
+                        "spec.devices[0].nodeSelector.nodeSelectorTerms[0].matchExpressions[0].operator",
+                        R"(Invalid value: "IN": not a valid selector operator)"))
+      << dump(errors);
   // A counter set of another name: the pool is complete, so the reference is checked.
   errors = errors_of_text(with_replaced(name, R"("counterSet": "tpu-counter-set", "counters": {"tpus-node-5": )",
                                         R"("counterSet": "tpu-pool", "counters": {"tpus-node-5": )"));

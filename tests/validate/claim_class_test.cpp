@@ -273,6 +273,7 @@ TEST(ValidateClaim, RequestNameLength) {
 TEST(ValidateClaim, PerObjectFunctionOnModelBuiltInCpp) {
   dra::model::resource_claim c;
   c.meta.name = "c";
+  c.meta.namespace_ = "ns";
   dra::model::device_request r;
   r.name = "gpu";
   r.exactly.emplace().device_class_name = "gpu.example.com";
@@ -282,7 +283,7 @@ TEST(ValidateClaim, PerObjectFunctionOnModelBuiltInCpp) {
   const auto errors = dra::validate::validate_resource_claim(c);
   ASSERT_EQ(errors.size(), 1u) << dump(errors);
   EXPECT_EQ(errors[0].to_string(),
-            "ResourceClaim/c: spec.devices.requests[0].exactly.count: Invalid value: 0: must be greater than zero");
+            "ResourceClaim/ns/c: spec.devices.requests[0].exactly.count: Invalid value: 0: must be greater than zero");
 }
 
 }  // namespace

@@ -31,6 +31,19 @@ const std::map<std::string, std::vector<std::string>> known_invalid = {
       // Its only slice consumes a counter set that no slice of the pool publishes.
       "ResourceSlice/node-1-nics: spec.devices[1].consumesCounters[0].counterSet: Invalid value: \"nic-counters\": no "
       "counter set of this name in pool nic.example.com/node-1"}},
+    // The KEP examples leave out the claims' namespace, which the API server requires.
+    {"kep-4815-current-tpu-multihost.json",
+     {"ResourceClaim/tpu-device: metadata.namespace: Required value",
+      "ResourceClaim/tpu-consumer-resource-claim: metadata.namespace: Required value"}},
+    {"kep-5075-sharing-limit.json", {"ResourceClaim/net1-limited-sharing: metadata.namespace: Required value"}},
+    {"kep-5075-guaranteed-bandwidth.json", {"ResourceClaim/net1-guaranteed-1gi: metadata.namespace: Required value"}},
+    {"kep-5075-minimum-bandwidth.json", {"ResourceClaim/net1-at-least-1gi: metadata.namespace: Required value"}},
+    {"kep-5075-shared-network.json",
+     {"ResourceClaim/macvlan: metadata.namespace: Required value",
+      "ResourceClaim/macvlan-two: metadata.namespace: Required value",
+      "ResourceClaim/macvlan-distinct: metadata.namespace: Required value",
+      "ResourceClaim/net1-by-name: metadata.namespace: Required value"}},
+    {"kep-4815-mig-claim.json", {"ResourceClaim/mig-devices: metadata.namespace: Required value"}},
     {"kep-5234-mixins.json",
      {// The KEP-4815 DGX example in KEP-5234 shape, without the slice that publishes its counter sets.
       "ResourceSlice/dgx-mixins: spec.devices[0].consumesCounters[0].counterSet: Invalid value: \"gpu-0-counter-set\": "

@@ -260,18 +260,18 @@ TEST(ValidateRequestPolicy, ValidRange) {
   const std::string range = policy_path + ".validRange";
   EXPECT_PROBLEM(shared_capacity("10", R"({"default":"11","validRange":{"min":"11"}})"), range + ".min",
                  "min is larger than capacity value: 10");
-  EXPECT_PROBLEM(shared_capacity("10", R"({"default":"1","validRange":{"min":"2"}})"), policy_path + ".default",
+  EXPECT_PROBLEM(shared_capacity("10", R"({"default":"1","validRange":{"min":"2"}})"), range + ".default",
                  "Invalid value: \"1\": default is less than min: 2");
   EXPECT_PROBLEM(shared_capacity("10", R"({"default":"5","validRange":{"min":"6","max":"5"}})"), range + ".max",
                  "min is larger than max: 5");
   EXPECT_PROBLEM(shared_capacity("10", R"({"default":"5","validRange":{"min":"1","max":"11"}})"), range + ".max",
                  "max is larger than capacity value: 10");
-  EXPECT_PROBLEM(shared_capacity("10", R"({"default":"9","validRange":{"min":"1","max":"8"}})"), policy_path + ".default",
+  EXPECT_PROBLEM(shared_capacity("10", R"({"default":"9","validRange":{"min":"1","max":"8"}})"), range + ".default",
                  "default is more than max: 8");
-  EXPECT_PROBLEM(shared_capacity("10", R"({"default":"11","validRange":{"min":"1"}})"), policy_path + ".default",
+  EXPECT_PROBLEM(shared_capacity("10", R"({"default":"11","validRange":{"min":"1"}})"), range + ".default",
                  "default is larger than capacity value: 10");
   EXPECT_PROBLEM(shared_capacity("10", R"({"default":"0","validRange":{"min":"-1"}})"), range + ".min",
-                 "must be greater than or equal to zero");
+                 "must be greater than or equal to 0");
   // The boundaries themselves: min = default = max = capacity.
   EXPECT_VALID(shared_capacity("10", R"({"default":"10","validRange":{"min":"10","max":"10"}})"));
 }

@@ -58,6 +58,8 @@ namespace detail {
       if (!actual) return false;
       return r.op == op::gt ? *actual > *bound : *actual < *bound;
     }
+    case op::unsupported:
+      return error{dra::detail::concat(dra::detail::quoted(r.operator_name), " is not a valid label selector operator")};
   }
   return false;
 }

@@ -22,7 +22,8 @@ inline void write(writer& w, const model::node_selector& selector) {
     if (list.empty()) return;
     w.key(name).begin_array();
     for (const auto& r : list) {
-      w.begin_object().field("key", r.key).field("operator", operator_names[static_cast<int>(r.op)]);
+      w.begin_object().field("key", r.key).field(
+          "operator", r.op == model::node_selector_operator::unsupported ? r.operator_name : operator_names[static_cast<int>(r.op)]);
       if (!r.values.empty()) {
         w.key("values").begin_array();
         for (auto v : r.values) w.string(v);
@@ -51,7 +52,9 @@ inline void write(writer& w, const model::node_selector& selector) {
 inline void write(writer& w, const model::device_toleration& t) {
   w.begin_object();
   if (!t.key.empty()) w.field("key", t.key);
-  w.field("operator", t.op == model::toleration_operator::exists ? "Exists" : "Equal");
+  w.field("operator", t.op == model::toleration_operator::exists      ? std::string_view("Exists")
+                      : t.op == model::toleration_operator::unsupported ? t.operator_name
+                                                                        : std::string_view("Equal"));
   if (!t.value.empty()) w.field("value", t.value);
   if (!t.effect.empty()) w.field("effect", t.effect);
   if (t.toleration_seconds) w.field("tolerationSeconds", *t.toleration_seconds);
@@ -109,8 +112,9 @@ inline void write(writer& w, const model::allocation_result& a) {
   if (!a.config.empty()) {
     w.key("config").begin_array();
     for (const auto& c : a.config) {
-      w.begin_object().field("source",
-                             c.source == model::allocation_config_source::from_class ? "FromClass" : "FromClaim");
+      w.begin_object().field("source", c.source == model::allocation_config_source::from_class   ? std::string_view("FromClass")
+                                       : c.source == model::allocation_config_source::unsupported ? c.source_name
+                                                                                                  : std::string_view("FromClaim"));
       detail::write_strings(w, "requests", c.requests);
       w.key("opaque");
       write(w, c.opaque);

@@ -104,13 +104,16 @@ struct object_meta {
   friend bool operator==(const object_meta&, const object_meta&) = default;
 };
 
-// core/v1 NodeSelectorOperator.
-enum class node_selector_operator : std::uint8_t { in, not_in, exists, does_not_exist, gt, lt };
+// core/v1 NodeSelectorOperator. `unsupported` keeps an operator this
+// version does not know (its text is in operator_name), so that validation
+// reports it with the object's other problems and matching fails on it.
+enum class node_selector_operator : std::uint8_t { in, not_in, exists, does_not_exist, gt, lt, unsupported };
 
 struct node_selector_requirement {
   text key;
   node_selector_operator op = node_selector_operator::in;
   std::vector<text> values;
+  text operator_name = {};  // the operator as written, when unsupported
   friend bool operator==(const node_selector_requirement&, const node_selector_requirement&) = default;
 };
 
@@ -126,8 +129,10 @@ struct node_selector {
   friend bool operator==(const node_selector&, const node_selector&) = default;
 };
 
-// resource.k8s.io/v1 DeviceToleration.
-enum class toleration_operator : std::uint8_t { equal, exists };
+// resource.k8s.io/v1 DeviceToleration. `unsupported` keeps an operator this
+// version does not know (its text is in operator_name): validation reports
+// it, and such a toleration tolerates nothing, as upstream's matching does.
+enum class toleration_operator : std::uint8_t { equal, exists, unsupported };
 
 struct device_toleration {
   text key;
@@ -135,6 +140,7 @@ struct device_toleration {
   text value;
   text effect;  // empty: tolerates every effect
   std::optional<std::int64_t> toleration_seconds;
+  text operator_name = {};  // the operator as written, when unsupported
   friend bool operator==(const device_toleration&, const device_toleration&) = default;
 };
 

@@ -11,6 +11,7 @@ namespace dra::model {
 // DeviceSelector: only CEL exists in v1.
 struct device_selector {
   text cel_expression;
+  bool has_cel = true;  // false when the input's selector has no `cel` (validation reports it)
   friend bool operator==(const device_selector&, const device_selector&) = default;
 };
 
@@ -19,6 +20,7 @@ struct device_selector {
 struct opaque_device_configuration {
   text driver;
   text parameters_json;
+  bool present = true;  // false when the input's configuration has no `opaque` (validation reports it)
   friend bool operator==(const opaque_device_configuration&, const opaque_device_configuration&) = default;
 };
 

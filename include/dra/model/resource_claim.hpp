@@ -94,13 +94,16 @@ struct device_request_allocation_result {
   friend bool operator==(const device_request_allocation_result&, const device_request_allocation_result&) = default;
 };
 
-enum class allocation_config_source : std::uint8_t { from_class, from_claim };
+// `unsupported` keeps a missing, empty or unknown source (its text is in
+// source_name), so that validation reports it with the claim's other problems.
+enum class allocation_config_source : std::uint8_t { from_class, from_claim, unsupported };
 
 // DeviceAllocationConfiguration.
 struct device_allocation_configuration {
   allocation_config_source source = allocation_config_source::from_claim;
   std::vector<std::string> requests;
   opaque_device_configuration opaque;
+  text source_name = {};  // the source as written, when unsupported
   friend bool operator==(const device_allocation_configuration&, const device_allocation_configuration&) = default;
 };
 
@@ -122,11 +125,34 @@ struct resource_claim_consumer_reference {
   friend bool operator==(const resource_claim_consumer_reference&, const resource_claim_consumer_reference&) = default;
 };
 
+// NetworkDeviceData of an allocated device's status.
+struct network_device_data {
+  text interface_name;
+  text hardware_address;
+  std::vector<text> ips;
+  friend bool operator==(const network_device_data&, const network_device_data&) = default;
+};
+
+// AllocatedDeviceStatus (status.devices): what a driver reports about a
+// device allocated to the claim. Read only to be validated; conditions are
+// only counted.
+struct allocated_device_status {
+  text driver;
+  text pool;
+  text device;
+  std::optional<text> share_id;
+  std::size_t conditions = 0;
+  text data_json;  // raw JSON; empty when absent
+  std::optional<network_device_data> network_data;
+  friend bool operator==(const allocated_device_status&, const allocated_device_status&) = default;
+};
+
 struct resource_claim {
   object_meta meta;
   device_claim spec;
   std::optional<allocation_result> allocation;                // status.allocation
   std::vector<resource_claim_consumer_reference> reserved_for;  // status.reservedFor
+  std::vector<allocated_device_status> devices;                 // status.devices
   friend bool operator==(const resource_claim&, const resource_claim&) = default;
 };
 

@@ -40,6 +40,7 @@ struct capacity_range {
   quantity min;
   std::optional<quantity> max;
   std::optional<quantity> step;
+  bool has_min = true;  // false when the input's range has no `min` (validation reports it)
   friend bool operator==(const capacity_range&, const capacity_range&) = default;
 };
 

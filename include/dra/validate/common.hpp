@@ -6,6 +6,7 @@
 #include <dra/validate/detail/report.hpp>
 #include <dra/validate/limits.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
@@ -15,11 +16,68 @@
 
 namespace dra::validate::detail {
 
+// ---- object metadata (ObjectMeta validation of the API server)
+
+// Whether an object kind lives in a namespace.
+enum class scope : bool { cluster, namespaced };
+
+// TotalAnnotationSizeLimitB: keys and values of all annotations together.
+inline constexpr std::size_t total_annotation_size = 256 * 1024;
+
+// Label keys are qualified names, values label values; both are reported on
+// the map's path with the key or value in the message, as upstream does.
+inline void check_labels(reporter& r, const field_path& path, const model::sorted_map<model::text>& labels) {
+  for (const auto& [key, value] : labels) {
+    r.add_name_problems(path, key, names::label_key(key));
+    r.add_name_problems(path, value, names::label_value(value));
+  }
+}
+
+// Annotation keys are qualified names once lower-cased; the total size is bounded.
+inline void check_annotations(reporter& r, const field_path& path, const model::sorted_map<model::text>& annotations) {
+  std::size_t total = 0;
+  for (const auto& [key, value] : annotations) {
+    total += key.size() + value.size();
+    if (std::any_of(key.begin(), key.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+      std::string lower(key);
+      for (char& c : lower)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      r.add_name_problems(path, key, names::label_key(lower));
+    } else {
+      r.add_name_problems(path, key, names::label_key(key));
+    }
+  }
+  if (total > total_annotation_size) r.add(path, too_long(total_annotation_size));
+}
+
+// ValidateObjectMeta: name, namespace (required for namespaced kinds,
+// forbidden for the others), labels and annotations.
+inline void check_object_meta(reporter& r, const model::object_meta& meta, scope kind_scope) {
+  check_metadata(r, meta.name, kind_scope == scope::namespaced ? meta.namespace_ : std::string_view{});
+  if (kind_scope == scope::namespaced && meta.namespace_.empty())
+    r.add("metadata.namespace", required());
+  else if (kind_scope == scope::cluster && !meta.namespace_.empty())
+    r.add("metadata.namespace", forbidden("not allowed on this type"));
+  check_labels(r, "metadata.labels", meta.labels);
+  check_annotations(r, "metadata.annotations", meta.annotations);
+}
+
+// ---- node selectors, tolerations, selectors, configuration
+
 [[nodiscard]] inline bool is_integer_text(std::string_view text) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
   return ec == std::errc() && ptr == end && !text.empty();
+}
+
+inline constexpr std::array<std::string_view, 6> node_selector_operators = {"In",     "NotIn", "Exists",
+                                                                         "DoesNotExist", "Gt",    "Lt"};
+
+// The operator as the input wrote it.
+[[nodiscard]] inline std::string_view operator_text(const model::node_selector_requirement& req) noexcept {
+  if (req.op == model::node_selector_operator::unsupported) return req.operator_name;
+  return node_selector_operators[static_cast<std::size_t>(req.op)];
 }
 
 // core/v1 NodeSelectorRequirement over node labels.
@@ -42,8 +100,14 @@ inline void check_label_requirement(reporter& r, const field_path& path, const m
       else if (!is_integer_text(req.values.front()))
         r.add(index(values, 0), invalid_text(req.values.front(), "must be an integer"));
       break;
+    case op::unsupported:
+      r.add(child(path, "operator"), invalid_text(req.operator_name, "not a valid selector operator"));
+      break;
   }
   check_label_key(r, child(path, "key"), req.key);
+  // Values are label values whatever the operator (DRA objects get no exemption, unlike pods' node affinity).
+  for (std::size_t i = 0; i < req.values.size(); ++i)
+    r.add_name_problems(index(values, i), req.values[i], names::label_value(req.values[i]));
 }
 
 // core/v1 NodeSelectorRequirement over node fields: only metadata.name, with In or NotIn and one value.
@@ -51,7 +115,7 @@ inline void check_field_requirement(reporter& r, const field_path& path, const m
   using op = model::node_selector_operator;
   if (req.key != "metadata.name") r.add(child(path, "key"), not_supported(req.key, {"metadata.name"}));
   if (req.op != op::in && req.op != op::not_in)
-    r.add(child(path, "operator"), invalid(quoted("operator"), "not a valid selector operator"));
+    r.add(child(path, "operator"), invalid_text(operator_text(req), "not a valid selector operator"));
   else if (req.values.size() != 1)
     r.add(child(path, "values"), required("must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
 }
@@ -83,13 +147,24 @@ inline constexpr std::array<std::string_view, 3> taint_effects = {"NoExecute", "
   return false;
 }
 
-// DeviceToleration (claims and allocation results).
+// DeviceToleration (claims and allocation results). An unknown operator is
+// reported with the toleration's other problems (an empty one was defaulted
+// to Equal on input, as the API server does).
 inline void check_toleration(reporter& r, const field_path& path, const model::device_toleration& t) {
   if (!t.key.empty()) check_label_key(r, child(path, "key"), t.key);
-  if (t.op == model::toleration_operator::exists) {
-    if (!t.value.empty()) r.add(child(path, "value"), invalid_text(t.value, "must be empty for operator `Exists`"));
-  } else {
-    r.add_name_problems(child(path, "value"), t.value, names::label_value(t.value));
+  switch (t.op) {
+    case model::toleration_operator::exists:
+      if (!t.value.empty()) r.add(child(path, "value"), invalid_text(t.value, "must be empty for operator `Exists`"));
+      break;
+    case model::toleration_operator::equal:
+      r.add_name_problems(child(path, "value"), t.value, names::label_value(t.value));
+      break;
+    case model::toleration_operator::unsupported:
+      if (t.operator_name.empty())
+        r.add(child(path, "operator"), required());
+      else
+        r.add(child(path, "operator"), not_supported(t.operator_name, {"Equal", "Exists"}));
+      break;
   }
   if (!t.effect.empty() && !is_taint_effect(t.effect))
     r.add(child(path, "effect"), not_supported(t.effect, taint_effects));
@@ -103,6 +178,10 @@ inline void check_selectors(reporter& r, const field_path& path, std::span<const
     return;
   }
   for (std::size_t i = 0; i < selectors.size(); ++i) {
+    if (!selectors[i].has_cel) {
+      r.add(child(index(path, i), "cel"), required());
+      continue;
+    }
     const field_path expression = child(index(path, i), "cel.expression");
     const std::string_view text = selectors[i].cel_expression;
     if (text.empty())
@@ -118,8 +197,12 @@ inline void check_selectors(reporter& r, const field_path& path, std::span<const
   return start != std::string_view::npos && json[start] == '{';
 }
 
-// OpaqueDeviceConfiguration.
+// OpaqueDeviceConfiguration; `path` ends in "opaque", which a configuration requires.
 inline void check_opaque(reporter& r, const field_path& path, const model::opaque_device_configuration& opaque) {
+  if (!opaque.present) {
+    r.add(path, required());
+    return;
+  }
   check_driver_name(r, child(path, "driver"), opaque.driver);
   const field_path parameters = child(path, "parameters");
   const std::string_view json = opaque.parameters_json;

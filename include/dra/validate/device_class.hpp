@@ -24,7 +24,7 @@ namespace detail {
 }
 
 inline void check_class(reporter& r, const model::device_class& c) {
-  check_metadata(r, c.meta.name, {});
+  check_object_meta(r, c.meta, scope::cluster);
   check_selectors(r, "spec.selectors", c.selectors);
   if (c.config.size() > limits::configs) {
     r.add("spec.config", too_many(c.config.size(), limits::configs));

@@ -11,6 +11,8 @@ inline constexpr std::size_t devices_per_slice = 128;
 inline constexpr std::size_t devices_per_slice_with_advanced_features = 64;
 inline constexpr std::size_t attributes_and_capacities_per_device = 32;  // after mixins are applied (KEP-5234)
 inline constexpr std::size_t attribute_value_length = 64;
+// Every scalar attribute counts once, a list-typed one once per item (ResourceSliceMaxAttributeValuesPerDevice).
+inline constexpr std::size_t attribute_values_per_device = 48;
 inline constexpr std::size_t counter_sets_per_slice = 8;
 inline constexpr std::size_t counters_per_counter_set = 32;
 inline constexpr std::size_t counter_consumptions_per_device = 2;
@@ -42,5 +44,10 @@ inline constexpr std::size_t configs = 32;
 inline constexpr std::size_t cel_expression_length = 10 * 1024;
 inline constexpr std::size_t opaque_parameters_length = 10 * 1024;
 inline constexpr std::size_t allocation_results = 32;
+inline constexpr std::size_t reserved_for = 256;  // ResourceClaimReservedForMaxSize
+inline constexpr std::size_t device_status_conditions = 8;          // AllocatedDeviceStatusMaxConditions
+inline constexpr std::size_t network_interface_name_length = 256;    // NetworkDeviceDataInterfaceNameMaxLength
+inline constexpr std::size_t network_hardware_address_length = 128;  // NetworkDeviceDataHardwareAddressMaxLength
+inline constexpr std::size_t network_ips = 16;                       // NetworkDeviceDataMaxIPs
 
 }  // namespace dra::validate::limits

@@ -1,11 +1,14 @@
 // Validation of a ResourceClaim: requests and subrequests, allocation modes, constraints, configuration, and an allocation result in its status.
 #pragma once
 
+#include <dra/cel/detail/ip.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/validate/common.hpp>
 #include <dra/validate/detail/report.hpp>
 #include <dra/validate/limits.hpp>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,6 +151,10 @@ inline void check_constraint(reporter& r, const field_path& path, const model::d
   }
 }
 
+inline constexpr std::string_view uuid_rule =
+    "uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal "
+    "characters";
+
 // xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in lower-case hexadecimal (share IDs are UIDs).
 [[nodiscard]] inline bool is_normalized_uuid(std::string_view id) noexcept {
   if (id.size() != 36) return false;
@@ -160,6 +167,118 @@ inline void check_constraint(reporter& r, const field_path& path, const model::d
     }
   }
   return true;
+}
+
+// DeviceAllocationConfiguration.source: required, FromClaim or FromClass.
+inline void check_config_source(reporter& r, const field_path& path, const model::device_allocation_configuration& c) {
+  if (c.source != model::allocation_config_source::unsupported) return;
+  if (c.source_name.empty())
+    r.add(path, required());
+  else
+    r.add(path, not_supported(c.source_name, {"FromClaim", "FromClass"}));
+}
+
+// status.reservedFor as the API server checks a stored claim's status: at
+// most 256 consumers, each with resource, name and uid, no uid twice, and
+// only on an allocated claim.
+inline void check_reserved_for(reporter& r, const model::resource_claim& claim) {
+  const field_path path = "status.reservedFor";
+  const auto& consumers = claim.reserved_for;
+  if (consumers.size() > limits::reserved_for) {
+    r.add(path, too_many(consumers.size(), limits::reserved_for));
+  } else {
+    for (std::size_t i = 0; i < consumers.size(); ++i) {
+      const field_path at = index(path, i);
+      if (consumers[i].resource.empty()) r.add(child(at, "resource"), required());
+      if (consumers[i].name.empty()) r.add(child(at, "name"), required());
+      if (consumers[i].uid.empty()) r.add(child(at, "uid"), required());
+      for (std::size_t j = 0; j < i; ++j)
+        if (consumers[j].uid == consumers[i].uid) {
+          r.add(at, duplicate(consumers[i].uid));
+          break;
+        }
+    }
+  }
+  if (!consumers.empty() && !claim.allocation) r.add(path, forbidden("may not be specified when `allocated` is not set"));
+}
+
+// NetworkDeviceData: bounded lengths, at most 16 interface addresses in
+// canonical CIDR form, none twice.
+inline void check_network_data(reporter& r, const field_path& path, const model::network_device_data& network) {
+  if (network.interface_name.size() > limits::network_interface_name_length)
+    r.add(child(path, "interfaceName"), too_long(limits::network_interface_name_length));
+  if (network.hardware_address.size() > limits::network_hardware_address_length)
+    r.add(child(path, "hardwareAddress"), too_long(limits::network_hardware_address_length));
+  const field_path ips = child(path, "ips");
+  if (network.ips.size() > limits::network_ips) {
+    r.add(ips, too_many(network.ips.size(), limits::network_ips));
+    return;
+  }
+  for (std::size_t i = 0; i < network.ips.size(); ++i) {
+    const std::string_view ip = network.ips[i];
+    cel::detail::ip_prefix prefix;
+    if (!cel::detail::parse_prefix(ip, prefix).empty()) {
+      r.add(index(ips, i), invalid_text(ip, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"));
+    } else {
+      const std::string canonical =
+          concat(cel::detail::format_ip(prefix.address), "/", std::to_string(prefix.bits));
+      if (canonical != ip) r.add(index(ips, i), invalid_text(ip, concat("must be in canonical form (", canonical, ")")));
+    }
+    for (std::size_t j = 0; j < i; ++j)
+      if (network.ips[j] == ip) {
+        r.add(index(ips, i), duplicate(ip));
+        break;
+      }
+  }
+}
+
+// "driver/pool/device", with "/shareID" for a shared allocation, as upstream prints a device's ID.
+[[nodiscard]] inline std::string device_id(model::text driver, model::text pool, model::text device,
+                                           const std::optional<model::text>& share_id) {
+  std::string id = concat(driver, "/", pool, "/", device);
+  if (share_id) id += concat("/", *share_id);
+  return id;
+}
+
+// status.devices: each names a device of the allocation (once), with
+// valid names, share ID, at most 8 conditions, a JSON object as data and
+// valid network data.
+inline void check_device_statuses(reporter& r, const model::resource_claim& claim) {
+  const field_path path = "status.devices";
+  std::vector<std::string> allocated;
+  if (claim.allocation)
+    for (const auto& result : claim.allocation->results)
+      allocated.push_back(device_id(result.driver, result.pool, result.device,
+                                    result.share_id ? std::optional<model::text>(*result.share_id) : std::nullopt));
+  std::vector<std::string> seen;
+  for (std::size_t i = 0; i < claim.devices.size(); ++i) {
+    const model::allocated_device_status& d = claim.devices[i];
+    const field_path at = index(path, i);
+    check_driver_name(r, child(at, "driver"), d.driver);
+    check_pool_name(r, child(at, "pool"), d.pool, limits::pool_name_length);
+    check_label_name(r, child(at, "device"), d.device);
+    if (d.share_id && !is_normalized_uuid(*d.share_id))
+      r.add(child(at, "shareID"), invalid_text(*d.share_id, uuid_rule));
+    std::string id = device_id(d.driver, d.pool, d.device, d.share_id);
+    if (std::find(allocated.begin(), allocated.end(), id) == allocated.end())
+      r.add(at, invalid(id, "must be an allocated device in the claim"));
+    if (d.conditions > limits::device_status_conditions)
+      r.add(child(at, "conditions"), too_many(d.conditions, limits::device_status_conditions));
+    if (!d.data_json.empty()) {
+      const field_path data = child(at, "data");
+      if (d.data_json == "null")
+        r.add(data, required());
+      else if (d.data_json.size() > limits::opaque_parameters_length)
+        r.add(data, too_long(limits::opaque_parameters_length));
+      else if (!is_json_object(d.data_json))
+        r.add(data, invalid("<value omitted>", "must be a valid JSON object"));
+    }
+    if (d.network_data) check_network_data(r, child(at, "networkData"), *d.network_data);
+    if (std::find(seen.begin(), seen.end(), id) != seen.end())
+      r.add(at, concat("Duplicate value: ", id));
+    else
+      seen.push_back(std::move(id));
+  }
 }
 
 inline void check_allocation(reporter& r, const field_path& path, const model::allocation_result& a,
@@ -179,10 +298,7 @@ inline void check_allocation(reporter& r, const field_path& path, const model::a
         check_toleration(r, index(child(at, "tolerations"), t), result.tolerations[t]);
       check_binding_conditions(r, at, result.binding_conditions, result.binding_failure_conditions);
       if (result.share_id && !is_normalized_uuid(*result.share_id))
-        r.add(child(at, "shareID"), invalid_text(*result.share_id,
-                                                 "uid must be in RFC 4122 normalized form, "
-                                                 "`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal "
-                                                 "characters"));
+        r.add(child(at, "shareID"), invalid_text(*result.share_id, uuid_rule));
     }
   }
   const field_path config = child(path, "devices.config");
@@ -192,6 +308,7 @@ inline void check_allocation(reporter& r, const field_path& path, const model::a
   } else {
     for (std::size_t i = 0; i < a.config.size(); ++i) {
       const field_path at = index(config, i);
+      check_config_source(r, child(at, "source"), a.config[i]);
       check_request_references(r, child(at, "requests"), a.config[i].requests, known);
       check_opaque(r, child(at, "opaque"), a.config[i].opaque);
     }
@@ -200,7 +317,7 @@ inline void check_allocation(reporter& r, const field_path& path, const model::a
 }
 
 inline void check_claim(reporter& r, const model::resource_claim& claim) {
-  check_metadata(r, claim.meta.name, claim.meta.namespace_);
+  check_object_meta(r, claim.meta, scope::namespaced);
   const model::device_claim& spec = claim.spec;
   const request_names known(spec);
   const field_path requests = "spec.devices.requests";
@@ -235,6 +352,8 @@ inline void check_claim(reporter& r, const model::resource_claim& claim) {
     }
   }
   if (claim.allocation) check_allocation(r, "status.allocation", *claim.allocation, known);
+  check_reserved_for(r, claim);
+  check_device_statuses(r, claim);
 }
 
 }  // namespace detail

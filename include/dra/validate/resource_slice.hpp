@@ -9,12 +9,14 @@
 #include <dra/validate/limits.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 #include <variant>
 #include <vector>
@@ -75,6 +77,31 @@ inline void check_attribute(reporter& r, const field_path& path, const model::de
   return a.value.index() >= 4;  // ints, bools, strings, versions
 }
 
+// How many values an attribute holds: one for a scalar or an empty list, else the list's length.
+[[nodiscard]] inline std::size_t value_count(const model::device_attribute& a) noexcept {
+  const std::size_t n = std::visit(
+      [](const auto& v) -> std::size_t {
+        if constexpr (requires { v.size(); } && !std::is_convertible_v<decltype(v), std::string_view>)
+          return v.size();
+        else
+          return 1;
+      },
+      a.value);
+  return n == 0 ? 1 : n;
+}
+
+// The attribute values of a device with its mixins applied.
+template <class View>
+[[nodiscard]] std::size_t attribute_value_count(const View& view) {
+  std::size_t total = 0;
+  if (view.base().includes.empty()) {  // the common case: no merge needed
+    for (const auto& entry : view.base().attributes) total += value_count(entry.value);
+    return total;
+  }
+  for (const auto entry : view.attributes()) total += value_count(*entry.value);
+  return total;
+}
+
 // Attribute and capacity names: "ID" or "domain/ID". Like upstream, a bad
 // key is reported on the map's path with the key in the message.
 inline void check_qualified_key(reporter& r, const field_path& map_path, std::string_view key) {
@@ -90,23 +117,122 @@ inline void check_attributes(reporter& r, const field_path& path, const model::a
 
 // ---- capacities and request policies (KEP-5075)
 
-// Whether (value - min) is a whole number of steps. Works in thousandths so
-// that fractional steps are exact; falls back to whole units when a
-// thousandth would not fit in 64 bits.
-[[nodiscard]] inline bool is_step_multiple(const quantity& value, const quantity& min, const quantity& step) {
-  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
-  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
-  auto saturated = [&](std::int64_t x) { return x == hi || x == lo; };
-  std::int64_t v = value.milli_value(), m = min.milli_value(), s = step.milli_value();
-  if (saturated(v) || saturated(m) || saturated(s)) {
-    v = value.value();
-    m = min.value();
-    s = step.value();
-  }
+// Whether `q` has a part below one unit. Values beyond 64-bit units are
+// taken as whole (they are reported as not representable anyway).
+[[nodiscard]] inline bool is_fractional(const quantity& q) noexcept {
+  const std::int64_t whole = q.value();
+  if (whole == std::numeric_limits<std::int64_t>::max() || whole == std::numeric_limits<std::int64_t>::min())
+    return false;
+  return !(quantity::from_int(whole) == q);
+}
+
+// Whether `q` is exactly a 64-bit number of thousandths.
+[[nodiscard]] inline bool is_milli_representable(const quantity& q) noexcept {
+  return quantity::from_milli(q.milli_value()) == q;
+}
+
+// Whether (value - min) is a whole number of steps, in thousandths or in
+// whole units; the caller has checked that the operands are representable.
+[[nodiscard]] inline bool is_step_multiple(const quantity& value, const quantity& min, const quantity& step,
+                                           bool in_milli) {
+  const std::int64_t v = in_milli ? value.milli_value() : value.value();
+  const std::int64_t m = in_milli ? min.milli_value() : min.value();
+  const std::int64_t s = in_milli ? step.milli_value() : step.value();
   if (s == 0) return true;  // reported as "must be greater than zero"
   using wide = dra::detail::quantity_math::int128;  // v - m may not fit in 64 bits
   const wide difference = static_cast<wide>(v) - m;
   return difference % s == 0;
+}
+
+// The range's default, min, max and step that are set, with their field names.
+struct range_bound {
+  const quantity* value;
+  std::string_view name;
+};
+[[nodiscard]] inline std::array<range_bound, 4> range_bounds(const quantity& def, const model::capacity_range& range) {
+  return {range_bound{&def, "default"}, range_bound{&range.min, "min"},
+          range_bound{range.max ? &*range.max : nullptr, "max"}, range_bound{range.step ? &*range.step : nullptr, "step"}};
+}
+
+// validRange's step: positive, one step within the capacity, default and
+// max a whole number of steps above min. Arithmetic works in thousandths
+// when any value is fractional (upstream's DRAFractionalCapacityRange), else
+// in whole units, each only on values it can hold.
+inline void check_range_step(reporter& r, const field_path& range_path, const quantity& capacity, const quantity& def,
+                             const model::capacity_range& range, bool in_milli) {
+  const quantity& step = *range.step;
+  const field_path step_path = child(range_path, "step");
+  if (step.sign() <= 0) {
+    r.add(step_path, invalid_text(step.to_string(), "must be greater than zero"));
+    return;
+  }
+  if (auto one_step = range.min.add(step); one_step && *one_step > capacity)
+    r.add(step_path, invalid_text(step.to_string(), concat("one step ", one_step->to_string(),
+                                                           " is larger than capacity value: ", capacity.to_string())));
+  if (!in_milli) {
+    // Whole units must be in [0, MaxInt64] for the arithmetic below.
+    static const quantity int64_max = quantity::from_int(std::numeric_limits<std::int64_t>::max());
+    bool unsafe = false;
+    for (const range_bound& b : range_bounds(def, range)) {
+      if (b.value == nullptr) continue;
+      if (b.value->sign() < 0) {
+        r.add(child(range_path, b.name), invalid_text(b.value->to_string(), "must be greater than or equal to 0"));
+        unsafe = true;
+      } else if (*b.value > int64_max) {
+        r.add(child(range_path, b.name), invalid_text(b.value->to_string(), "must not be larger than 9223372036854775807"));
+        unsafe = true;
+      }
+    }
+    if (unsafe) return;
+  }
+  const std::string not_multiple =
+      concat("value is not a multiple of a given step (", step.to_string(), ") from (", range.min.to_string(), ")");
+  if (!is_step_multiple(def, range.min, step, in_milli)) r.add(step_path, invalid_text(def.to_string(), not_multiple));
+  if (range.max && !is_step_multiple(*range.max, range.min, step, in_milli))
+    r.add(step_path, invalid_text(range.max->to_string(), not_multiple));
+}
+
+// validRange (the default is required and checked by the caller's path rules).
+inline void check_valid_range(reporter& r, const field_path& range_path, const quantity& capacity, const quantity& def,
+                              const model::capacity_range& range) {
+  const field_path min_path = child(range_path, "min");
+  const field_path max_path = child(range_path, "max");
+  const field_path default_path = child(range_path, "default");
+  if (!range.has_min) {
+    r.add(min_path, required("required when validRange is defined"));
+    return;
+  }
+  if (range.min > capacity)
+    r.add(min_path, invalid_text(range.min.to_string(), concat("min is larger than capacity value: ", capacity.to_string())));
+  if (def < range.min)
+    r.add(default_path, invalid_text(def.to_string(), concat("default is less than min: ", range.min.to_string())));
+  if (range.max) {
+    if (range.min > *range.max)
+      r.add(max_path, invalid_text(range.min.to_string(), concat("min is larger than max: ", range.max->to_string())));
+    if (*range.max > capacity)
+      r.add(max_path, invalid_text(range.max->to_string(), concat("max is larger than capacity value: ", capacity.to_string())));
+    if (def > *range.max)
+      r.add(default_path, invalid_text(def.to_string(), concat("default is more than max: ", range.max->to_string())));
+  } else if (def > capacity) {
+    r.add(default_path, invalid_text(def.to_string(), concat("default is larger than capacity value: ", capacity.to_string())));
+  }
+  bool in_milli = is_fractional(def);
+  for (const range_bound& b : range_bounds(def, range))
+    if (b.value != nullptr && is_fractional(*b.value)) in_milli = true;
+  if (in_milli) {
+    bool unsafe = false;
+    for (const range_bound& b : range_bounds(def, range))
+      if (b.value != nullptr && !is_milli_representable(*b.value)) {
+        r.add(child(range_path, b.name), invalid_text(b.value->to_string(), "value cannot be represented as a milli value"));
+        unsafe = true;
+      }
+    if (unsafe) return;  // no arithmetic on values that do not fit
+  }
+  if (range.step) check_range_step(r, range_path, capacity, def, range, in_milli);
+  // The reference requires min >= 0; upstream checks it only on its whole-unit step path.
+  const bool checked_as_whole_units = range.step && range.step->sign() > 0 && !in_milli;
+  if (range.min.sign() < 0 && !checked_as_whole_units)
+    r.add(min_path, invalid_text(range.min.to_string(), "must be greater than or equal to 0"));
 }
 
 inline void check_request_policy(reporter& r, const field_path& path, const quantity& capacity,
@@ -138,7 +264,8 @@ inline void check_request_policy(reporter& r, const field_path& path, const quan
                                concat("option is larger than capacity value: ", capacity.to_string())));
       for (std::size_t j = 0; j < i; ++j)
         if (options[j] == options[i]) {
-          r.add(at, duplicate(options[i].to_string()));
+          // Shown as the number, as upstream keys options by value (1Ki and 1024 are one).
+          r.add(at, duplicate(is_fractional(options[i]) ? options[i].to_string() : std::to_string(options[i].value())));
           break;
         }
       if (options[i] == *policy.default_value) found_default = true;
@@ -153,42 +280,7 @@ inline void check_request_policy(reporter& r, const field_path& path, const quan
       r.add(default_path, required("required when validRange is defined"));
       return;
     }
-    const quantity& def = *policy.default_value;
-    const model::capacity_range& range = *policy.valid_range;
-    const field_path range_path = child(path, "validRange");
-    const field_path min_path = child(range_path, "min");
-    const field_path max_path = child(range_path, "max");
-    const field_path step_path = child(range_path, "step");
-    if (range.min.sign() < 0) r.add(min_path, invalid_text(range.min.to_string(), "must be greater than or equal to zero"));
-    if (range.min > capacity)
-      r.add(min_path, invalid_text(range.min.to_string(), concat("min is larger than capacity value: ", capacity.to_string())));
-    if (def < range.min)
-      r.add(default_path, invalid_text(def.to_string(), concat("default is less than min: ", range.min.to_string())));
-    if (range.max) {
-      if (range.min > *range.max)
-        r.add(max_path, invalid_text(range.min.to_string(), concat("min is larger than max: ", range.max->to_string())));
-      if (*range.max > capacity)
-        r.add(max_path, invalid_text(range.max->to_string(), concat("max is larger than capacity value: ", capacity.to_string())));
-      if (def > *range.max)
-        r.add(default_path, invalid_text(def.to_string(), concat("default is more than max: ", range.max->to_string())));
-    } else if (def > capacity) {
-      r.add(default_path, invalid_text(def.to_string(), concat("default is larger than capacity value: ", capacity.to_string())));
-    }
-    if (range.step) {
-      const quantity& step = *range.step;
-      if (step.sign() <= 0) {
-        r.add(step_path, invalid_text(step.to_string(), "must be greater than zero"));
-      } else {
-        if (auto one_step = range.min.add(step); one_step && *one_step > capacity)
-          r.add(step_path, invalid_text(step.to_string(), concat("one step ", one_step->to_string(),
-                                                                 " is larger than capacity value: ", capacity.to_string())));
-        const std::string not_multiple =
-            concat("value is not a multiple of a given step (", step.to_string(), ") from (", range.min.to_string(), ")");
-        if (!is_step_multiple(def, range.min, step)) r.add(step_path, invalid_text(def.to_string(), not_multiple));
-        if (range.max && !is_step_multiple(*range.max, range.min, step))
-          r.add(step_path, invalid_text(range.max->to_string(), not_multiple));
-      }
-    }
+    check_valid_range(r, child(path, "validRange"), capacity, *policy.default_value, *policy.valid_range);
     return;
   }
   if (policy.default_value && *policy.default_value > capacity)
@@ -340,6 +432,10 @@ inline void check_device(reporter& r, const field_path& path, const model::devic
     r.add(path, invalid(std::to_string(attributes_and_capacities),
                         concat("the total number of attributes and capacities must not exceed ",
                                std::to_string(limits::attributes_and_capacities_per_device))));
+  // List-typed attributes count once per item (ResourceSliceMaxAttributeValuesPerDevice).
+  if (const std::size_t values = attribute_value_count(view); values > limits::attribute_values_per_device)
+    r.add(path, invalid(std::to_string(values), concat("the total number of attribute values must not exceed ",
+                                                       std::to_string(limits::attribute_values_per_device))));
   check_attributes(r, child(path, "attributes"), d.attributes);
   check_capacities(r, child(path, "capacity"), d.capacity, shared);
 
@@ -522,7 +618,7 @@ inline void check_slice_totals(reporter& r, const model::resource_slice& s) {
 }
 
 inline void check_slice(reporter& r, const model::resource_slice& s) {
-  check_metadata(r, s.meta.name, {});
+  check_object_meta(r, s.meta, scope::cluster);
   check_driver_name(r, "spec.driver", s.driver);
   check_pool_name(r, "spec.pool.name", s.pool.name, limits::pool_name_length);
   if (s.pool.resource_slice_count <= 0)

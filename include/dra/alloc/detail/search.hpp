@@ -444,7 +444,8 @@ namespace detail {
 [[nodiscard]] inline bool tolerates(const model::device_toleration& t, const model::device_taint& taint) {
   if (!t.effect.empty() && t.effect != taint.effect) return false;
   if (!t.key.empty() && t.key != taint.key) return false;
-  return t.op == model::toleration_operator::exists || t.value == taint.value;
+  if (t.op == model::toleration_operator::exists) return true;
+  return t.op == model::toleration_operator::equal && t.value == taint.value;  // an unknown operator tolerates nothing
 }
 // Only NoSchedule and NoExecute keep a device from being allocated; None and unknown effects do not.
 [[nodiscard]] inline bool taint_blocks(const model::device_taint& taint, const model::device_request_spec& spec) {

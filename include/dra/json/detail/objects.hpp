@@ -75,8 +75,10 @@ class object_reader {
           out.op = model::toleration_operator::exists;
         else if (*op == "Equal" || op->empty())
           out.op = model::toleration_operator::equal;
-        else
-          return r_.fail(concat("Unsupported value: ", quoted(*op), ": supported values: \"Equal\", \"Exists\""));
+        else {
+          out.op = model::toleration_operator::unsupported;  // validation reports it
+          out.operator_name = *op;
+        }
         return {};
       }
       if (name == "tolerationSeconds") {
@@ -93,7 +95,10 @@ class object_reader {
     return r_.each_element(v, [&](od::value& t) { return toleration(t, out.emplace_back()); });
   }
 
+  // A configuration's `opaque`; `present` stays false when it is null (validation reports it).
   dra::status opaque(od::value& v, model::opaque_device_configuration& out) {
+    if (reader::is_null(v)) return {};
+    out.present = true;
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
       if (name == "driver") return assign(out.driver, r_.string(value));
@@ -105,9 +110,11 @@ class object_reader {
   dra::status selectors(od::value& v, std::vector<model::device_selector>& out) {
     return r_.each_element(v, [&](od::value& selector) -> dra::status {
       model::device_selector& s = out.emplace_back();
+      s.has_cel = false;  // until a `cel` is read; validation reports a selector without one
       return r_.each_field(selector, [&](std::string_view name, od::value& value) -> dra::status {
         auto at = r_.field(name);
-        if (name != "cel") return {};
+        if (name != "cel" || reader::is_null(value)) return {};
+        s.has_cel = true;
         return r_.each_field(value, [&](std::string_view cel_field, od::value& expression) -> dra::status {
           auto in = r_.field(cel_field);
           if (cel_field == "expression") return assign(s.cel_expression, r_.string(expression));
@@ -227,7 +234,7 @@ class object_reader {
           if (bound == "step") return assign(range.step, r_.quantity_value(q));
           return {};
         });
-        if (st && !has_min) return r_.fail("missing required field \"min\"");
+        range.has_min = has_min;  // validation reports a range without min at validRange.min
         return st;
       }
       return {};
@@ -404,6 +411,7 @@ class object_reader {
       if (name == "config")
         return r_.each_element(value, [&](od::value& c) -> dra::status {
           model::device_class_configuration& config = out.config.emplace_back();
+          config.opaque.present = false;
           return r_.each_field(c, [&](std::string_view field, od::value& fv) -> dra::status {
             auto in = r_.field(field);
             if (field == "opaque") return opaque(fv, config.opaque);
@@ -537,6 +545,7 @@ class object_reader {
         if (field == "config")
           return r_.each_element(fv, [&](od::value& c) -> dra::status {
             model::device_claim_configuration& config = out.config.emplace_back();
+            config.opaque.present = false;
             return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
               auto cin = r_.field(cf);
               if (cf == "requests") return assign(config.requests, r_.strings(cv));
@@ -565,6 +574,8 @@ class object_reader {
         if (field == "config")
           return r_.each_element(fv, [&](od::value& cv) -> dra::status {
             model::device_allocation_configuration& config = out.config.emplace_back();
+            config.source = model::allocation_config_source::unsupported;  // until a known source is read
+            config.opaque.present = false;
             return r_.each_field(cv, [&](std::string_view cf, od::value& v2) -> dra::status {
               auto cin = r_.field(cf);
               if (cf == "source") {
@@ -575,8 +586,7 @@ class object_reader {
                 else if (*source == "FromClaim")
                   config.source = model::allocation_config_source::from_claim;
                 else
-                  return r_.fail(concat("Unsupported value: ", quoted(*source),
-                                        ": supported values: \"FromClaim\", \"FromClass\""));
+                  config.source_name = *source;  // validation reports it
                 return {};
               }
               if (cf == "requests") {
@@ -690,7 +700,36 @@ class object_reader {
             return {};
           });
         });
+      if (name == "devices")
+        return r_.each_element(value, [&](od::value& d) { return device_status(d, out.devices.emplace_back()); });
       return {};
+    });
+  }
+
+  // AllocatedDeviceStatus: read to be validated; conditions are only counted.
+  dra::status device_status(od::value& v, model::allocated_device_status& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "pool") return assign(out.pool, r_.string(value));
+      if (name == "device") return assign(out.device, r_.string(value));
+      if (reader::is_null(value)) return {};
+      if (name == "shareID") return assign(out.share_id, r_.string(value));
+      if (name == "conditions")
+        return r_.each_element(value, [&](od::value&) -> dra::status {
+          ++out.conditions;
+          return {};
+        });
+      if (name == "data") return assign(out.data_json, r_.raw_json(value));
+      if (name != "networkData") return {};
+      model::network_device_data& network = out.network_data.emplace();
+      return r_.each_field(value, [&](std::string_view nf, od::value& nv) -> dra::status {
+        auto in = r_.field(nf);
+        if (nf == "interfaceName") return assign(network.interface_name, r_.string(nv));
+        if (nf == "hardwareAddress") return assign(network.hardware_address, r_.string(nv));
+        if (nf == "ips") return assign(network.ips, r_.strings(nv));
+        return {};
+      });
     });
   }
 
@@ -737,6 +776,7 @@ class object_reader {
   dra::status requirement_list(od::value& v, std::vector<model::node_selector_requirement>& out) {
     return r_.each_element(v, [&](od::value& element) -> dra::status {
       model::node_selector_requirement& requirement = out.emplace_back();
+      requirement.op = model::node_selector_operator::unsupported;  // until a known operator is read
       return r_.each_field(element, [&](std::string_view name, od::value& value) -> dra::status {
         auto at = r_.field(name);
         if (name == "key") return assign(requirement.key, r_.string(value));
@@ -753,8 +793,8 @@ class object_reader {
               requirement.op = op_value;
               return {};
             }
-          return r_.fail(concat("Unsupported value: ", quoted(*op),
-                                ": supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\""));
+          requirement.operator_name = *op;  // validation reports it
+          return {};
         }
         return {};
       });

@@ -182,10 +182,12 @@ inline void check_label_key(reporter& r, const field_path& path, std::string_vie
   r.add_name_problems(path, value, names::label_key(value));
 }
 
-// A driver name (also used for opaque configuration).
+// A driver name (also used for opaque configuration). An empty one is
+// also reported as not a DNS subdomain, as upstream's check does.
 inline void check_driver_name(reporter& r, const field_path& path, std::string_view value) {
   if (value.empty()) {
     r.add(path, required());
+    r.add_name_problems(path, value, names::dns1123_subdomain(value));
     return;
   }
   r.add_name_problems(path, value, names::driver_name(value));
