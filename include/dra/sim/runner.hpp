@@ -6,6 +6,7 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/node_usage.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -69,8 +70,12 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
   for (const auto& c : s.classes) classes.push_back(&c.object);
   std::vector<const model::resource_slice*> slices;
   for (const auto& sl : s.slices) slices.push_back(&sl.object);
+  const Policy node_policy = policy;
   alloc::basic_allocator<Policy, Engine> allocator(features, state, classes, slices, engine, std::move(policy));
   detail::node_list nodes(s);
+  // Only policies that rank nodes need to know how used each node is.
+  std::optional<node_usage> usage;
+  if constexpr (alloc::node_ranking_policy<Policy>) usage.emplace(s, nodes.nodes);
 
   std::map<std::pair<model::text, model::text>, std::size_t> claim_index;
   for (std::size_t i = 0; i < s.claims.size(); ++i)
@@ -84,23 +89,31 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
     model::node named;
     if (only != nullptr)
       candidates.push_back(only);
+    else if constexpr (alloc::node_ranking_policy<Policy>)
+      candidates = usage->ranked(nodes.nodes, node_policy);
     else
       candidates = nodes.nodes;
     std::optional<std::string> failure;
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
+    double chosen_cost = 0;
     for (const auto* node : candidates) {
       auto outcome = allocator.allocate(*node, claims);
       if (!outcome) {
-        failure = outcome.error().to_string();
+        if (chosen == nullptr) failure = outcome.error().to_string();
         break;
       }
       report.search_steps += outcome->search_steps;
       if (outcome->fits) {
+        // A node-ranking policy takes the fitting node whose devices cost the fewest placements
+        // (ties: the earlier in its ranking); first fit takes the first node that fits.
+        if (chosen != nullptr && !(outcome->placements_lost < chosen_cost)) continue;
         chosen = node;
+        chosen_cost = outcome->placements_lost;
         results = std::move(outcome->results);
-        break;
+        if (!alloc::node_ranking_policy<Policy> || chosen_cost == 0) break;
+        continue;
       }
       invalid_pools = invalid_pools || outcome->invalid_pools;
     }
@@ -112,6 +125,7 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
       } else if (chosen != nullptr) {
         o.node = std::string(chosen->meta.name);
         state.add(results[k]);
+        if (usage) usage->add(results[k]);
         o.allocation = std::move(results[k]);
       } else if (invalid_pools) {
         o.error = "invalid resource pools were encountered";
