@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
-#include <set>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
