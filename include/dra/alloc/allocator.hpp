@@ -2,6 +2,7 @@
 // builds their AllocationResults.
 #pragma once
 
+#include <dra/alloc/best_fit.hpp>
 #include <dra/alloc/concepts.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/ledger.hpp>
@@ -41,6 +42,9 @@ struct allocation_outcome {
   bool invalid_pools = false;
   std::string unschedulable;  // a short reason when !fits
   std::uint64_t search_steps = 0;
+  // What the chosen devices cost the node's counter sets (candidate_facts::placements_lost,
+  // summed); computed for policies other than first_fit, which lets a runner compare nodes.
+  double placements_lost = 0;
 };
 
 // "namespace/name", or "name" without a namespace (klog.KObj).
@@ -538,6 +542,7 @@ class basic_allocator {
     const std::vector<pool>* pools_ = nullptr;
     std::vector<candidate> candidates_;
     std::vector<std::uint32_t> order_;
+    std::vector<candidate_facts> facts_;  // empty for first_fit
     std::vector<counter_slot> slots_;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots_;  // [first, last) per pool
     std::vector<bool> pool_overdrawn_;

@@ -37,16 +37,24 @@ concept selector_engine = std::movable<typename E::program> &&
   { engine.matches(program, device, driver) } -> std::same_as<result<bool>>;
 };
 
-// What a policy may see of one candidate device when it orders them.
+// What a policy may see of one candidate device when it orders them. Computed once per
+// allocate() call from the state at its start (not per step of the search).
 struct candidate_facts {
-  std::uint32_t pool_index = 0;  // pools in upstream's order (driver, pool name; binding-condition pools last)
-  std::uint32_t slice_index = 0;
-  std::uint32_t device_index = 0;
-  bool shared = false;           // allowMultipleAllocations (with ConsumableCapacity)
-  bool has_allocations = false;  // already-allocated claims share it (shared devices only)
+  std::uint32_t pool_index = 0;    // pools in upstream's order (driver, pool name; binding-condition pools last)
+  std::uint32_t slice_index = 0;   // the device's slice among the pool's slices for the node (sorted by name)
+  std::uint32_t device_index = 0;  // the device's place in its slice
+  bool shared = false;             // allowMultipleAllocations (with ConsumableCapacity)
+  bool has_allocations = false;    // already-allocated claims share it (shared devices only)
   flatten::mixin_device_view device;
   bool counters_in_use = false;  // a counter it draws from is partly consumed by allocated devices
-  double counter_share = 0;      // the sum, over the counters it draws, of its share of each counter
+  double counter_share = 0;      // its size: the sum, over the counters it draws, of its share of each counter
+  // The counter sets it draws from (all counters of every device that shares a counter with it):
+  // their free share, 1 when nothing is consumed, 0 when everything is.
+  double counter_sets_free = 1;
+  // What taking it would cost: the sizes (counter_share) of the placements on its counter sets
+  // that are possible now and would no longer be (counters too scarce), its own included. A 1g
+  // MIG slice that blocks the only free 3g placement of a GPU costs more than one that does not.
+  double placements_lost = 0;
 };
 
 // A policy decides the order in which the search tries candidate devices
@@ -56,6 +64,21 @@ template <class P>
 concept allocation_policy = std::default_initializable<P> &&
     requires(const P& policy, std::span<std::uint32_t> order, std::span<const candidate_facts> facts) {
   { policy.order_candidates(order, facts) } -> std::same_as<void>;
+};
+
+// What a policy may see of one node when it ranks the nodes of a scenario run.
+struct node_facts {
+  double used_share = 0;  // how much of the node's devices is in use (counters and devices, 0..1)
+  double used = 0;        // the same, as an amount: consumed counters count their share, devices 1 each
+};
+
+// A policy that also decides the order in which the scenario runner tries nodes: `order` holds
+// node indices in the scenario's order on entry and may be permuted. Which node fits is the
+// same question for every policy; only which fitting node is taken changes.
+template <class P>
+concept node_ranking_policy = allocation_policy<P> &&
+    requires(const P& policy, std::span<std::uint32_t> order, std::span<const node_facts> facts) {
+  { policy.order_nodes(order, facts) } -> std::same_as<void>;
 };
 
 // Upstream's first fit: pools by (driver, pool), slices by name, devices in slice order.
@@ -73,24 +96,7 @@ struct shared_capacity {
   }
 };
 
-// Best fit: fill what is already in use before touching fresh capacity, and take the smallest
-// piece that matches. Shared devices with allocations come first (as shared_capacity), then
-// devices whose counter sets are already partly consumed (a MIG slice on a GPU that already has
-// partitions before one on an idle GPU), then devices drawing the smallest share of their counter
-// sets; ties keep upstream's order. Results stay valid allocations (the search is the same);
-// they differ from upstream's where upstream would fragment.
-struct sorted {
-  void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
-    auto key = [&](std::uint32_t i) {
-      const candidate_facts& f = facts[i];
-      return std::tuple(f.shared && f.has_allocations ? 0 : 1, f.counters_in_use ? 0 : 1, f.counter_share);
-    };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
-  }
-};
-
 static_assert(allocation_policy<first_fit>);
 static_assert(allocation_policy<shared_capacity>);
-static_assert(allocation_policy<sorted>);
 
 }  // namespace dra::alloc

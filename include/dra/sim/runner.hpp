@@ -8,6 +8,7 @@
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/sim/explain.hpp>
+#include <dra/sim/node_usage.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -91,7 +92,7 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class scenario_run {
  public:
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy)
-      : s_(s), engine_(engine), features_(features), nodes_(s) {
+      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s) {
     for (const auto& c : s.claims)
       if (c.object.allocation) state_.add(*c.object.allocation, alloc::object_name(c.object.meta));
     for (const auto& c : s.classes) classes_.push_back(&c.object);
@@ -106,6 +107,8 @@ class scenario_run {
           std::pair{s.claim_templates[i].object.meta.namespace_, s.claim_templates[i].object.meta.name}, i);
     handled_.assign(s.claims.size(), false);
     pinned_nodes_.reserve(s.pods.size());
+    // Only policies that rank nodes need to know how used each node is.
+    if constexpr (alloc::node_ranking_policy<Policy>) usage_.emplace(s, nodes_.nodes);
   }
 
   run_report run() && {
@@ -214,23 +217,31 @@ class scenario_run {
     std::vector<const model::node*> candidates;
     if (only != nullptr)
       candidates.push_back(only);
+    else if constexpr (alloc::node_ranking_policy<Policy>)
+      candidates = usage_->ranked(nodes_.nodes, node_policy_);
     else
       candidates = nodes_.nodes;
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
+    double chosen_cost = 0;
     for (const auto* node : candidates) {
       if (failure) break;  // a missing template: nothing to try
       auto outcome = allocator_->allocate(*node, claims);
       if (!outcome) {
-        failure = outcome.error().to_string();
+        if (chosen == nullptr) failure = outcome.error().to_string();
         break;
       }
       report_.search_steps += outcome->search_steps;
       if (outcome->fits) {
+        // A node-ranking policy takes the fitting node whose devices cost the fewest placements
+        // (ties: the earlier in its ranking); first fit takes the first node that fits.
+        if (chosen != nullptr && !(outcome->placements_lost < chosen_cost)) continue;
         chosen = node;
+        chosen_cost = outcome->placements_lost;
         results = std::move(outcome->results);
-        break;
+        if (!alloc::node_ranking_policy<Policy> || chosen_cost == 0) break;
+        continue;
       }
       invalid_pools = invalid_pools || outcome->invalid_pools;
     }
@@ -246,6 +257,7 @@ class scenario_run {
         o.node = std::string(chosen->meta.name);
         state_.add(results[k], o.claim);
         ++commits_;
+        if (usage_) usage_->add(results[k]);
         o.allocation = std::move(results[k]);
       } else if (invalid_pools) {
         o.error = "invalid resource pools were encountered";
@@ -276,6 +288,8 @@ class scenario_run {
   const model::scenario& s_;
   const Engine& engine_;
   alloc::features features_;
+  Policy node_policy_;  // a copy for ranking nodes (the allocator owns the other)
+  std::optional<node_usage> usage_;
   std::optional<funnel_builder<Engine>> funnels_;
   explanation_memo memo_;  // a pod like the last one, with nothing allocated since, fails for the same reasons
   std::uint64_t commits_ = 0;

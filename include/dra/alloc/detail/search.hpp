@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
+#include <dra/alloc/detail/facts.hpp>
 
 namespace dra::alloc {
 
@@ -72,18 +73,13 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   order_.resize(candidates_.size());
   std::iota(order_.begin(), order_.end(), 0u);
   if constexpr (!std::is_same_v<Policy, first_fit>) {
-    std::vector<candidate_facts> facts;
-    facts.reserve(candidates_.size());
-    for (const auto& c : candidates_) {
-      candidate_facts f{c.st->pool, 0, 0, c.st->shared, c.given_out != nullptr, c.st->view};
-      for (const auto& [slot, amount] : c.st->draws) {
-        const quantity& total = layout.slot_values[slot];
-        if (layout.slot_available[slot] < total) f.counters_in_use = true;
-        if (total.sign() > 0) f.counter_share += amount.approximate_double() / total.approximate_double();
-      }
-      facts.push_back(f);
-    }
-    a_.policy_.order_candidates(order_, facts);
+    std::vector<detail::candidate_input> inputs;
+    inputs.reserve(candidates_.size());
+    for (const auto& c : candidates_)
+      inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr,
+                        c.exclusive_in_state, c.st->draws});
+    facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
+    a_.policy_.order_candidates(order_, facts_);
   }
 
   // Check every request as upstream does before searching.
@@ -163,6 +159,9 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     return outcome;
   }
   outcome.fits = true;
+  for (const auto& claim_results : results_)
+    for (const auto& r : claim_results)
+      if (r.candidate < facts_.size()) outcome.placements_lost += facts_[r.candidate].placements_lost;
   for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
     auto built = build_result(ci);
     if (!built) return built.error();

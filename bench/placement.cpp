@@ -1,0 +1,40 @@
+// Placement quality, not speed: memory slices each policy places on 20 churned MIG clusters before a pod
+// queue's first rejection (bench/churned_mig.hpp); the table in docs/allocator.md comes from here.
+#include "churned_mig.hpp"
+
+#include <dra/alloc/allocator.hpp>
+
+#include <benchmark/benchmark.h>
+
+namespace {
+
+using namespace dra;
+
+// Counters: slices placed before the first rejection over all clusters, and how many clusters did worse than
+// first fit (should stay 0 for sorted).
+template <alloc::allocation_policy Policy>
+void BM_ChurnedMigClusters(benchmark::State& state) {
+  const cel::selector_engine engine;
+  const dra_bench::request_mix mix = state.range(0) == 0 ? dra_bench::request_mix{} : dra_bench::request_mix{4, 3, 2, 1};
+  double placed = 0, worse = 0;
+  for (auto _ : state) {
+    placed = worse = 0;
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+      const dra_bench::churned_mig_cluster cluster(seed, mix);
+      const auto score = dra_bench::score<Policy>(cluster, engine);
+      if (!score.overcommit.empty() || !score.error.empty()) state.SkipWithError("an invariant broke");
+      placed += score.slices_before_first_rejection;
+      if (score.slices_before_first_rejection <
+          dra_bench::score<alloc::first_fit>(cluster, engine).slices_before_first_rejection)
+        ++worse;
+    }
+  }
+  state.counters["slices_before_first_rejection"] = placed;
+  state.counters["clusters_worse_than_first_fit"] = worse;
+  state.SetLabel(state.range(0) == 0 ? "mix 1g:2g:3g:whole = 1:1:1:1" : "mix 1g:2g:3g:whole = 4:3:2:1");
+}
+BENCHMARK(BM_ChurnedMigClusters<alloc::first_fit>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_ChurnedMigClusters<alloc::shared_capacity>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_ChurnedMigClusters<alloc::sorted>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace

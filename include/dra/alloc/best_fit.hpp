@@ -1,0 +1,44 @@
+// The best-fit policy (`sorted`): packs what is already in use and keeps the largest placements of counter sets free.
+#pragma once
+
+#include <dra/alloc/concepts.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <tuple>
+
+namespace dra::alloc {
+
+// Best fit. Within a node it tries, in this order:
+//  1. shared devices that already carry allocations (as shared_capacity), so fresh ones stay whole;
+//  2. devices on counter sets already partly used (a MIG slice of a GPU that is already split
+//     before one of an idle GPU), so idle GPUs stay whole;
+//  3. the device whose taking makes the fewest placements of its counter sets impossible
+//     (`placements_lost`): a 1g slice goes where it does not block the only free 3g or 4g
+//     placement, which keeps the largest contiguous free region of memory slices;
+//  4. the fullest counter sets, then the smallest device; ties keep upstream's order.
+// Across nodes it tries the most-used nodes first, so that the cluster packs and whole nodes
+// stay free. Results are valid allocations (the search is the same as for first_fit); they
+// differ from upstream's where upstream would fragment.
+struct best_fit {
+  void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
+    auto key = [&](std::uint32_t i) {
+      const candidate_facts& f = facts[i];
+      return std::tuple(f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1, f.placements_lost,
+                        f.counter_sets_free, f.counter_share);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+  }
+  void order_nodes(std::span<std::uint32_t> order, std::span<const node_facts> facts) const {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return facts[a].used_share > facts[b].used_share; });
+  }
+};
+
+// The name the dra command and the scenario format use for best fit.
+using sorted = best_fit;
+
+static_assert(node_ranking_policy<best_fit>);
+
+}  // namespace dra::alloc

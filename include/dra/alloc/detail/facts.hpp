@@ -1,0 +1,102 @@
+// The facts policies order candidates by (candidate_facts), computed from a node's candidates and counters.
+#pragma once
+
+#include <dra/alloc/concepts.hpp>
+#include <dra/core/quantity.hpp>
+#include <dra/model/resource_slice.hpp>
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace dra::alloc::detail {
+
+// One candidate device of a node as the facts need it.
+struct candidate_input {
+  std::uint32_t pool = 0;
+  const model::resource_slice* slice = nullptr;
+  flatten::mixin_device_view device;
+  bool shared = false;
+  bool has_allocations = false;  // shared allocations exist already (its counters are charged)
+  bool in_use = false;           // held exclusively: not a placement that is still possible
+  std::span<const std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
+};
+
+// Candidates in upstream's order (pool by pool, slice by slice) with the counters' totals and what
+// is still available of them, per slot. Cost: for each candidate, the devices sharing a counter
+// with it (a GPU's placements) times their counters.
+[[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
+                                                                      std::span<const quantity> slot_totals,
+                                                                      std::span<const quantity> slot_available) {
+  const std::size_t n = candidates.size();
+  std::vector<candidate_facts> facts(n);
+  std::vector<double> total(slot_totals.size()), available(slot_totals.size());
+  for (std::size_t s = 0; s < slot_totals.size(); ++s) {
+    total[s] = slot_totals[s].approximate_double();
+    available[s] = slot_available[s].approximate_double();
+  }
+  std::vector<std::vector<std::uint32_t>> users(slot_totals.size());  // candidates drawing on each slot
+  std::vector<double> size(n, 0);
+  std::vector<bool> possible(n, false);  // a placement that could still be taken
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const candidate_input& c = candidates[i];
+    candidate_facts& f = facts[i];
+    f.pool_index = c.pool;
+    if (i > 0 && candidates[i - 1].pool == c.pool) {
+      const bool same_slice = candidates[i - 1].slice == c.slice;
+      f.slice_index = facts[i - 1].slice_index + (same_slice ? 0 : 1);
+      f.device_index = same_slice ? facts[i - 1].device_index + 1 : 0;
+    }
+    f.shared = c.shared;
+    f.has_allocations = c.has_allocations;
+    f.device = c.device;
+    bool fits = !c.in_use;
+    for (const auto& [slot, amount] : c.draws) {
+      const double a = amount.approximate_double();
+      if (available[slot] < total[slot]) f.counters_in_use = true;
+      if (total[slot] > 0) size[i] += a / total[slot];
+      if (a > available[slot]) fits = false;
+      users[slot].push_back(i);
+    }
+    f.counter_share = size[i];
+    // A shared device that already carries allocations charges no counters when taken again.
+    possible[i] = fits && !c.draws.empty() && !(c.shared && c.has_allocations);
+  }
+  // Stamps mark, per candidate, the neighbours and slots already counted.
+  std::vector<std::uint32_t> seen_candidate(n, UINT32_MAX), seen_slot(slot_totals.size(), UINT32_MAX);
+  std::vector<double> taken(slot_totals.size(), 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!possible[i]) continue;
+    for (const auto& [slot, amount] : candidates[i].draws) taken[slot] += amount.approximate_double();
+    double lost = size[i], free = 0;
+    std::size_t slots = 0;
+    seen_candidate[i] = i;
+    auto count_slot = [&](std::uint32_t slot) {
+      if (seen_slot[slot] == i) return;
+      seen_slot[slot] = i;
+      ++slots;
+      free += total[slot] > 0 ? available[slot] / total[slot] : 1;
+    };
+    for (const auto& [slot, amount] : candidates[i].draws) {
+      for (std::uint32_t d : users[slot]) {
+        if (seen_candidate[d] == i) continue;
+        seen_candidate[d] = i;
+        for (const auto& [other_slot, other_amount] : candidates[d].draws) count_slot(other_slot);
+        if (!possible[d]) continue;
+        for (const auto& [other_slot, other_amount] : candidates[d].draws)
+          if (other_amount.approximate_double() + taken[other_slot] > available[other_slot]) {
+            lost += size[d];
+            break;
+          }
+      }
+      count_slot(slot);
+    }
+    for (const auto& [slot, amount] : candidates[i].draws) taken[slot] = 0;
+    facts[i].placements_lost = lost;
+    facts[i].counter_sets_free = slots == 0 ? 1 : free / static_cast<double>(slots);
+  }
+  return facts;
+}
+
+}  // namespace dra::alloc::detail

@@ -1,0 +1,239 @@
+// Best fit (`sorted`) and shared_capacity against first fit: exact placements on small nodes, and the gain on
+// generated churned MIG clusters (bench/churned_mig.hpp).
+#include "../../bench/churned_mig.hpp"
+
+#include <dra/cel/selector.hpp>
+
+#include <dra/alloc/allocator.hpp>
+#include <dra/alloc/check.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+// "node/device" of every device each outcome got, in order; "-" for a claim that got none.
+std::vector<std::string> placements(const sim::run_report& report) {
+  std::vector<std::string> out;
+  for (const auto& o : report.outcomes) {
+    if (!o.allocation) {
+      out.emplace_back("-");
+      continue;
+    }
+    for (const auto& r : o.allocation->results) out.push_back(o.node.value_or("?") + "/" + std::string(r.device));
+  }
+  return out;
+}
+
+// One node of two A100s, no churn; `held` partitions of gpu-0 are allocated already, then one pod per profile asked.
+struct small_mig_node {
+  dra_bench::churned_mig_cluster cluster{1, {}, 1, 2, false};
+  small_mig_node(std::vector<std::string> held, std::vector<const char*> asked) {
+    cluster.s.claims.clear();
+    cluster.s.pods.clear();
+    for (const auto& device : held) {
+      model::resource_claim c;
+      c.meta.name = cluster.str("held-" + device);
+      model::allocation_result a;
+      model::device_request_allocation_result r;
+      r.request = "mig";
+      r.driver = "gpu.example.com";
+      r.pool = "node-0";
+      r.device = cluster.str(device);
+      a.results.push_back(r);
+      c.allocation = a;
+      cluster.s.claims.push_back({c, {}});
+    }
+    for (std::size_t i = 0; i < asked.size(); ++i) {
+      model::resource_claim c;
+      c.meta.name = cluster.str("claim-" + std::to_string(i));
+      model::device_request request;
+      request.name = "gpu";
+      model::exact_device_request exact;
+      exact.device_class_name = std::string_view(asked[i]) == "whole" ? "gpu" : "mig";
+      exact.selectors.push_back(
+          {cluster.str(std::string("device.attributes[\"gpu.example.com\"].profile == \"") + asked[i] + "\"")});
+      request.exactly = exact;
+      c.spec.requests.push_back(request);
+      cluster.s.claims.push_back({c, {}});
+    }
+  }
+  template <class Policy>
+  std::vector<std::string> run() const {
+    const cel::selector_engine engine;
+    auto report = sim::run_scenario(cluster.s, engine, alloc::features::all(), Policy{});
+    EXPECT_EQ(alloc::find_overcommit(cluster.s, report.outcomes), "");
+    return placements(report);
+  }
+};
+
+TEST(BestFit, KeepsTheFreeTwoSlicePlacementOfASplitGpu) {
+  // gpu-0 holds 2g partitions on memory slices 0-1 and 4-5; slices 2, 3, 6 and 7 are free.
+  small_mig_node node({"gpu-0-mig-2g.10gb-0", "gpu-0-mig-2g.10gb-4"}, {"1g.5gb", "2g.10gb", "whole"});
+  // First fit puts the 1g on slice 2, which blocks the only free 2g placement of gpu-0: the 2g
+  // then splits gpu-1 and the whole GPU finds no GPU left.
+  EXPECT_EQ(node.run<alloc::first_fit>(),
+            (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-2", "node-0/gpu-1-mig-2g.10gb-0", "-"}));
+  // Best fit puts the 1g on slice 6 (it blocks nothing), the 2g on slices 2-3, and gpu-1 stays whole.
+  EXPECT_EQ(node.run<alloc::sorted>(),
+            (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-6", "node-0/gpu-0-mig-2g.10gb-2", "node-0/gpu-1"}));
+}
+
+TEST(BestFit, TakesTheSlotThatCostsNoOtherPlacement) {
+  // gpu-0 holds a 1g on slice 0. A 1g and then a 3g: first fit takes slice 1 (fine) and the 3g on gpu-0's
+  // slices 4-7; best fit takes slice 1 too (it costs no other placement), not slice 6 (it would block the 3g).
+  small_mig_node node({"gpu-0-mig-1g.5gb-0"}, {"1g.5gb", "1g.5gb", "3g.20gb", "whole"});
+  EXPECT_EQ(node.run<alloc::first_fit>(), (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-1",
+                                                                    "node-0/gpu-0-mig-1g.5gb-2",
+                                                                    "node-0/gpu-0-mig-3g.20gb-4", "node-0/gpu-1"}));
+  EXPECT_EQ(node.run<alloc::sorted>(), (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-1",
+                                                                 "node-0/gpu-0-mig-1g.5gb-2",
+                                                                 "node-0/gpu-0-mig-3g.20gb-4", "node-0/gpu-1"}));
+}
+
+TEST(BestFit, PacksTheMostUsedNodeAndKeepsIdleNodesWhole) {
+  // Two nodes of one A100; node-1's GPU holds a 1g. A 1g pod: first fit splits node-0's idle GPU,
+  // best fit goes to node-1, so that a later whole-GPU pod still finds node-0 whole.
+  dra_bench::churned_mig_cluster cluster{1, {}, 2, 1, false};
+  cluster.s.claims.clear();
+  cluster.s.pods.clear();
+  model::resource_claim held;
+  held.meta.name = "held";
+  model::allocation_result a;
+  model::device_request_allocation_result r;
+  r.request = "mig";
+  r.driver = "gpu.example.com";
+  r.pool = "node-1";
+  r.device = "gpu-0-mig-1g.5gb-0";
+  a.results.push_back(r);
+  held.allocation = a;
+  cluster.s.claims.push_back({held, {}});
+  for (const char* profile : {"1g.5gb", "whole"}) {
+    model::resource_claim c;
+    c.meta.name = cluster.str(std::string("claim-") + profile);
+    model::device_request request;
+    request.name = "gpu";
+    model::exact_device_request exact;
+    exact.device_class_name = std::string_view(profile) == "whole" ? "gpu" : "mig";
+    exact.selectors.push_back(
+        {cluster.str(std::string("device.attributes[\"gpu.example.com\"].profile == \"") + profile + "\"")});
+    request.exactly = exact;
+    c.spec.requests.push_back(request);
+    cluster.s.claims.push_back({c, {}});
+  }
+  const cel::selector_engine engine;
+  EXPECT_EQ(placements(sim::run_scenario(cluster.s, engine)),
+            (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-"}));
+  EXPECT_EQ(placements(sim::run_scenario(cluster.s, engine, alloc::features::all(), alloc::sorted{})),
+            (std::vector<std::string>{"node-1/gpu-0-mig-1g.5gb-1", "node-0/gpu-0"}));
+}
+
+TEST(BestFit, FactsNameSliceAndDevicePositions) {
+  dra_bench::churned_mig_cluster cluster{1, {}, 1, 1, false};
+  struct recording_policy {
+    static std::vector<alloc::candidate_facts>& seen() {
+      static std::vector<alloc::candidate_facts> facts;
+      return facts;
+    }
+    void order_candidates(std::span<std::uint32_t>, std::span<const alloc::candidate_facts> facts) const {
+      seen().assign(facts.begin(), facts.end());
+    }
+  };
+  const cel::selector_engine engine;
+  cluster.s.claims.resize(1);
+  cluster.s.pods.clear();
+  (void)sim::run_scenario(cluster.s, engine, alloc::features::all(), recording_policy{});
+  const auto& seen = recording_policy::seen();
+  ASSERT_EQ(seen.size(), 15u);  // the whole GPU and 14 MIG placements, in one slice
+  EXPECT_EQ(seen[0].device.name(), "gpu-0");
+  EXPECT_EQ(seen[14].slice_index, 0u);
+  EXPECT_EQ(seen[14].device_index, 14u);
+  EXPECT_DOUBLE_EQ(seen[0].counter_share, 9.0);  // compute 7/7 and eight memory slices of 1
+  EXPECT_DOUBLE_EQ(seen[1].placements_lost, 1 + 1.0 / 7 + 2 + 2.0 / 7 + 4 + 3.0 / 7 + 4 + 4.0 / 7 + 9 + 9);
+}
+
+TEST(BestFit, PlacesMoreOnChurnedMigClustersThanFirstFit) {
+  // Eight of the clusters docs/allocator.md measures (all 20 in Release: bench_placement).
+  const cel::selector_engine engine;
+  long first_total = 0, best_total = 0;
+  for (std::uint32_t seed = 1; seed <= 8; ++seed) {
+    const dra_bench::churned_mig_cluster cluster(seed);
+    const auto first = dra_bench::score<alloc::first_fit>(cluster, engine);
+    const auto best = dra_bench::score<alloc::sorted>(cluster, engine);
+    for (const auto* s : {&first, &best}) {
+      EXPECT_EQ(s->overcommit, "") << "seed " << seed;
+      EXPECT_EQ(s->error, "") << "seed " << seed;
+    }
+    EXPECT_GE(best.slices_before_first_rejection, first.slices_before_first_rejection) << "seed " << seed;
+    first_total += first.slices_before_first_rejection;
+    best_total += best.slices_before_first_rejection;
+  }
+  EXPECT_EQ(first_total, 1298);
+  EXPECT_EQ(best_total, 1387);
+}
+
+TEST(SharedCapacity, PackedSharedDevicesLeaveRoomForALargeClaim) {
+  // Two shared NICs of 10G; nic-1 already gives 2G to an earlier claim. A 2G claim, then a 10G one.
+  dra_bench::churned_mig_cluster names{1, {}, 0, 0, false};
+  model::scenario& s = names.s;
+  s.claims.clear();
+  s.pods.clear();
+  model::device_class nic;
+  nic.meta.name = "nic";
+  s.classes = {{nic, {}}};
+  model::node node;
+  node.meta.name = "node-0";
+  s.nodes = {{node, {}}};
+  model::resource_slice slice;
+  slice.meta.name = "nics";
+  slice.driver = "nic.example.com";
+  slice.pool = {"node-0", 1, 1};
+  slice.node_name = model::text("node-0");
+  for (const char* name : {"nic-0", "nic-1"}) {
+    model::device d;
+    d.name = name;
+    d.allow_multiple_allocations = true;
+    d.capacity.push_back({"bandwidth", {*quantity::parse("10G"), std::nullopt}});
+    slice.devices.push_back(d);
+  }
+  s.slices = {{slice, {}}};
+  auto claim = [&](const char* name, const char* bandwidth) {
+    model::resource_claim c;
+    c.meta.name = name;
+    model::device_request request;
+    request.name = "nic";
+    model::exact_device_request exact;
+    exact.device_class_name = "nic";
+    exact.capacity = model::capacity_requirements{{{"bandwidth", *quantity::parse(bandwidth)}}};
+    request.exactly = exact;
+    c.spec.requests.push_back(request);
+    return c;
+  };
+  model::resource_claim earlier = claim("earlier", "2G");
+  model::allocation_result a;
+  model::device_request_allocation_result r;
+  r.request = "nic";
+  r.driver = "nic.example.com";
+  r.pool = "node-0";
+  r.device = "nic-1";
+  r.share_id = "11111111-1111-4111-8111-111111111111";
+  r.consumed_capacity = {{"bandwidth", *quantity::parse("2G")}};
+  a.results.push_back(r);
+  earlier.allocation = a;
+  s.claims = {{earlier, {}}, {claim("small", "2G"), {}}, {claim("large", "10G"), {}}};
+  const cel::selector_engine engine;
+  auto first = sim::run_scenario(s, engine);
+  auto packed = sim::run_scenario(s, engine, alloc::features::all(), alloc::shared_capacity{});
+  auto best = sim::run_scenario(s, engine, alloc::features::all(), alloc::sorted{});
+  EXPECT_EQ(placements(first), (std::vector<std::string>{"node-0/nic-0", "-"}));  // both NICs have 8G left
+  EXPECT_EQ(placements(packed), (std::vector<std::string>{"node-0/nic-1", "node-0/nic-0"}));
+  EXPECT_EQ(placements(best), (std::vector<std::string>{"node-0/nic-1", "node-0/nic-0"}));
+  for (const auto* report : {&first, &packed, &best}) EXPECT_EQ(alloc::find_overcommit(s, report->outcomes), "");
+}
+
+}  // namespace
