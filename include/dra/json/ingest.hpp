@@ -41,6 +41,9 @@ class document {
   [[nodiscard]] input_format format() const noexcept { return format_; }
   // How many documents the input held (a List counts as one).
   [[nodiscard]] std::size_t document_count() const noexcept { return documents_; }
+  // The fields of resource.k8s.io objects that their kind does not have, in input order:
+  // ignored by ingest, reported by `dra validate`.
+  [[nodiscard]] const std::vector<unknown_field>& unknown_fields() const noexcept { return unknown_fields_; }
 
  private:
   friend class loader;
@@ -50,6 +53,7 @@ class document {
   model::scenario scenario_;
   input_format format_ = input_format::json;
   std::size_t documents_ = 0;
+  std::vector<unknown_field> unknown_fields_;
 };
 
 namespace detail {
@@ -127,6 +131,7 @@ struct item_chunk {
   model::scenario scenario;
   std::unique_ptr<string_arena> arena = std::make_unique<string_arena>();
   dra::status status;
+  std::vector<unknown_field> unknown;
   std::exception_ptr exception;
 };
 
@@ -160,6 +165,7 @@ inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_v
       auto in = r.field(prefix);
       chunk.status = read_all();
     }
+    chunk.unknown = std::move(r.unknown_fields);
   } catch (...) {
     chunk.exception = std::current_exception();
   }
@@ -317,6 +323,7 @@ inline dra::status loader::read_all(document& doc, bool parallel, std::size_t& f
   doc.arenas_.clear();
   doc.arenas_.push_back(std::make_unique<detail::string_arena>());
   doc.scenario_ = {};
+  doc.unknown_fields_.clear();
   failed = 0;
   // The input is first read as one document, at no cost over the one-document case. simdjson
   // refuses a root whose bracket the input's last one does not close: that input is split into
@@ -332,6 +339,7 @@ inline dra::status loader::read_all(document& doc, bool parallel, std::size_t& f
     if (documents->size() < 2) return status;
     doc.arenas_.resize(1);
     doc.scenario_ = {};
+    doc.unknown_fields_.clear();
     return read_documents(doc, *documents, 0, parallel, failed);
   }
   if (!status || next == nullptr) {
@@ -395,6 +403,12 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
   next = nullptr;
   detail::reader r(*doc.arenas_.front());
   r.document_name = place.name;
+  // The unknown fields this reader finds join the document's, however reading ends.
+  struct keep_unknown_fields {
+    detail::reader& from;
+    std::vector<unknown_field>& to;
+    ~keep_unknown_fields() { detail::append(to, std::move(from.unknown_fields)); }
+  } keep{r, doc.unknown_fields_};
   od::document root;
   if (auto code = parser_.iterate(text.data(), text.size(), capacity_from(doc, text.data())).get(root)) return r.fail(code);
   auto after_root = [&]() -> const char* {
@@ -515,6 +529,7 @@ inline bool loader::read_parallel(document& doc, const std::vector<std::string_v
     if (!chunk.status) return false;
   for (detail::item_chunk& chunk : chunks) {
     detail::append_scenario(doc.scenario_, std::move(chunk.scenario));
+    detail::append(doc.unknown_fields_, std::move(chunk.unknown));
     doc.arenas_.push_back(std::move(chunk.arena));
   }
   return true;

@@ -5,9 +5,11 @@
 #include <dra/json/ingest.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/validate/device_class.hpp>
+#include <dra/validate/device_taint_rule.hpp>
 #include <dra/validate/pools.hpp>
 #include <dra/validate/resource_claim.hpp>
 #include <dra/validate/resource_slice.hpp>
+#include <dra/validate/unknown_fields.hpp>
 
 #include <algorithm>
 #include <map>
@@ -25,7 +27,7 @@ namespace dra::validate {
   struct entry {
     std::size_t index;
     const void* object;
-    int kind;  // 0 slice, 1 class, 2 claim
+    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule
     const model::source_position* source;
   };
   std::vector<entry> order;
@@ -33,6 +35,8 @@ namespace dra::validate {
   for (const auto& s : scenario.slices) order.push_back({s.source.index, &s.object, 0, &s.source});
   for (const auto& c : scenario.classes) order.push_back({c.source.index, &c.object, 1, &c.source});
   for (const auto& c : scenario.claims) order.push_back({c.source.index, &c.object, 2, &c.source});
+  for (const auto& t : scenario.claim_templates) order.push_back({t.source.index, &t.object, 3, &t.source});
+  for (const auto& t : scenario.taint_rules) order.push_back({t.source.index, &t.object, 4, &t.source});
   std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
 
   error_list errors;
@@ -44,6 +48,13 @@ namespace dra::validate {
       const auto& device_class = *static_cast<const model::device_class*>(e.object);
       validate_device_class(device_class, errors,
                             detail::located_label("DeviceClass", {}, device_class.meta.name, *e.source));
+    } else if (e.kind == 3) {
+      const auto& t = *static_cast<const model::resource_claim_template*>(e.object);
+      validate_resource_claim_template(
+          t, errors, detail::located_label("ResourceClaimTemplate", t.meta.namespace_, t.meta.name, *e.source));
+    } else if (e.kind == 4) {
+      const auto& rule = *static_cast<const model::device_taint_rule*>(e.object);
+      validate_device_taint_rule(rule, errors, detail::located_label("DeviceTaintRule", {}, rule.meta.name, *e.source));
     } else {
       const auto& claim = *static_cast<const model::resource_claim*>(e.object);
       validate_resource_claim(
@@ -117,12 +128,22 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
   detail::check_unique_names(errors, "ResourceSlice", scenario.slices);
   detail::check_unique_names(errors, "DeviceClass", scenario.classes);
   detail::check_unique_names(errors, "ResourceClaim", scenario.claims);
+  detail::check_unique_names(errors, "ResourceClaimTemplate", scenario.claim_templates);
+  detail::check_unique_names(errors, "DeviceTaintRule", scenario.taint_rules);
   detail::check_selector_expressions(errors, scenario);
   validate_pools(scenario, errors);
   return errors;
 }
 
 // The entry point of `dra validate`: every problem of a loaded document.
-[[nodiscard]] inline error_list validate(const json::document& document) { return validate_scenario(document.scenario()); }
+// Fields the objects' kinds do not have come first, as the API server refuses such an object
+// before it validates it.
+[[nodiscard]] inline error_list validate(const json::document& document) {
+  error_list errors;
+  report_unknown_fields(document.unknown_fields(), errors);
+  error_list others = validate_scenario(document.scenario());
+  errors.insert(errors.end(), std::make_move_iterator(others.begin()), std::make_move_iterator(others.end()));
+  return errors;
+}
 
 }  // namespace dra::validate

@@ -33,6 +33,15 @@ class object_reader {
  public:
   explicit object_reader(reader& r) : r_(r) {}
 
+  // ObjectMeta's fields that ingest does not keep.
+  [[nodiscard]] static bool known_metadata_field(std::string_view name) noexcept {
+    for (std::string_view known : {"generateName", "selfLink", "resourceVersion", "generation", "creationTimestamp",
+                                   "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "finalizers",
+                                   "managedFields"})
+      if (name == known) return true;
+    return false;
+  }
+
   dra::status metadata(od::value& v, model::object_meta& meta) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
@@ -42,21 +51,21 @@ class object_reader {
       if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
       if (name == "annotations")
         return r_.map(value, meta.annotations, [&](od::value& a, model::text& annotation) { return assign(annotation, r_.string(a)); });
-      return {};
+      return known_metadata_field(name) ? dra::status{} : r_.unknown();
     });
   }
 
   dra::status node_selector(od::value& v, model::node_selector& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name != "nodeSelectorTerms") return {};
+      if (name != "nodeSelectorTerms") return r_.unknown();
       return r_.each_element(value, [&](od::value& term_value) -> dra::status {
         model::node_selector_term& term = out.terms.emplace_back();
         return r_.each_field(term_value, [&](std::string_view term_field, od::value& requirements) -> dra::status {
           auto in = r_.field(term_field);
           if (term_field == "matchExpressions") return requirement_list(requirements, term.match_expressions);
           if (term_field == "matchFields") return requirement_list(requirements, term.match_fields);
-          return {};
+          return r_.unknown();
         });
       });
     });
@@ -86,8 +95,9 @@ class object_reader {
         auto seconds = r_.integer(value);
         if (!seconds) return std::move(seconds).error();
         out.toleration_seconds = *seconds;
+        return {};
       }
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -103,7 +113,7 @@ class object_reader {
       auto at = r_.field(name);
       if (name == "driver") return assign(out.driver, r_.string(value));
       if (name == "parameters") return assign(out.parameters_json, r_.raw_json(value));
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -113,12 +123,13 @@ class object_reader {
       s.has_cel = false;  // until a `cel` is read; validation reports a selector without one
       return r_.each_field(selector, [&](std::string_view name, od::value& value) -> dra::status {
         auto at = r_.field(name);
-        if (name != "cel" || reader::is_null(value)) return {};
+        if (name != "cel") return r_.unknown();
+        if (reader::is_null(value)) return {};
         s.has_cel = true;
         return r_.each_field(value, [&](std::string_view cel_field, od::value& expression) -> dra::status {
           auto in = r_.field(cel_field);
           if (cel_field == "expression") return assign(s.cel_expression, r_.string(expression));
-          return {};
+          return r_.unknown();
         });
       });
     });
@@ -185,6 +196,8 @@ class object_reader {
         versions.reserve(list->size());
         for (std::string_view s : *list) versions.push_back(version(s));
         out.value = std::move(versions);
+      } else {
+        return r_.unknown();
       }
       return {};
     });
@@ -204,7 +217,7 @@ class object_reader {
         if (reader::is_null(value)) return {};
         return request_policy(value, out.request_policy.emplace());
       }
-      return {};
+      return r_.unknown();
     });
     if (status && !has_value) return r_.fail("missing required field \"value\"");
     return status;
@@ -232,12 +245,12 @@ class object_reader {
           }
           if (bound == "max") return assign(range.max, r_.quantity_value(q));
           if (bound == "step") return assign(range.step, r_.quantity_value(q));
-          return {};
+          return r_.unknown();
         });
         range.has_min = has_min;  // validation reports a range without min at validRange.min
         return st;
       }
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -246,7 +259,7 @@ class object_reader {
       bool has_value = false;
       auto st = r_.each_field(counter, [&](std::string_view name, od::value& q) -> dra::status {
         auto at = r_.field(name);
-        if (name != "value") return {};
+        if (name != "value") return r_.unknown();
         has_value = true;
         return assign(value, r_.quantity_value(q));
       });
@@ -261,7 +274,7 @@ class object_reader {
       if (name == "name") return assign(out.name, r_.string(value));
       if (name == "counters") return counters(value, out.counters);
       if (name == "includes") return assign(out.includes, r_.strings(value));
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -272,7 +285,7 @@ class object_reader {
       if (name == "counters") return counters(value, out.counters);
       if (name == "includes") return assign(out.includes, r_.strings(value));
       if (name == "compatibilityGroups") return assign(out.compatibility_groups, r_.strings(value));
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -286,7 +299,7 @@ class object_reader {
         if (reader::is_null(value)) return {};
         return assign(out.time_added, r_.string(value));
       }
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -312,7 +325,7 @@ class object_reader {
     if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
     if (name == "allowMultipleAllocations") return assign(out.allow_multiple_allocations, r_.boolean(value));
     if (name == "includes") return assign(out.includes, r_.strings(value));
-    return {};
+    return r_.unknown();
   }
 
   dra::status device(od::value& v, model::device& out, api_version version) {
@@ -320,12 +333,13 @@ class object_reader {
       auto at = r_.field(name);
       if (name == "name") return assign(out.name, r_.string(value));
       if (version == api_version::v1beta1) {
-        if (name != "basic") return {};
+        if (name != "basic") return r_.unknown();
         return r_.each_field(value, [&](std::string_view basic_field, od::value& basic_value) -> dra::status {
           auto in = r_.field(basic_field);
           return device_field(basic_field, basic_value, out);
         });
       }
+      if (name == "basic") return r_.v1beta1_field();  // v1beta1's device shape
       return device_field(name, value, out);
     });
   }
@@ -348,12 +362,12 @@ class object_reader {
                 mixin.capacity = std::move(scratch.capacity);
               return st;
             }
-            return {};
+            return r_.unknown();
           });
         });
       if (name == "deviceCounterConsumption") return counter_mixins(value, out.device_counter_consumption);
       if (name == "counterSet") return counter_mixins(value, out.counter_set);
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -366,7 +380,7 @@ class object_reader {
         auto in = r_.field(field);
         if (field == "name") return assign(mixin.name, r_.string(fv));
         if (field == "counters") return counters(fv, mixin.counters);
-        return {};
+        return r_.unknown();
       });
     });
   }
@@ -381,7 +395,7 @@ class object_reader {
           if (pool_field == "name") return assign(out.pool.name, r_.string(pv));
           if (pool_field == "generation") return assign(out.pool.generation, r_.integer(pv));
           if (pool_field == "resourceSliceCount") return assign(out.pool.resource_slice_count, r_.integer(pv));
-          return {};
+          return r_.unknown();
         });
       if (name == "nodeName") return assign(out.node_name, r_.string(value));
       if (name == "nodeSelector") {
@@ -398,7 +412,7 @@ class object_reader {
         if (reader::is_null(value)) return {};
         return mixins(value, out.mixins.emplace());
       }
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -415,11 +429,11 @@ class object_reader {
           return r_.each_field(c, [&](std::string_view field, od::value& fv) -> dra::status {
             auto in = r_.field(field);
             if (field == "opaque") return opaque(fv, config.opaque);
-            return {};
+            return r_.unknown();
           });
         });
       if (name == "extendedResourceName") return assign(out.extended_resource_name, r_.string(value));
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -456,11 +470,11 @@ class object_reader {
     if (name == "capacity")
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
-        if (field != "requests") return {};
+        if (field != "requests") return r_.unknown();
         model::capacity_requirements& requirements = out.capacity.emplace();
         return r_.map(fv, requirements.requests, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
       });
-    return {};
+    return r_.unknown();
   }
 
   // API server defaults: ExactCount when no mode is set; count 1 with ExactCount.
@@ -512,7 +526,10 @@ class object_reader {
         return request_spec(value, exactly, &exactly.admin_access, nullptr);
       }
       if (name == "firstAvailable") return sub_requests(value, out.first_available);
-      return {};
+      if (name == "deviceClassName" || name == "selectors" || name == "allocationMode" || name == "count" ||
+          name == "adminAccess" || name == "tolerations" || name == "capacity")
+        return r_.v1beta1_field();  // v1beta1's request shape, without `exactly`
+      return r_.unknown();
     });
   }
 
@@ -526,7 +543,7 @@ class object_reader {
   dra::status claim_spec(od::value& v, model::device_claim& out, api_version version) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name != "devices") return {};
+      if (name != "devices") return r_.unknown();
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
         if (field == "requests")
@@ -539,7 +556,7 @@ class object_reader {
               if (cf == "requests") return assign(constraint.requests, r_.strings(cv));
               if (cf == "matchAttribute") return assign(constraint.match_attribute, r_.string(cv));
               if (cf == "distinctAttribute") return assign(constraint.distinct_attribute, r_.string(cv));
-              return {};
+              return r_.unknown();
             });
           });
         if (field == "config")
@@ -550,10 +567,10 @@ class object_reader {
               auto cin = r_.field(cf);
               if (cf == "requests") return assign(config.requests, r_.strings(cv));
               if (cf == "opaque") return opaque(cv, config.opaque);
-              return {};
+              return r_.unknown();
             });
           });
-        return {};
+        return r_.unknown();
       });
     });
   }
@@ -566,7 +583,7 @@ class object_reader {
         return node_selector(value, out.node_selector.emplace());
       }
       if (name == "allocationTimestamp") return assign(out.allocation_timestamp, r_.string(value));
-      if (name != "devices") return {};
+      if (name != "devices") return r_.unknown();
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
         if (field == "results")
@@ -596,10 +613,10 @@ class object_reader {
                 return {};
               }
               if (cf == "opaque") return opaque(v2, config.opaque);
-              return {};
+              return r_.unknown();
             });
           });
-        return {};
+        return r_.unknown();
       });
     });
   }
@@ -632,7 +649,7 @@ class object_reader {
       }
       if (name == "consumedCapacity")
         return r_.map(value, out.consumed_capacity, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -697,12 +714,12 @@ class object_reader {
             if (cf == "resource") return assign(consumer.resource, r_.string(cv));
             if (cf == "name") return assign(consumer.name, r_.string(cv));
             if (cf == "uid") return assign(consumer.uid, r_.string(cv));
-            return {};
+            return r_.unknown();
           });
         });
       if (name == "devices")
         return r_.each_element(value, [&](od::value& d) { return device_status(d, out.devices.emplace_back()); });
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -739,7 +756,7 @@ class object_reader {
       auto at = r_.field(name);
       if (name == "metadata") return metadata(value, out.claim_meta);
       if (name == "spec") return claim_spec(value, out.spec, version);
-      return {};
+      return r_.unknown();
     });
   }
 
@@ -747,14 +764,15 @@ class object_reader {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
       if (name == "taint") return taint(value, out.taint);
-      if (name != "deviceSelector") return {};
+      if (name != "deviceSelector") return r_.unknown();
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
         if (reader::is_null(fv)) return {};
         if (field == "driver") return assign(out.device_selector.driver, r_.string(fv));
         if (field == "pool") return assign(out.device_selector.pool, r_.string(fv));
         if (field == "device") return assign(out.device_selector.device, r_.string(fv));
-        return {};
+        // v1alpha3 (Kubernetes 1.34) also had deviceClassName and selectors
+        return field == "deviceClassName" || field == "selectors" ? dra::status{} : r_.unknown();
       });
     });
   }
@@ -856,6 +874,8 @@ inline dra::status read_header(reader& r, object_reader& objects, od::object& ob
     if (!text) return std::move(text).error();
     header.kind = *text;
   }
+  const object_kind kind = kind_of(header.kind);
+  r.strict = kind != object_kind::node && kind != object_kind::pod && kind != object_kind::other;
   for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
     if (auto code = object.reset().error()) return r.fail(code);
     od::value value;
@@ -900,7 +920,7 @@ dra::status read_body(reader& r, object_reader& objects, od::object& object, obj
       model::resource_slice slice;
       slice.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? objects.slice_spec(value, slice, version) : dra::status{};
+        return name == "spec" ? objects.slice_spec(value, slice, version) : r.unknown();
       });
       if (status) add(out.slices, std::move(slice));
       break;
@@ -909,7 +929,7 @@ dra::status read_body(reader& r, object_reader& objects, od::object& object, obj
       model::device_class device_class;
       device_class.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? objects.class_spec(value, device_class) : dra::status{};
+        return name == "spec" ? objects.class_spec(value, device_class) : r.unknown();
       });
       if (status) add(out.classes, std::move(device_class));
       break;
@@ -920,7 +940,7 @@ dra::status read_body(reader& r, object_reader& objects, od::object& object, obj
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
         if (name == "spec") return objects.claim_spec(value, claim.spec, version);
         if (name == "status") return objects.claim_status(value, claim);
-        return {};
+        return r.unknown();
       });
       if (status) add(out.claims, std::move(claim));
       break;
@@ -929,7 +949,7 @@ dra::status read_body(reader& r, object_reader& objects, od::object& object, obj
       model::resource_claim_template claim_template;
       claim_template.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? objects.template_spec(value, claim_template, version) : dra::status{};
+        return name == "spec" ? objects.template_spec(value, claim_template, version) : r.unknown();
       });
       if (status) add(out.claim_templates, std::move(claim_template));
       break;
@@ -938,7 +958,8 @@ dra::status read_body(reader& r, object_reader& objects, od::object& object, obj
       model::device_taint_rule rule;
       rule.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? objects.taint_rule_spec(value, rule) : dra::status{};
+        if (name == "spec") return objects.taint_rule_spec(value, rule);
+        return name == "status" ? dra::status{} : r.unknown();  // status: conditions the controller sets
       });
       if (status) add(out.taint_rules, std::move(rule));
       break;
@@ -987,12 +1008,33 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
   };
   object_reader objects(r);
   object_header header;
+  r.object_depth = r.depth();
+  r.v1beta1_shape = false;
+  const std::size_t first_unknown = r.unknown_fields.size();
+  const std::size_t index = position.index;
   if (auto status = read_header(r, objects, object, header); !status) return status;
   const object_kind kind = kind_of(header.kind);
   if (kind != object_kind::other) r.object_name = object_label(header.kind, header.meta);
   const api_version version = resource_api_version(header.api_version);
   if (auto status = check_api_version(r, kind, header, version); !status) return status;
-  return read_body(r, objects, object, kind, header, version, out, position, finish_raw);
+  // A nameless object is named by where it stands (the path is copied only for such objects).
+  const std::string_view kind_text = header.kind;
+  const std::string_view api_version_text = header.api_version;
+  const bool nameless = header.meta.name.empty();
+  const std::string nameless_path = nameless ? position.path : std::string();
+  auto status = read_body(r, objects, object, kind, header, version, out, position, finish_raw);
+  if (!status || (first_unknown == r.unknown_fields.size() && !r.v1beta1_shape)) return status;
+  const std::string label =
+      nameless ? concat(kind_text, " ", nameless_path.empty() ? "(the input)" : nameless_path) : r.object_name;
+  for (std::size_t k = first_unknown; k < r.unknown_fields.size(); ++k) {
+    r.unknown_fields[k].object_index = index;
+    r.unknown_fields[k].object = label;
+  }
+  if (r.v1beta1_shape)
+    out.warnings.push_back(concat(label, ": ", api_version_text,
+                                  " object written in the v1beta1 shape (`basic` under a device, a request without "
+                                  "`exactly`): those fields are ignored; `dra validate` names them"));
+  return status;
 }
 
 }  // namespace detail

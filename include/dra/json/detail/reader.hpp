@@ -21,6 +21,19 @@
 #include <utility>
 #include <vector>
 
+namespace dra::json {
+
+// A field that a resource.k8s.io object has and its kind does not know: ingest ignores it, as
+// Kubernetes clients do; `dra validate` reports it, as the API server's strict field validation does.
+struct unknown_field {
+  std::size_t object_index = 0;  // the object's source_position.index
+  std::string object;            // "ResourceSlice/name", or "ResourceSlice items[3]" without a name
+  std::string path;              // from the object's root: "spec.devices[0].basic"
+  friend bool operator==(const unknown_field&, const unknown_field&) = default;
+};
+
+}  // namespace dra::json
+
 namespace dra::json::detail {
 
 namespace od = simdjson::ondemand;
@@ -83,6 +96,26 @@ class reader {
     return fail(concat("invalid JSON: ", simdjson::error_message(code)));
   }
 
+  // Strict objects (resource.k8s.io kinds) record each field their kind does not have.
+  bool strict = false;
+  std::size_t object_depth = 0;  // the path depth where the current object starts
+  bool v1beta1_shape = false;    // a v1/v1beta2 object has a field only v1beta1 has
+  std::vector<unknown_field> unknown_fields;
+
+  // Called where a field's name is none its object has, with that field's step taken. Costs
+  // nothing for the fields that are known.
+  [[nodiscard]] dra::status unknown() {
+    if (strict) unknown_fields.push_back({0, {}, path_from(object_depth)});
+    return {};
+  }
+  // The same for a field of v1beta1's shape in a v1 or v1beta2 object (`basic`, a request's
+  // ExactDeviceRequest fields): unknown there, and worth a warning.
+  [[nodiscard]] dra::status v1beta1_field() {
+    v1beta1_shape = true;
+    return unknown();
+  }
+  [[nodiscard]] std::size_t depth() const noexcept { return depth_; }
+
   // RAII steps into a field or an element; the path shrinks back after.
   // Steps are recorded, not rendered: the path text is built only for an error.
   class step {
@@ -99,9 +132,11 @@ class reader {
   [[nodiscard]] step key(std::string_view name) { return push({name, 0, segment_kind::key}); }
   [[nodiscard]] step index(std::size_t i) { return push({{}, i, segment_kind::index}); }
   // "items[3].spec.devices[2].attributes[\"a.b/c\"]"
-  [[nodiscard]] std::string path() const {
+  [[nodiscard]] std::string path() const { return path_from(0); }
+  // The path from segment `first` on.
+  [[nodiscard]] std::string path_from(std::size_t first) const {
     std::string out;
-    for (std::size_t k = 0; k < std::min(depth_, segments_.size()); ++k) {
+    for (std::size_t k = first; k < std::min(depth_, segments_.size()); ++k) {
       const segment& s = segments_[k];
       switch (s.kind) {
         case segment_kind::key:
