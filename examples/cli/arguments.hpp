@@ -14,14 +14,18 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 5> command_names{"summary", "validate", "flatten", "select", "allocate"};
+inline constexpr std::array<std::string_view, 6> command_names{"summary", "validate", "flatten", "select", "allocate",
+                                                              "occupancy"};
 
 inline constexpr std::string_view usage_text =
-    "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json]\n"
+    "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json|svg]\n"
     "\n"
     "commands:\n"
     "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity]\n"
     "                                             allocate every pending claim (the default command)\n"
+    "  occupancy [FILE] [--policy P] [--output text|json|svg]\n"
+    "                                             after allocating, what each claim holds of every counter\n"
+    "                                             set (memory slices as cells) and shared device\n"
     "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
     "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
     "  flatten  [FILE]                            the objects with every mixin applied\n"
@@ -29,7 +33,8 @@ inline constexpr std::string_view usage_text =
     "\n"
     "FILE is a scenario (a Kubernetes List, a JSON array or one object); '-' reads stdin;\n"
     "without FILE the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
-    "--output json prints machine-readable output; allocate prints JSON when stdout is not a terminal.\n";
+    "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
+    "--output svg (occupancy only) draws a standalone SVG picture.\n";
 
 // argv without the program name. `default_command` is what runs when none is named.
 [[nodiscard]] inline dra::result<invocation> parse_arguments(std::span<const std::string_view> args,
@@ -61,8 +66,10 @@ inline constexpr std::string_view usage_text =
         parsed.output = output_format::json;
       else if (*v == "text")
         parsed.output = output_format::text;
+      else if (*v == "svg")
+        parsed.output = output_format::svg;
       else
-        return dra::error{"--output must be text or json, not \"" + *v + "\""};
+        return dra::error{"--output must be text, json or svg, not \"" + *v + "\""};
       parsed.output_given = true;
     } else if (flag == "--class") {
       auto v = value();
@@ -94,6 +101,8 @@ inline constexpr std::string_view usage_text =
     }
   }
   if (!command_seen) parsed.command = std::string(default_command);
+  if (parsed.output == output_format::svg && parsed.command != "occupancy")
+    return dra::error{"--output svg is only for the occupancy command"};
   return parsed;
 }
 
