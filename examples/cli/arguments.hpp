@@ -14,8 +14,8 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 6> command_names{"summary", "validate", "flatten", "select", "allocate",
-                                                              "occupancy"};
+inline constexpr std::array<std::string_view, 6> command_names{"summary", "validate", "flatten",
+                                                               "select",  "allocate", "occupancy"};
 
 inline constexpr std::string_view usage_text =
     "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json|svg]\n"

@@ -1,4 +1,4 @@
-// The `dra occupancy` command: allocates the scenario, then draws what each claim holds of every counter set and shared device (text, JSON or SVG).
+// The `dra occupancy` command: draws what each claim holds of counter sets and shared devices as text, JSON or SVG.
 #pragma once
 
 #include "invocation.hpp"
@@ -64,14 +64,14 @@ inline std::optional<long long> slice_number(std::string_view name) {
   return n;
 }
 
-
 // A counter set's cells in slice order (memory-slice-2 before memory-slice-10), then its other counters.
 struct split_counters {
   std::vector<const dra::sim::counter_occupancy*> cells, others;
 };
 inline split_counters split(const std::vector<dra::sim::counter_occupancy>& counters) {
   split_counters out;
-  const bool named_slices = std::ranges::any_of(counters, [](const auto& c) { return slice_number(c.name).has_value(); });
+  const bool named_slices =
+      std::ranges::any_of(counters, [](const auto& c) { return slice_number(c.name).has_value(); });
   for (const auto& c : counters) {
     const bool cell = named_slices ? slice_number(c.name).has_value() : c.total == 1;
     (cell ? out.cells : out.others).push_back(&c);
@@ -188,11 +188,15 @@ inline void print_text(const dra::sim::occupancy& occ, std::ostream& out) {
     const std::string key = claim_keys::key_of(i);
     out << "  " << key << std::string(key_width - key.size() + 2, ' ') << keys.claims[i] << "\n";
   }
-  const bool any_cells = std::ranges::any_of(occ.counter_sets, [](const auto& set) { return !split(set.counters).cells.empty(); });
-  if (any_cells) out << "  " << "." << std::string(key_width + 1, ' ') << "free\n";
+  const bool any_cells =
+      std::ranges::any_of(occ.counter_sets, [](const auto& set) { return !split(set.counters).cells.empty(); });
+  if (any_cells)
+    out << "  "
+        << "." << std::string(key_width + 1, ' ') << "free\n";
 }
 
-inline void write_counters(dra::json::writer& w, std::string_view field, const std::vector<dra::sim::counter_occupancy>& list) {
+inline void write_counters(dra::json::writer& w, std::string_view field,
+                           const std::vector<dra::sim::counter_occupancy>& list) {
   w.key(field).begin_array();
   for (const auto& c : list) {
     w.begin_object().field("name", c.name).key("total").raw(number(c.total)).key("used").raw(number(c.used));
@@ -210,7 +214,11 @@ inline void print_json(const dra::sim::occupancy& occ, std::ostream& out) {
   for (const auto& claim : claim_keys(occ).claims) w.string(claim);
   w.end_array().key("counterSets").begin_array();
   for (const auto& set : occ.counter_sets) {
-    w.begin_object().field("node", set.node).field("driver", set.driver).field("pool", set.pool).field("name", set.name);
+    w.begin_object()
+        .field("node", set.node)
+        .field("driver", set.driver)
+        .field("pool", set.pool)
+        .field("name", set.name);
     write_counters(w, "counters", set.counters);
     w.end_object();
   }
@@ -233,12 +241,23 @@ inline std::string xml_escape(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -281,9 +300,11 @@ class svg_builder {
     layout_.width = std::max(layout_.bars_x + columns * svg_layout::bar_column + svg_layout::margin, 640);
     // Headings in bold 14px type are about 9px a character.
     for (const auto& set : occ.counter_sets)
-      layout_.width = std::max(layout_.width, 2 * svg_layout::margin + 9 * static_cast<int>(place(set.node, set.driver, set.pool).size()));
+      layout_.width = std::max(
+          layout_.width, 2 * svg_layout::margin + 9 * static_cast<int>(place(set.node, set.driver, set.pool).size()));
     for (const auto& d : occ.shared_devices)
-      layout_.width = std::max(layout_.width, 2 * svg_layout::margin + 9 * static_cast<int>(place(d.node, d.driver, d.pool).size() + 19));
+      layout_.width = std::max(
+          layout_.width, 2 * svg_layout::margin + 9 * static_cast<int>(place(d.node, d.driver, d.pool).size() + 19));
   }
 
   std::string build() {
@@ -308,9 +329,10 @@ class svg_builder {
     y_ += svg_layout::margin;
     const std::string w = std::to_string(layout_.width), h = std::to_string(y_);
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w +
-           " " + h + "\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n" +
-           "<rect x=\"0\" y=\"0\" width=\"" + w + "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n" + body_ + "</svg>\n";
+           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+           w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h +
+           "\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n" + "<rect x=\"0\" y=\"0\" width=\"" + w +
+           "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n" + body_ + "</svg>\n";
   }
 
  private:
@@ -322,9 +344,8 @@ class svg_builder {
              std::string(fill) + "\">" + xml_escape(content) + "</text>\n";
   }
   void rect(double x, int y, double width, int height, std::string_view fill, std::string_view title = {}) {
-    body_ += "<rect x=\"" + number(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + number(width) +
-             "\" height=\"" + std::to_string(height) + "\" fill=\"" + std::string(fill) +
-             "\" stroke=\"#888888\" stroke-width=\"0.5\"" +
+    body_ += "<rect x=\"" + number(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + number(width) + "\" height=\"" +
+             std::to_string(height) + "\" fill=\"" + std::string(fill) + "\" stroke=\"#888888\" stroke-width=\"0.5\"" +
              (title.empty() ? "/>\n" : "><title>" + xml_escape(title) + "</title></rect>\n");
   }
   [[nodiscard]] std::string_view colour(std::string_view claim) const {
@@ -357,7 +378,8 @@ class svg_builder {
     int lines = 0;
     for (std::size_t i = 0; i < counters.size(); ++i) {
       const auto& c = *counters[i];
-      const int column = static_cast<int>(i % svg_layout::bar_columns), line = static_cast<int>(i / svg_layout::bar_columns);
+      const int column = static_cast<int>(i % svg_layout::bar_columns),
+                line = static_cast<int>(i / svg_layout::bar_columns);
       lines = line + 1;
       const int x = layout_.bars_x + column * svg_layout::bar_column, y = top + line * svg_layout::bar_block;
       text(x, y + 11, c.name + " " + used_of(c), "11");
@@ -387,7 +409,8 @@ class svg_builder {
       const int x = layout_.cells_x + static_cast<int>(i) * (svg_layout::cell + svg_layout::cell_gap);
       rect(x, cell_top, svg_layout::cell, svg_layout::cell, holder ? colour(*holder) : free_colour,
            cell.name + (holder ? ": " + *holder : ": free"));
-      if (holder) text(x + svg_layout::cell / 2, cell_top + svg_layout::cell / 2 + 4, keys_.key(*holder), "11", "bold", "middle");
+      if (holder)
+        text(x + svg_layout::cell / 2, cell_top + svg_layout::cell / 2 + 4, keys_.key(*holder), "11", "bold", "middle");
       const auto n = slice_number(cell.name);
       text(x + svg_layout::cell / 2, cell_top + svg_layout::cell + 10, n ? std::to_string(*n) : cell.name, "8",
            "normal", "middle", "#777777");
