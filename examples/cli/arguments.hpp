@@ -14,11 +14,12 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 6> command_names{"summary", "validate", "flatten",
-                                                               "select",  "allocate", "explain"};
+inline constexpr std::array<std::string_view, 7> command_names{"summary", "validate", "flatten",
+                                                               "select",  "allocate", "explain",
+                                                               "occupancy"};
 
 inline constexpr std::string_view usage_text =
-    "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json]\n"
+    "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json|scenario|svg]\n"
     "\n"
     "commands:\n"
     "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity]\n"
@@ -27,6 +28,9 @@ inline constexpr std::string_view usage_text =
     "                                             allocations written back, in the input's format\n"
     "  explain  [FILE] [CLAIM...]                 why each claim (all pending ones by default) got its devices or none:\n"
     "                                             per node and request, the devices left after each check\n"
+    "  occupancy [FILE] [--policy P] [--output text|json|svg]\n"
+    "                                             after allocating, what each claim holds of every counter\n"
+    "                                             set (memory slices as cells) and shared device\n"
     "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
     "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
     "  flatten  [FILE]                            the objects with every mixin applied\n"
@@ -35,7 +39,8 @@ inline constexpr std::string_view usage_text =
     "FILE is a scenario: Kubernetes Lists, JSON arrays or objects, one after another, or YAML\n"
     "documents separated by '---'. '-' reads stdin; without FILE, stdin is read when it is a pipe\n"
     "or a file, else the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
-    "--output json prints machine-readable output; allocate prints JSON when stdout is not a terminal.\n"
+    "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
+    "--output svg (occupancy only) draws a standalone SVG picture.\n"
     "\n"
     "exit status: 0 success; 1 bad input (allocate: also a claim in error); 2 usage error;\n"
     "3 allocate: some claims are unschedulable (and none in error).\n";
@@ -72,8 +77,10 @@ inline constexpr std::string_view usage_text =
         parsed.output = output_format::text;
       else if (*v == "scenario")
         parsed.output = output_format::scenario;
+      else if (*v == "svg")
+        parsed.output = output_format::svg;
       else
-        return dra::error{"--output must be text, json or scenario, not \"" + *v + "\""};
+        return dra::error{"--output must be text, json, scenario or svg, not \"" + *v + "\""};
       parsed.output_given = true;
     } else if (flag == "--class") {
       auto v = value();
@@ -105,6 +112,8 @@ inline constexpr std::string_view usage_text =
     }
   }
   if (!command_seen) parsed.command = std::string(default_command);
+  if (parsed.output == output_format::svg && parsed.command != "occupancy")
+    return dra::error{"--output svg is only for the occupancy command"};
   return parsed;
 }
 

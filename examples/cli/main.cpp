@@ -3,6 +3,7 @@
 #include "arguments.hpp"
 #include "default_scenario.hpp"
 #include "explain_command.hpp"
+#include "occupancy_command.hpp"
 #include "validate_command.hpp"
 
 #include <dra/dra.hpp>
@@ -134,6 +135,7 @@ int main(int argc, char** argv) {
   if (call.command == "validate") return dra_cli::run_validate(*doc, json_output, std::cout);
   if (call.command == "allocate") return dra_cli::run_allocate(call, *doc, std::cout, std::cerr);
   if (call.command == "explain") return dra_cli::run_explain(call, explained, *doc, std::cout, std::cerr);
+  if (call.command == "occupancy") return dra_cli::run_occupancy(call, *doc, std::cout, std::cerr);
   if (call.command == "select") return run_select(call, *doc, expression, std::cout, std::cerr);
   return run_summary(call, *doc, std::cout);
 }
