@@ -2,7 +2,9 @@
 #pragma once
 
 #include <dra/flatten/mixin_view.hpp>
+#include <dra/json/defaults.hpp>
 #include <dra/json/emit.hpp>
+#include <dra/json/overlay.hpp>
 #include <dra/model/scenario.hpp>
 
 #include <algorithm>
@@ -15,7 +17,8 @@ namespace dra::sim {
 // ResourceSlices are written as resource.k8s.io/v1 objects with every mixin
 // applied (v1beta1 and v1beta2 input is converted); every other object,
 // of any kind, is copied as it was written, so nothing the engine does not
-// model is lost.
+// model is lost — except that claims and templates get the fields the API
+// server defaults where they were left out (json::api_server_defaults).
 [[nodiscard]] inline std::string flattened_list(const model::scenario& scenario) {
   struct item {
     std::size_t index;
@@ -41,6 +44,8 @@ namespace dra::sim {
   for (const item& i : items) {
     if (i.slice != nullptr)
       json::write(w, flatten::flatten_slice(*i.slice));
+    else if (auto defaulted = json::with_api_server_defaults(i.json); defaulted && *defaulted)
+      (void)json::write_overlaid(w, **defaulted, {});  // text just written by the writer: it reads back
     else
       w.raw(i.json);
   }

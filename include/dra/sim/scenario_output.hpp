@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dra/core/result.hpp>
+#include <dra/json/defaults.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/overlay.hpp>
 #include <dra/json/writer.hpp>
@@ -84,8 +85,10 @@ inline void write_string_map(json::writer& w, std::string_view key, const model:
 inline dra::status write_generated(json::writer& w, const generated_claim& g, const model::scenario& s,
                                    const model::claim_outcome* allocated, const model::pod& pod) {
   const auto& t = s.claim_templates[g.claim_template];
+  auto defaulted = json::with_api_server_defaults(t.source.json);
+  if (!defaulted) return std::move(defaulted).error().within("ResourceClaimTemplate/" + alloc::object_name(t.object.meta));
   simdjson::dom::parser parser;
-  const simdjson::padded_string text(t.source.json);
+  const simdjson::padded_string text(*defaulted ? std::string_view(**defaulted) : t.source.json);
   simdjson::dom::element root;
   std::string_view api_version = "resource.k8s.io/v1";
   simdjson::dom::element spec;
@@ -149,7 +152,9 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
 //   status.resourceClaimStatuses (as Kubernetes' resourceclaim controller
 //   records the claims it makes);
 // - every claim generated from a template follows its pod (right after
-//   it), allocated or not, as the controller would have created it.
+//   it), allocated or not, as the controller would have created it;
+// - claims and templates show the fields the API server defaults
+//   (json::api_server_defaults) where they were left out.
 // Feeding the result back in allocates nothing twice. Objects need the text
 // they were read from (scenarios built in C++ have none: an error).
 [[nodiscard]] inline result<std::string> scenario_after(const model::scenario& s, const run_report& report) {
@@ -189,7 +194,9 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
       changes = detail::pod_changes(s.pods[i.index].object, effects.pod_node[i.index],
                                     effects.pod_generated[i.index], report);
     }
-    if (auto written = json::write_overlaid(w, i.json, changes); !written)
+    auto defaulted = json::with_api_server_defaults(i.json);
+    if (!defaulted) return std::move(defaulted).error().within("items[" + std::to_string(i.position) + "]");
+    if (auto written = json::write_overlaid(w, *defaulted ? std::string_view(**defaulted) : i.json, changes); !written)
       return std::move(written).error().within("items[" + std::to_string(i.position) + "]");
     if (i.what != kind::pod) continue;
     for (auto g : effects.pod_generated[i.index])
