@@ -1,5 +1,6 @@
 // Ingest throughput (MB/s) and heap use per device on a generated corpus of realistic ResourceSlices.
 #include <dra/json/ingest.hpp>
+#include <dra/json/yaml.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -118,6 +119,23 @@ const corpus& cluster_corpus() {
   return c;
 }
 
+// The same slices as YAML (`kubectl get -o yaml`), for 100 nodes: YAML goes through yaml-cpp, far
+// slower than simdjson, so a smaller corpus keeps the run short; the figure is per byte of YAML.
+const corpus& yaml_corpus() {
+  static const corpus c = [] {
+    corpus json;
+    json.json = R"({"apiVersion":"v1","kind":"List","items":[)";
+    constexpr int nodes = 100;
+    for (int node = 0; node < nodes; ++node) append_node(json.json, node, json.devices);
+    json.json.pop_back();
+    json.json += "]}";
+    auto yaml = dra::json::to_yaml(json.json);
+    if (!yaml) std::abort();  // the generator writes valid JSON
+    return corpus{std::move(*yaml), json.devices};
+  }();
+  return c;
+}
+
 enum class input {
   copied,  // dra::json::load(text): a fresh loader, the text copied into the document
   copied_reused_loader,  // loader.load(text): one loader for all iterations, its parser buffers allocated once
@@ -166,6 +184,18 @@ void ingest_cluster_slices(benchmark::State& state) { ingest(state, input::copie
 void ingest_cluster_slices_reused_loader(benchmark::State& state) { ingest(state, input::copied_reused_loader); }
 void ingest_cluster_slices_padded_input(benchmark::State& state) { ingest(state, input::padded_reused_loader); }
 void ingest_cluster_slices_two_threads(benchmark::State& state) { ingest(state, input::padded_two_threads); }
+// YAML ingest: yaml-cpp parses, the document is written as JSON text, and the JSON reader reads it.
+void ingest_cluster_slices_yaml(benchmark::State& state) {
+  const corpus& c = yaml_corpus();
+  for (auto _ : state) {
+    auto doc = dra::json::load(c.json);
+    if (!doc) state.SkipWithError(doc.error().to_string().c_str());
+    benchmark::DoNotOptimize(doc);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.json.size()));
+  state.counters["corpus_MB"] = static_cast<double>(c.json.size()) / 1e6;
+  state.counters["devices"] = static_cast<double>(c.devices);
+}
 // The floor under ingest: simdjson On-Demand visiting every key and value of the same corpus and
 // building nothing. Ingest can approach this figure, not pass it.
 std::size_t visit(simdjson::ondemand::value value) {
@@ -203,5 +233,6 @@ BENCHMARK(ingest_cluster_slices_reused_loader)->Unit(benchmark::kMillisecond)->M
 BENCHMARK(ingest_cluster_slices_padded_input)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 // Wall time is what matters with threads: the benchmark's CPU time counts the calling thread only.
 BENCHMARK(ingest_cluster_slices_two_threads)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+BENCHMARK(ingest_cluster_slices_yaml)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 }  // namespace

@@ -100,18 +100,18 @@ TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
       R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},)"
       R"("spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},)"
       R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"train","namespace":"ml"},)"
-      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu"}}]}},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","allocationMode":"ExactCount","count":1}}]}},)"
       R"("status":{"allocation":)" + alloc_train + R"(,"reservedFor":[{"resource":"pods","name":"trainer","uid":"uid-1"}]}},)"
       R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"loose","namespace":"ml"},)"
-      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu"}}]}},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","allocationMode":"ExactCount","count":1}}]}},)"
       R"("status":{"allocation":)" + alloc_loose + R"(}},)"
       R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"too-big","namespace":"ml"},)"
-      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","count":5}}]}}},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu","allocationMode":"ExactCount","count":5}}]}}},)"
       R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1"}},)"
       R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"trainer","namespace":"ml","uid":"uid-1"},)"
       R"("spec":{"containers":[{"name":"c","image":"busybox"}],"resourceClaims":[{"name":"gpu","resourceClaimName":"train"}],)"
       R"("nodeName":"node-1"},"status":{"phase":"Pending"}}]})";
-  EXPECT_EQ(compact(once), expected);
+  EXPECT_EQ(compact(once), expected);  // claims echoed with the API server's defaults (allocationMode, count)
 
   // Again: only the claim that did not fit is pending, and it still does not; nothing else changes.
   sim::run_report second;
