@@ -229,7 +229,7 @@ model::device device_of(const fdevice& f, std::size_t index) {
     d.attributes.push_back({"numa", {std::move(numa)}});
   }
   if (f.mem != 0) d.capacity.push_back({"mem", capacity_of(f)});
-  if (f.draw != 0) d.consumes_counters.push_back({"cs", {{"c0", quantity::from_int(f.draw)}}, {}});
+  if (f.draw != 0) d.consumes_counters.push_back({"cs", {{"c0", quantity::from_int(f.draw)}}, {}, {}});
   if (f.shared) d.allow_multiple_allocations = true;
   static constexpr std::array<model::device_taint, 3> taints{{{"k", "v", "NoSchedule", {}},
                                                               {"k", "w", "NoExecute", {}},
@@ -800,7 +800,7 @@ void check_node(const fworld& w, const built& b, int node, const std::array<cons
         fail("allocation breaks a rule", node_name);
     }
     std::vector<model::claim_outcome> outcomes;
-    for (std::size_t k = 0; k < b.pending.size(); ++k) outcomes.push_back({"", {}, o->results[k], {}, {}});
+    for (std::size_t k = 0; k < b.pending.size(); ++k) outcomes.push_back({"", {}, o->results[k], {}, {}, {}});
     if (auto over = dra::alloc::find_overcommit(b.scenario, outcomes); !over.empty()) fail("over-commit", over);
   }
   // An error stops the search where the policy's order met it; the known bug lets a policy accept what others

@@ -132,10 +132,11 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
 [[nodiscard]] inline std::string grouped(const std::vector<std::pair<std::string, std::string>>& device_and_blocker,
                                          std::string_view joiner) {
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;
-  for (const auto& [device, blocker] : device_and_blocker) {
+  for (const auto& entry : device_and_blocker) {  // no structured binding: clang 14 cannot capture one
+    const std::string& blocker = entry.second;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == blocker; });
     if (it == groups.end()) it = groups.insert(groups.end(), {blocker, {}});
-    it->second.push_back(device);
+    it->second.push_back(entry.first);
   }
   std::vector<std::string> parts;
   for (const auto& [blocker, devices] : groups)
