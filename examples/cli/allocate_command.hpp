@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -111,20 +112,25 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
   return allocate_exit_code(report.outcomes);
 }
 
+// The features --features names (all by default); nullopt, with a message on `err`, when it is invalid.
+inline std::optional<dra::alloc::features> requested_features(const invocation& call, std::ostream& err) {
+  if (!call.features) return dra::alloc::features::all();
+  auto parsed = dra::alloc::features::parse(*call.features);
+  if (!parsed) {
+    err << "dra: --features: " << parsed.error().message << "\n";
+    return std::nullopt;
+  }
+  return *parsed;
+}
+
 // `dra allocate`. Selectors compile in the environment upstream's allocator uses whatever the
 // features: the "stored expressions" one, which declares every field and function of the newest
 // version (feature gates only narrow the environment for new API objects). Exit code 2 when
 // --features is invalid.
 inline int run_allocate(const invocation& call, const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  dra::alloc::features features = dra::alloc::features::all();
-  if (call.features) {
-    auto parsed = dra::alloc::features::parse(*call.features);
-    if (!parsed) {
-      err << "dra: --features: " << parsed.error().message << "\n";
-      return 2;
-    }
-    features = *parsed;
-  }
+  const auto requested = requested_features(call, err);
+  if (!requested) return 2;
+  const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
   if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
   if (call.policy == "shared_capacity")

@@ -1,6 +1,7 @@
 // The `dra explain` command: runs the scenario, then prints the whole funnel for the named claims, as text or JSON.
 #pragma once
 
+#include "allocate_command.hpp"
 #include "invocation.hpp"
 
 #include <dra/alloc/features.hpp>
@@ -91,15 +92,9 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
 // exist, 2 when --features is invalid.
 inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::json::document& doc,
                        std::ostream& out, std::ostream& err) {
-  dra::alloc::features features = dra::alloc::features::all();
-  if (call.features) {
-    auto parsed = dra::alloc::features::parse(*call.features);
-    if (!parsed) {
-      err << "dra: --features: " << parsed.error().message << "\n";
-      return 2;
-    }
-    features = *parsed;
-  }
+  const auto requested = requested_features(call, err);
+  if (!requested) return 2;
+  const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
   auto report = dra::sim::run_scenario(doc.scenario(), engine, features);
   auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);

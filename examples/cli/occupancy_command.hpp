@@ -1,6 +1,7 @@
 // The `dra occupancy` command: draws what each claim holds of counter sets and shared devices as text, JSON or SVG.
 #pragma once
 
+#include "allocate_command.hpp"
 #include "invocation.hpp"
 
 #include <dra/alloc/features.hpp>
@@ -473,15 +474,9 @@ int run_occupancy_with(const Engine& engine, const dra::alloc::features& feature
 
 // `dra occupancy`: --features and --policy as for `dra allocate`. Exit code 2 when --features is invalid.
 inline int run_occupancy(const invocation& call, const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  dra::alloc::features features = dra::alloc::features::all();
-  if (call.features) {
-    auto parsed = dra::alloc::features::parse(*call.features);
-    if (!parsed) {
-      err << "dra: --features: " << parsed.error().message << "\n";
-      return 2;
-    }
-    features = *parsed;
-  }
+  const auto requested = requested_features(call, err);
+  if (!requested) return 2;
+  const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
   if (call.policy == "sorted") return run_occupancy_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
   if (call.policy == "shared_capacity")
