@@ -241,6 +241,25 @@ TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
   EXPECT_EQ(r.subjects[1].generated, std::nullopt);
 }
 
+TEST(Templates, GeneratedNameTakenByAnotherClaimIsAnError) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim_template("gpu-template", 1);
+  b.claim("trainer-gpu");  // not linked from the pod's status: not the claim Kubernetes made for it
+  auto& p = b.pod("trainer");
+  b.uses_template(p, "gpu", "gpu-template");
+  auto r = b.run();
+  const std::string why =
+      "pod default/trainer, claim gpu: the claim made from ResourceClaimTemplate default/gpu-template would be named "
+      "default/trainer-gpu, which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
+  ASSERT_EQ(summary(r).size(), 2u);
+  EXPECT_EQ(summary(r)[0], "default/trainer-gpu: error: " + why);
+  EXPECT_TRUE(r.generated.empty());
+  // The existing claim is pending and no pod references it: it is allocated alone afterwards.
+  EXPECT_EQ(summary(r)[1], "default/trainer-gpu@node-1: req-0=pool-1/dev-0");
+}
+
 TEST(Templates, TemplateInAnotherNamespaceIsNotFound) {
   builder b;
   b.node("node-1");

@@ -152,6 +152,20 @@ class scenario_run {
       return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) + ": ResourceClaimTemplate " +
              namespaced(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found";
     }
+    // Kubernetes adds a random suffix, so its generated claims never take an existing name; without
+    // the suffix, a name already in use would make two claims one.
+    const bool taken = claim_index_.contains(std::pair{pod.meta.namespace_, model::text(*name)}) ||
+                       std::any_of(report_.generated.begin(), report_.generated.end(), [&](const generated_claim& o) {
+                         return o.claim.meta.namespace_ == pod.meta.namespace_ && o.claim.meta.name == *name;
+                       });
+    if (taken) {
+      unit.push_back({std::nullopt, std::nullopt, namespaced(pod.meta.namespace_, *name)});
+      return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) +
+             ": the claim made from ResourceClaimTemplate " +
+             namespaced(pod.meta.namespace_, *ref.resource_claim_template_name) + " would be named " +
+             namespaced(pod.meta.namespace_, *name) +
+             ", which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
+    }
     const model::resource_claim_template& t = s_.claim_templates[it->second].object;
     generated_claim g{pod_index, ref.name, it->second, {}, name};
     g.claim.meta.name = *g.name;
