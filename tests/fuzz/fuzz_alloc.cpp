@@ -21,13 +21,6 @@ namespace {
 namespace model = dra::model;
 using dra::quantity;
 
-// TEMPORARY, until branch alloc-parity (issue 17's note) is merged: dra still reproduces two upstream bugs —
-// distinctAttribute compares a device only with the last device of each other request (so two devices of one
-// request may share a value), and matchAttribute over lists does not widen its intersection again on backtrack
-// (so a claim that fits may be called unschedulable). While this is true, only disagreements that these two bugs
-// explain are tolerated (counted in known_bug_hits); every other one aborts.
-constexpr bool alloc_parity_bugs_pending = false;
-std::size_t known_bug_hits = 0;
 
 constexpr std::string_view driver = "dra.test";
 constexpr std::array<std::string_view, 12> device_names{"d0", "d1", "d2", "d3", "d4",  "d5",
@@ -447,10 +440,9 @@ struct reference {
     return on_node(d, node) && selected(d, s) && tolerated(d, s) && capacity_alone(d, s);
   }
 
-  enum class verdict { valid, invalid, known_distinct_bug };
+  enum class verdict { valid, invalid };
   verdict check(const std::vector<pick>& picks) const;
-  bool constraint_holds(const fclaim& c, int claim, const fconstraint& k, const std::vector<pick>& picks,
-                        bool& only_known_bug) const;
+  bool constraint_holds(const fclaim& c, int claim, const fconstraint& k, const std::vector<pick>& picks) const;
 };
 
 // The values of an attribute as a set: its list, or its single value.
@@ -477,8 +469,8 @@ bool applies(const fconstraint& k, const pick& p) {
   }
 }
 
-bool reference::constraint_holds(const fclaim& c, int claim, const fconstraint& k, const std::vector<pick>& picks,
-                                 bool& only_known_bug) const {
+bool reference::constraint_holds(const fclaim& c, int claim, const fconstraint& k,
+                                 const std::vector<pick>& picks) const {
   std::vector<std::pair<const pick*, std::vector<int>>> values;
   for (const pick& p : picks) {
     if (p.claim != claim || !applies(k, p)) continue;
@@ -497,22 +489,12 @@ bool reference::constraint_holds(const fclaim& c, int claim, const fconstraint& 
     }
     return !common.empty();
   }
-  // The known upstream bug compares a device only with the last device of each request: a clash with an earlier
-  // device of a request that has several is what it misses.
-  auto devices_of_request = [&](const pick* p) {
-    return std::count_if(values.begin(), values.end(), [&](const auto& v) { return v.first->request == p->request; });
-  };
-  bool holds = true;
-  only_known_bug = true;
+  // distinctAttribute: every two devices it covers share no value (lists: disjoint).
   for (std::size_t i = 0; i < values.size(); ++i)
     for (std::size_t j = i + 1; j < values.size(); ++j)
       for (int x : values[i].second)
-        if (std::find(values[j].second.begin(), values[j].second.end(), x) != values[j].second.end()) {
-          holds = false;
-          if (values[i].first->request != values[j].first->request && devices_of_request(values[i].first) < 2)
-            only_known_bug = false;
-        }
-  return holds;
+        if (std::find(values[j].second.begin(), values[j].second.end(), x) != values[j].second.end()) return false;
+  return true;
 }
 
 reference::verdict reference::check(const std::vector<pick>& picks) const {
@@ -555,18 +537,10 @@ reference::verdict reference::check(const std::vector<pick>& picks) const {
       if (counters[static_cast<std::size_t>(d.slice)] > counter_total(d.slice)) return verdict::invalid;
     }
   }
-  verdict result = verdict::valid;
   for (std::size_t c = 0; c < w.claims.size(); ++c)
-    for (const fconstraint& k : w.claims[c].constraints) {
-      bool only_known_bug = false;
-      if (constraint_holds(w.claims[c], static_cast<int>(c), k, picks, only_known_bug)) continue;
-      if (!k.match && only_known_bug) {
-        result = verdict::known_distinct_bug;
-        continue;
-      }
-      return verdict::invalid;
-    }
-  return result;
+    for (const fconstraint& k : w.claims[c].constraints)
+      if (!constraint_holds(w.claims[c], static_cast<int>(c), k, picks)) return verdict::invalid;
+  return verdict::valid;
 }
 
 const fworld* current_world = nullptr;
@@ -772,54 +746,28 @@ std::vector<pick> picks_of(const fworld& w, const built& b, const node_outcome& 
   return picks;
 }
 
-bool has_list_match(const fworld& w) {
-  for (const auto& c : w.claims)
-    for (const auto& k : c.constraints)
-      if (k.match && k.attribute == 1) return true;
-  return false;
-}
-
 void check_node(const fworld& w, const built& b, int node, const std::array<const node_outcome*, 3>& by_policy) {
   const reference ref(w, node);
   const std::string node_name(b.nodes[static_cast<std::size_t>(node)].meta.name);
-  bool any_error = false, known_bug = false;
+  bool any_error = false;
   for (const node_outcome* o : by_policy) any_error = any_error || o->error;
   for (const node_outcome* o : by_policy) {
     if (!o->fits) continue;
     // Invariants: a valid assignment by the reference's rules, and nothing over-committed.
     const std::vector<pick> picks = picks_of(w, b, *o, ref);
-    switch (ref.check(picks)) {
-      case reference::verdict::valid:
-        break;
-      case reference::verdict::known_distinct_bug:
-        if (!alloc_parity_bugs_pending) fail("distinctAttribute broken", node_name);
-        ++known_bug_hits;
-        known_bug = true;
-        break;
-      case reference::verdict::invalid:
-        fail("allocation breaks a rule", node_name);
-    }
+    if (ref.check(picks) != reference::verdict::valid) fail("allocation breaks a rule", node_name);
     std::vector<model::claim_outcome> outcomes;
     for (std::size_t k = 0; k < b.pending.size(); ++k) outcomes.push_back({"", {}, o->results[k], {}, {}, {}});
     if (auto over = dra::alloc::find_overcommit(b.scenario, outcomes); !over.empty()) fail("over-commit", over);
   }
-  // An error stops the search where the policy's order met it; the known bug lets a policy accept what others
-  // rightly refuse.
-  if (any_error || known_bug) return;
-  if (by_policy[0]->fits != by_policy[1]->fits || by_policy[0]->fits != by_policy[2]->fits) {
-    // The list-intersection bug depends on the order devices are tried in.
-    if (!alloc_parity_bugs_pending || !has_list_match(w)) fail("policies disagree", node_name);
-    ++known_bug_hits;
-    return;
-  }
+  // An error stops the search where the policy's order met it, so the policies need not agree then.
+  if (any_error) return;
+  if (by_policy[0]->fits != by_policy[1]->fits || by_policy[0]->fits != by_policy[2]->fits)
+    fail("policies disagree", node_name);
   if (w.devices.size() > 8) return;
   std::vector<int> pending(b.pending_index);
   const std::optional<bool> exists = brute_force(ref, pending).any_valid();
   if (!exists || *exists == by_policy[0]->fits) return;
-  if (*exists && alloc_parity_bugs_pending && has_list_match(w)) {
-    ++known_bug_hits;
-    return;
-  }
   fail(*exists ? "unschedulable, but the reference finds an allocation" : "fits, but the reference finds none",
        node_name);
 }
