@@ -385,6 +385,11 @@ class basic_allocator {
     pools_by_node_.clear();
   }
 
+  // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
+  // means no limit, as upstream (whose only bound is the scheduler's filter timeout). The counting bounds cut most
+  // hopeless searches; a budget guards a service against the rest.
+  void set_step_budget(std::uint64_t steps) noexcept { step_budget_ = steps; }
+
   // The next shareID serial; callers that keep allocating continue from here.
   [[nodiscard]] std::uint64_t share_serial() const noexcept { return share_serial_; }
   void set_share_serial(std::uint64_t next) noexcept { share_serial_ = next; }
@@ -533,6 +538,10 @@ class basic_allocator {
                                           const model::device_request_spec& spec, bool is_sub, std::string_view name,
                                           bool admin_access);
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
+    bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
+                       std::size_t start);
+    template <class Demand>
+    bool constraints_hopeless(std::size_t claim, const std::vector<Demand>& demands);
     result<model::allocation_result> build_result(std::size_t claim);
 
     basic_allocator& a_;
@@ -551,7 +560,9 @@ class basic_allocator {
     std::vector<std::vector<std::vector<request_data>>> requests_;  // claim, request, subrequest
     std::vector<std::vector<detail::constraint_state>> constraints_;
     std::vector<std::vector<device_result>> results_;
-    std::optional<dra::error> error_;
+    // Per claim: whether no choice of subrequests can exceed allocation_results_max_size, so that upstream's
+    // early stop at that limit cannot occur and counting bounds may prune.
+    std::vector<bool> within_result_limit_;
     std::uint64_t steps_ = 0;
   };
 
@@ -576,6 +587,7 @@ class basic_allocator {
   };
   std::unordered_map<std::pair<const compiled*, const model::device*>, bool, pair_hash> selector_results_;
   std::uint64_t share_serial_ = 1;
+  std::uint64_t step_budget_ = 0;
 };
 
 }  // namespace dra::alloc

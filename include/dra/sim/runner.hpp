@@ -7,6 +7,7 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/node_usage.hpp>
 
@@ -17,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace dra::sim {
@@ -92,7 +94,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class scenario_run {
  public:
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy)
-      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s) {
+      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes) {
+    for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) node_index_.emplace(nodes_.nodes[i], i);
     for (const auto& c : s.claims)
       if (c.object.allocation) state_.add(*c.object.allocation, alloc::object_name(c.object.meta));
     for (const auto& c : s.classes) classes_.push_back(&c.object);
@@ -239,14 +242,23 @@ class scenario_run {
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
     double chosen_cost = 0;
+    const std::size_t shape = unfit_.shape_of(claims);
     for (const auto* node : candidates) {
       if (failure) break;  // a missing template: nothing to try
+      const auto indexed = node_index_.find(node);
+      if (indexed != node_index_.end())
+        if (auto known = unfit_.known_unfit(shape, indexed->second)) {
+          invalid_pools = invalid_pools || *known;
+          continue;
+        }
       auto outcome = allocator_->allocate(*node, claims);
       if (!outcome) {
         if (chosen == nullptr) failure = outcome.error().to_string();
         break;
       }
       report_.search_steps += outcome->search_steps;
+      if (!outcome->fits && indexed != node_index_.end())
+        unfit_.remember_unfit(shape, indexed->second, outcome->invalid_pools);
       if (outcome->fits) {
         // A node-ranking policy takes the fitting node whose devices cost the fewest placements
         // (ties: the earlier in its ranking); first fit takes the first node that fits.
@@ -270,6 +282,7 @@ class scenario_run {
       } else if (chosen != nullptr) {
         o.node = std::string(chosen->meta.name);
         state_.add(results[k], o.claim);
+        unfit_.committed(results[k]);
         ++commits_;
         if (usage_) usage_->add(results[k]);
         o.allocation = std::move(results[k]);
@@ -314,6 +327,8 @@ class scenario_run {
   std::vector<const model::device_taint_rule*> rules_;
   std::optional<alloc::basic_allocator<Policy, Engine>> allocator_;
   node_list nodes_;
+  std::unordered_map<const model::node*, std::size_t> node_index_;  // position in nodes_.nodes
+  unfit_memo unfit_;  // nodes known not to fit a unit's shape: not searched again
   std::map<std::pair<model::text, model::text>, std::size_t> claim_index_, template_index_;
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list

@@ -86,9 +86,10 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   requests_.resize(claims_.size());
   constraints_.resize(claims_.size());
   results_.resize(claims_.size());
+  within_result_limit_.assign(claims_.size(), false);
   for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
     const model::resource_claim& claim = *claims_[ci];
-    std::size_t min_devices = 0;
+    std::size_t min_devices = 0, max_devices = 0;
     for (const auto& request : claim.spec.requests) {
       const bool has_subs = !request.first_available.empty();
       if (!f_.prioritized_list && has_subs)
@@ -105,20 +106,23 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
       }
       std::vector<request_data> entries;
       if (has_subs) {
-        std::size_t fewest = std::numeric_limits<std::size_t>::max();
+        std::size_t fewest = std::numeric_limits<std::size_t>::max(), most = 0;
         for (const auto& sub : request.first_available) {
           auto rd = validate_request(ci, request, sub, true, sub.name, false);
           if (!rd) return rd.error();
           fewest = std::min(fewest, rd->num_devices);
+          most = std::max(most, rd->num_devices);
           entries.push_back(std::move(rd).value());
         }
         min_devices += fewest;
+        max_devices += most;
       } else {
         static const model::exact_device_request missing{};
         const model::exact_device_request& exact = request.exactly ? *request.exactly : missing;
         auto rd = validate_request(ci, request, exact, false, request.name, exact.admin_access.has_value());
         if (!rd) return rd.error();
         min_devices += rd->num_devices;
+        max_devices += rd->num_devices;
         entries.push_back(std::move(rd).value());
       }
       requests_[ci].push_back(std::move(entries));
@@ -126,6 +130,7 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     if (min_devices > allocation_results_max_size)
       return dra::error{"claim " + claim_name(ci) + ": number of requested devices " + std::to_string(min_devices) +
                         " exceeds the claim limit of " + std::to_string(allocation_results_max_size)};
+    within_result_limit_[ci] = max_devices <= allocation_results_max_size;
     for (std::size_t i = 0; i < claim.spec.constraints.size(); ++i) {
       const auto& c = claim.spec.constraints[i];
       detail::constraint_state state;
@@ -339,12 +344,16 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
                                                                       std::span<const model::device_selector> selectors,
                                                                       const candidate& c) {
   // Upstream names only the class or the claim; the request is added so that users find the culprit.
-  std::string owner = "claim " + claim_name(ci) + ", request " + rd.full_name;
-  if (klass != nullptr) owner += ": class " + std::string(klass->meta.name);
+  // Built only for an error: this runs for every candidate the search meets.
+  auto owner = [&] {
+    std::string o = "claim " + claim_name(ci) + ", request " + rd.full_name;
+    if (klass != nullptr) o += ": class " + std::string(klass->meta.name);
+    return o;
+  };
   for (std::size_t i = 0; i < selectors.size(); ++i) {
     const compiled& program = a_.compile(selectors[i].cel_expression);
     if (!program.program)
-      return dra::error{owner + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
+      return dra::error{owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
     const auto key = std::pair{&program, &c.st->view.base()};
     if (auto known = a_.selector_results_.find(key); known != a_.selector_results_.end()) {
       if (!known->second) return false;
@@ -353,7 +362,7 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
     auto matches = a_.engine_->matches(*program.program, c.st->view, c.st->slice->driver);
     if (matches) a_.selector_results_.emplace(key, *matches);
     if (!matches)
-      return dra::error{owner + ": selector #" + std::to_string(i) + " on device " + std::string(c.st->id.driver) +
+      return dra::error{owner() + ": selector #" + std::to_string(i) + " on device " + std::string(c.st->id.driver) +
                         "/" + std::string(c.st->id.pool) + "/" + std::string(c.st->id.device) +
                         ": CEL runtime error: " + matches.error().message};
     if (!*matches) return false;
@@ -626,7 +635,10 @@ template <allocation_policy Policy, selector_engine Engine>
 auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::size_t ri, std::size_t si,
                                                            std::size_t di, bool in_sub, std::size_t start)
     -> result<step> {
-  ++steps_;
+  if (++steps_ > a_.step_budget_ && a_.step_budget_ != 0)
+    return dra::error{"claim " + claim_name(std::min(ci, claims_.size() - 1)) + ", node " +
+                      std::string(node_.meta.name) + ": search step budget of " + std::to_string(a_.step_budget_) +
+                      " exhausted"};
   if (ci >= claims_.size()) return step::done;
   if (ri >= requests_[ci].size()) {
     auto next = allocate_one(ci + 1, 0, 0, 0, false, 0);
@@ -661,6 +673,7 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     if (!r || *r != step::done) deallocate(ci, ix);
     return r;
   }
+  if (di == 0 && unit_hopeless(ci, ri, rd, rd.num_devices, start)) return step::failed;
   if (rd.num_devices - di >= 2 && hopeless(ci, rd, rd.num_devices - di, start)) return step::failed;
   for (std::size_t p = start; p < order_.size(); ++p) {
     const std::uint32_t ix = order_[p];
@@ -806,3 +819,5 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
 }
 
 }  // namespace dra::alloc
+
+#include <dra/alloc/detail/search_bounds.hpp>

@@ -1,0 +1,198 @@
+// The allocator's counting bounds: hopeless claims (too many devices over several requests, matchAttribute groups
+// too small, too few distinct values) end in a few steps, claims that fit get the same devices as without bounds,
+// errors the search would meet are still met, and the optional step budget.
+#include <dra/alloc/allocator.hpp>
+#include <dra/cel/selector.hpp>
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+// One node with one slice of `devices` devices; claims built request by request.
+struct node_with_devices {
+  std::deque<std::string> strings;
+  model::device_class klass;
+  model::resource_slice slice;
+  model::node node;
+  model::resource_claim claim;
+  cel::selector_engine engine;
+  alloc::ledger none;
+
+  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
+
+  explicit node_with_devices(int devices) {
+    klass.meta.name = "gpu";
+    node.meta.name = "node-1";
+    slice.meta.name = "slice-1";
+    slice.driver = "gpu.example.com";
+    slice.pool = {"pool-1", 1, 1};
+    slice.node_name = model::text("node-1");
+    for (int i = 0; i < devices; ++i) {
+      model::device d;
+      d.name = str("gpu-" + std::to_string(i));
+      slice.devices.push_back(d);
+    }
+    claim.meta.name = "claim";
+    claim.meta.namespace_ = "default";
+  }
+  // Gives device i the attribute `name` with the value value(i).
+  template <class F>
+  void attribute(std::string name, F value) {
+    for (std::size_t i = 0; i < slice.devices.size(); ++i)
+      slice.devices[i].attributes.push_back({str(name), model::device_attribute{value(static_cast<int>(i))}});
+  }
+  model::exact_device_request& request(std::string name, std::int64_t count) {
+    model::device_request r;
+    r.name = str(std::move(name));
+    model::exact_device_request e;
+    e.device_class_name = "gpu";
+    e.count = count;
+    r.exactly = e;
+    claim.spec.requests.push_back(r);
+    return *claim.spec.requests.back().exactly;
+  }
+  void constraint(bool match, std::string attribute) {
+    model::device_constraint c;
+    (match ? c.match_attribute : c.distinct_attribute) = str(std::move(attribute));
+    claim.spec.constraints.push_back(c);
+  }
+  result<alloc::allocation_outcome> allocate(std::uint64_t budget = 0) {
+    const model::device_class* classes[] = {&klass};
+    const model::resource_slice* slices[] = {&slice};
+    alloc::basic_allocator<alloc::first_fit, cel::selector_engine> a(alloc::features::all(), none, classes, slices,
+                                                                    engine);
+    a.set_step_budget(budget);
+    const model::resource_claim* claims[] = {&claim};
+    return a.allocate(node, claims);
+  }
+};
+
+std::vector<std::string> chosen(const alloc::allocation_outcome& o) {
+  std::vector<std::string> out;
+  for (const auto& r : o.results.at(0).results) out.push_back(r.request + "=" + std::string(r.device));
+  return out;
+}
+
+TEST(Bounds, OneDeviceTooManyOverFourRequestsEndsAtOnce) {
+  node_with_devices n(24);
+  n.request("a", 6), n.request("b", 6), n.request("c", 6), n.request("d", 7);
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_FALSE(outcome->fits);
+  EXPECT_LT(outcome->search_steps, 10u);  // without the bound: C(24,6) * C(18,6) * ... branches
+}
+
+TEST(Bounds, OneRequestTooManyForItsOwnSelectorEndsAtOnce) {
+  // Two requests that fit together by count, but the second one's selector leaves it too few devices.
+  node_with_devices n(24);
+  n.attribute("half", [](int i) { return model::attribute_value{std::int64_t{i % 2}}; });
+  n.request("any", 6);
+  n.request("odd", 13).selectors.push_back({"device.attributes[\"gpu.example.com\"].half == 1"});
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_FALSE(outcome->fits);
+  EXPECT_LT(outcome->search_steps, 10u);
+}
+
+TEST(Bounds, MatchAttributeWithNoGroupLargeEnoughEndsAtOnce) {
+  node_with_devices n(128);
+  n.attribute("numa", [](int i) { return model::attribute_value{std::int64_t{i / 8}}; });
+  n.request("a", 5), n.request("b", 4);
+  n.constraint(true, "gpu.example.com/numa");
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_FALSE(outcome->fits);
+  EXPECT_LT(outcome->search_steps, 10u);
+}
+
+TEST(Bounds, MatchAttributeFixedByTheFirstDeviceCutsTheNextRequest) {
+  // numa 0 has 7 devices, numa 1 has 16. Request a takes one device and b eight more of the same numa: gpu-0 to
+  // gpu-6 each fix numa 0, with six left for b, and are cut when b starts instead of b enumerating them.
+  node_with_devices n(23);
+  n.attribute("numa", [](int i) { return model::attribute_value{std::int64_t{i < 7 ? 0 : 1}}; });
+  n.request("a", 1), n.request("b", 8);
+  n.constraint(true, "gpu.example.com/numa");
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  ASSERT_TRUE(outcome->fits);
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"a=gpu-7", "b=gpu-8", "b=gpu-9", "b=gpu-10", "b=gpu-11",
+                                                        "b=gpu-12", "b=gpu-13", "b=gpu-14", "b=gpu-15"}));
+  EXPECT_LT(outcome->search_steps, 100u);  // without it: 2^6 subsets of numa 0 for each of gpu-0 to gpu-6
+}
+
+TEST(Bounds, DistinctAttributeWithTooFewValuesEndsAtOnce) {
+  node_with_devices n(64);
+  n.attribute("numa", [](int i) { return model::attribute_value{std::int64_t{i % 8}}; });
+  n.request("a", 5), n.request("b", 4);
+  n.constraint(false, "gpu.example.com/numa");
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_FALSE(outcome->fits);
+  EXPECT_LT(outcome->search_steps, 10u);
+}
+
+TEST(Bounds, DistinctListAttributesCountValuesNotDevices) {
+  // With list types, devices {0,1}, {1,2}, {2,3}: pairwise disjoint sets of two exist ({0,1} and {2,3}), three do not.
+  for (std::int64_t wanted : {2, 3}) {
+    node_with_devices n(3);
+    n.attribute("links", [](int i) {
+      return model::attribute_value{std::vector<std::int64_t>{i, i + 1}};
+    });
+    n.request("a", 1), n.request("b", wanted - 1);
+    n.constraint(false, "gpu.example.com/links");
+    auto outcome = n.allocate();
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_EQ(outcome->fits, wanted == 2) << wanted;
+    if (wanted == 2) {
+      EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"a=gpu-0", "b=gpu-2"}));
+    }
+  }
+}
+
+TEST(Bounds, ClaimsThatFitGetFirstFitsDevices) {
+  node_with_devices n(24);
+  n.attribute("numa", [](int i) { return model::attribute_value{std::int64_t{i / 8}}; });
+  n.request("a", 3), n.request("b", 5);
+  n.constraint(true, "gpu.example.com/numa");
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  ASSERT_TRUE(outcome->fits);
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"a=gpu-0", "a=gpu-1", "a=gpu-2", "b=gpu-3", "b=gpu-4",
+                                                        "b=gpu-5", "b=gpu-6", "b=gpu-7"}));
+}
+
+TEST(Bounds, AnErrorTheSearchWouldMeetIsNotPrunedAway) {
+  // Four devices wanted, three exist: hopeless by count. Upstream takes gpu-0 and gpu-1 for `a`, then evaluates
+  // b's selector on gpu-2, which has no `model` attribute: a runtime error, which dra must report too.
+  node_with_devices n(3);
+  n.slice.devices[0].attributes.push_back({"model", model::device_attribute{model::text("a100")}});
+  n.slice.devices[1].attributes.push_back({"model", model::device_attribute{model::text("a100")}});
+  n.request("a", 2);
+  n.request("b", 2).selectors.push_back({"device.attributes[\"gpu.example.com\"].model == \"a100\""});
+  auto outcome = n.allocate();
+  ASSERT_FALSE(outcome);
+  EXPECT_NE(outcome.error().message.find("gpu-2"), std::string::npos) << outcome.error().message;
+  EXPECT_NE(outcome.error().message.find("CEL runtime error"), std::string::npos) << outcome.error().message;
+}
+
+TEST(Bounds, AnExhaustedStepBudgetIsAnError) {
+  node_with_devices n(4);
+  n.request("a", 2);
+  auto unlimited = n.allocate();
+  ASSERT_TRUE(unlimited && unlimited->fits);
+  auto within = n.allocate(unlimited->search_steps);
+  ASSERT_TRUE(within && within->fits);
+  auto exhausted = n.allocate(unlimited->search_steps - 1);
+  ASSERT_FALSE(exhausted);
+  EXPECT_EQ(exhausted.error().message,
+            "claim default/claim, node node-1: search step budget of " + std::to_string(unlimited->search_steps - 1) +
+                " exhausted");
+}
+
+}  // namespace
