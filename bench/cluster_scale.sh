@@ -87,7 +87,8 @@ time_once() {
     grep -v '^Command exited' "$workdir/stderr" | head -5 >&2
     return 1
   fi
-  awk -v s="$start" -v e="$end" '{ printf "%.1f %.0f\n", (e - s) * 1000, ($1 + $2) * 1000 }' "$workdir/cpu"
+  # GNU time writes "Command exited with non-zero status 3" before its figures: take the last line.
+  tail -n 1 "$workdir/cpu" | awk -v s="$start" -v e="$end" '{ printf "%.1f %.0f\n", (e - s) * 1000, ($1 + $2) * 1000 }'
 }
 
 # "best median cpu_median" of a file of "wall_ms cpu_ms" lines (POSIX awk, no gawk needed).
