@@ -21,9 +21,15 @@ std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           std::array<char, 8> escaped{};
@@ -159,11 +165,13 @@ object pool(std::string_view name, int slices) {
 
 // A slice that the node selector `node-with-dra In ["true"]` scopes, as scheduler_perf's network-wide slices.
 object slice_spec_for_dra_nodes(std::string_view driver, std::string_view pool_name, int slices) {
-  const std::string term =
-      object{}
-          .raw("matchExpressions",
-               array({object{}.str("key", "node-with-dra").str("operator", "In").raw("values", array({quoted("true")})).json()}))
-          .json();
+  const std::string term = object{}
+                               .raw("matchExpressions", array({object{}
+                                                                   .str("key", "node-with-dra")
+                                                                   .str("operator", "In")
+                                                                   .raw("values", array({quoted("true")}))
+                                                                   .json()}))
+                               .json();
   return object{}
       .str("driver", driver)
       .obj("pool", pool(pool_name, slices))
@@ -244,7 +252,8 @@ scenario_file gpus_500x8() {
                             .raw("capacity", object{}.raw("memory", value("80Gi")).json())
                             .json());
     }
-    s.add(resource_slice(name + "-" + std::string(driver), slice_spec_on_node(driver, name, 1).raw("devices", array(devices))));
+    s.add(resource_slice(name + "-" + std::string(driver),
+                         slice_spec_on_node(driver, name, 1).raw("devices", array(devices))));
   }
   for (int p = 0; p < pods; ++p) s.add(pod_with_template("default", "pod-" + n(p), "gpu", "single-gpu"));
   return s;
@@ -260,21 +269,71 @@ struct mig_profile {
 };
 
 const std::vector<mig_profile>& a100_profiles() {
-  static const std::vector<mig_profile> profiles = {
-      {"1g.5gb", {0, 1, 2, 3, 4, 5, 6}, 1, "4864Mi", 14, 1, 0, 0, 0},
-      {"2g.10gb", {0, 2, 4}, 2, "9856Mi", 28, 2, 1, 0, 0},
-      {"3g.20gb", {0, 4}, 4, "19968Mi", 42, 3, 2, 0, 0},
-      {"4g.20gb", {0}, 4, "19968Mi", 56, 4, 2, 0, 0},
-      {"7g.40gb", {0}, 8, "40192Mi", 98, 7, 5, 1, 1}};
+  static const std::vector<mig_profile> profiles = {{"1g.5gb", {0, 1, 2, 3, 4, 5, 6}, 1, "4864Mi", 14, 1, 0, 0, 0},
+                                                    {"2g.10gb", {0, 2, 4}, 2, "9856Mi", 28, 2, 1, 0, 0},
+                                                    {"3g.20gb", {0, 4}, 4, "19968Mi", 42, 3, 2, 0, 0},
+                                                    {"4g.20gb", {0}, 4, "19968Mi", 56, 4, 2, 0, 0},
+                                                    {"7g.40gb", {0}, 8, "40192Mi", 98, 7, 5, 1, 1}};
   return profiles;
 }
 
 std::vector<std::pair<std::string, std::string>> whole_a100_counters() {
   std::vector<std::pair<std::string, std::string>> out = {
-      {"copy-engines", "7"}, {"decoders", "5"},        {"encoders", "0"},   {"jpeg-engines", "1"},
+      {"copy-engines", "7"}, {"decoders", "5"},         {"encoders", "0"},   {"jpeg-engines", "1"},
       {"memory", "40Gi"},    {"multiprocessors", "98"}, {"ofa-engines", "1"}};
   for (int m = 0; m < 8; ++m) out.emplace_back("memory-slice-" + n(m), "1");
   return out;
+}
+
+// GPU `g` of node `node_index`, published whole and as every MIG placement, all on `set`.
+void add_a100_devices(int node_index, int g, const std::string& set, std::vector<std::string>& out) {
+  const std::string uuid = "GPU-" + n(node_index) + "-" + n(g);
+  auto common_attributes = [&](std::string_view type) {
+    object attributes;
+    attributes.raw("productName", string_attribute("NVIDIA A100-SXM4-40GB"))
+        .raw("brand", string_attribute("Nvidia"))
+        .raw("architecture", string_attribute("Ampere"))
+        .raw("cudaComputeCapability", version_attribute("8.0.0"))
+        .raw("driverVersion", version_attribute("550.54.15"))
+        .raw("cudaDriverVersion", version_attribute("12.4.0"))
+        .raw("type", string_attribute(type));
+    return attributes;
+  };
+  out.push_back(object{}
+                    .str("name", "gpu-" + n(g))
+                    .obj("attributes",
+                         common_attributes("gpu").raw("uuid", string_attribute(uuid)).raw("index", int_attribute(g)))
+                    .raw("capacity", object{}.raw("memory", value("40Gi")).json())
+                    .raw("consumesCounters", consumes(set, whole_a100_counters()))
+                    .json());
+  for (const auto& p : a100_profiles()) {
+    for (const int start : p.starts) {
+      std::string profile_dashed(p.name);
+      profile_dashed[profile_dashed.find('.')] = '-';
+      std::vector<std::pair<std::string, std::string>> uses = {{"copy-engines", n(p.copy_engines)},
+                                                               {"decoders", n(p.decoders)},
+                                                               {"memory", std::string(p.memory)},
+                                                               {"multiprocessors", n(p.multiprocessors)}};
+      if (p.jpeg_engines) uses.emplace_back("jpeg-engines", n(p.jpeg_engines));
+      if (p.ofa_engines) uses.emplace_back("ofa-engines", n(p.ofa_engines));
+      for (int m = start; m < start + p.slices; ++m) uses.emplace_back("memory-slice-" + n(m), "1");
+      out.push_back(
+          object{}
+              .str("name", "gpu-" + n(g) + "-mig-" + profile_dashed + "-" + n(start))
+              .obj("attributes", common_attributes("mig")
+                                     .raw("profile", string_attribute(p.name))
+                                     .raw("uuid", string_attribute("MIG-" + n(node_index) + "-" + n(g) + "-" +
+                                                                   std::string(p.name) + "-" + n(start)))
+                                     .raw("parentUUID", string_attribute(uuid))
+                                     .raw("index", int_attribute(g))
+                                     .raw("placementStart", int_attribute(start))
+                                     .raw("placementSize", int_attribute(p.slices)))
+              .raw("capacity",
+                   object{}.raw("memory", value(p.memory)).raw("multiprocessors", value(n(p.multiprocessors))).json())
+              .raw("consumesCounters", consumes(set, uses))
+              .json());
+    }
+  }
 }
 
 // (b) 64 DGX A100 nodes as dra's default scenario models them (KEP-4815): per node a pool of two
@@ -306,59 +365,11 @@ scenario_file mig_64() {
     for (int g = 0; g < gpus; ++g) {
       std::vector<std::string>& slice_devices = devices[static_cast<std::size_t>(g / (gpus / 2))];
       const std::string set = "gpu-" + n(g) + "-counter-set";
-      const std::string uuid = "GPU-" + n(i) + "-" + n(g);
       sets.push_back(counter_set(set, whole_a100_counters()));
-      auto common_attributes = [&](std::string_view type) {
-        object attributes;
-        attributes.raw("productName", string_attribute("NVIDIA A100-SXM4-40GB"))
-            .raw("brand", string_attribute("Nvidia"))
-            .raw("architecture", string_attribute("Ampere"))
-            .raw("cudaComputeCapability", version_attribute("8.0.0"))
-            .raw("driverVersion", version_attribute("550.54.15"))
-            .raw("cudaDriverVersion", version_attribute("12.4.0"))
-            .raw("type", string_attribute(type));
-        return attributes;
-      };
-      slice_devices.push_back(object{}
-                            .str("name", "gpu-" + n(g))
-                            .obj("attributes", common_attributes("gpu")
-                                                   .raw("uuid", string_attribute(uuid))
-                                                   .raw("index", int_attribute(g)))
-                            .raw("capacity", object{}.raw("memory", value("40Gi")).json())
-                            .raw("consumesCounters", consumes(set, whole_a100_counters()))
-                            .json());
-      for (const auto& p : a100_profiles()) {
-        for (const int start : p.starts) {
-          std::string profile_dashed(p.name);
-          profile_dashed[profile_dashed.find('.')] = '-';
-          std::vector<std::pair<std::string, std::string>> uses = {{"copy-engines", n(p.copy_engines)},
-                                                                  {"decoders", n(p.decoders)},
-                                                                  {"memory", std::string(p.memory)},
-                                                                  {"multiprocessors", n(p.multiprocessors)}};
-          if (p.jpeg_engines) uses.emplace_back("jpeg-engines", n(p.jpeg_engines));
-          if (p.ofa_engines) uses.emplace_back("ofa-engines", n(p.ofa_engines));
-          for (int m = start; m < start + p.slices; ++m) uses.emplace_back("memory-slice-" + n(m), "1");
-          slice_devices.push_back(
-              object{}
-                  .str("name", "gpu-" + n(g) + "-mig-" + profile_dashed + "-" + n(start))
-                  .obj("attributes", common_attributes("mig")
-                                         .raw("profile", string_attribute(p.name))
-                                         .raw("uuid", string_attribute("MIG-" + n(i) + "-" + n(g) + "-" +
-                                                                       std::string(p.name) + "-" + n(start)))
-                                         .raw("parentUUID", string_attribute(uuid))
-                                         .raw("index", int_attribute(g))
-                                         .raw("placementStart", int_attribute(start))
-                                         .raw("placementSize", int_attribute(p.slices)))
-                  .raw("capacity", object{}
-                                       .raw("memory", value(p.memory))
-                                       .raw("multiprocessors", value(n(p.multiprocessors)))
-                                       .json())
-                  .raw("consumesCounters", consumes(set, uses))
-                  .json());
-        }
-      }
+      add_a100_devices(i, g, set, slice_devices);
     }
-    s.add(resource_slice(name + "-gpu.nvidia.com-counters", slice_spec_on_node(driver, name, 3).raw("sharedCounters", array(sets))));
+    s.add(resource_slice(name + "-gpu.nvidia.com-counters",
+                         slice_spec_on_node(driver, name, 3).raw("sharedCounters", array(sets))));
     for (std::size_t half = 0; half < devices.size(); ++half)
       s.add(resource_slice(name + "-gpu.nvidia.com-devices-" + std::to_string(half),
                            slice_spec_on_node(driver, name, 3).raw("devices", array(devices[half]))));
@@ -371,8 +382,7 @@ scenario_file mig_64() {
     const int in_cycle = p % 20;
     return in_cycle % 5 == 4 ? partitions[static_cast<std::size_t>(in_cycle / 5)] : std::string_view("whole-gpu");
   };
-  for (int p = 0; p < pods; ++p)
-    s.add(pod_with_template("default", "pod-" + n(p), "gpu", kind(p)));
+  for (int p = 0; p < pods; ++p) s.add(pod_with_template("default", "pod-" + n(p), "gpu", kind(p)));
   return s;
 }
 
@@ -395,19 +405,20 @@ scenario_file partitionable_100() {
   for (int i = 0; i < nodes; ++i) s.add(scheduler_perf_node(i));
   for (int i = 0; i < pools; ++i) {
     const std::string pool_name = "resourceslice-" + n(i);
-    s.add(resource_slice("resourceslice-countersets-" + n(i),
-                         slice_spec_for_dra_nodes(test_driver, pool_name, 2)
-                             .raw("sharedCounters", array({counter_set("counter-set", {{"counter1", "1"},
-                                                                                      {"counter2", "1"},
-                                                                                      {"counter3", "1"},
-                                                                                      {"counter4", "1"}})}))));
+    s.add(resource_slice(
+        "resourceslice-countersets-" + n(i),
+        slice_spec_for_dra_nodes(test_driver, pool_name, 2)
+            .raw("sharedCounters",
+                 array({counter_set("counter-set",
+                                    {{"counter1", "1"}, {"counter2", "1"}, {"counter3", "1"}, {"counter4", "1"}})}))));
     auto device = [&](std::string_view name, bool preallocate, std::string_view capacity,
                       const std::vector<std::string>& counter_names) {
       std::vector<std::pair<std::string, std::string>> uses;
       for (const auto& c : counter_names) uses.emplace_back(c, "1");
       return object{}
           .str("name", name)
-          .obj("attributes", object{}.raw("preallocate", bool_attribute(preallocate)).raw("dra.example.com/slice", int_attribute(i)))
+          .obj("attributes",
+               object{}.raw("preallocate", bool_attribute(preallocate)).raw("dra.example.com/slice", int_attribute(i)))
           .raw("capacity", object{}.raw("counters", value(capacity)).json())
           .raw("consumesCounters", consumes("counter-set", uses))
           .json();
@@ -430,13 +441,12 @@ scenario_file partitionable_100() {
                 claim_spec({request("req-0", exact_request("test-class", init_selector))})));
   for (int i = 0; i < init_claims; ++i)
     s.add(pod("init", "init-pod-" + n(i), "resource", "resourceClaimName", "test-claim-with-selector-" + n(i)));
-  const std::string same_slice = object{}
-                                     .raw("requests", array({quoted("req-0")}))
-                                     .str("matchAttribute", "dra.example.com/slice")
-                                     .json();
+  const std::string same_slice =
+      object{}.raw("requests", array({quoted("req-0")})).str("matchAttribute", "dra.example.com/slice").json();
   s.add(claim_template("test", "test-claim-template",
                        claim_spec({request("req-0", exact_request("test-class", {}, 2))}, {same_slice})));
-  for (int p = 0; p < pods; ++p) s.add(pod_with_template("test", "test-dra-" + n(p), "resource", "test-claim-template"));
+  for (int p = 0; p < pods; ++p)
+    s.add(pod_with_template("test", "test-dra-" + n(p), "resource", "test-claim-template"));
   return s;
 }
 
@@ -474,10 +484,10 @@ scenario_file consumable_100() {
           .json();
   for (int i = 0; i < pools; ++i) {
     const std::string pool_name = "resourceslice-" + n(i);
-    s.add(resource_slice("resourceslice-countersets-" + n(i),
-                         slice_spec_for_dra_nodes(test_driver, pool_name, 2)
-                             .raw("sharedCounters",
-                                  array({counter_set("counter-set", {{"counter1", "1"}, {"counter2", "1"}})}))));
+    s.add(resource_slice(
+        "resourceslice-countersets-" + n(i),
+        slice_spec_for_dra_nodes(test_driver, pool_name, 2)
+            .raw("sharedCounters", array({counter_set("counter-set", {{"counter1", "1"}, {"counter2", "1"}})}))));
     auto attributes = [&](bool preallocate) {
       return object{}.raw("preallocate", bool_attribute(preallocate)).raw("dra.example.com/slice", int_attribute(i));
     };
@@ -495,15 +505,17 @@ scenario_file consumable_100() {
             .raw("capacity", object{}.raw("counters", value("2")).raw("memory", memory_policy).json())
             .raw("consumesCounters", consumes("counter-set", {{"counter1", "1"}, {"counter2", "1"}}))
             .json();
-    s.add(resource_slice("resourceslice-devices-" + n(i),
-                         slice_spec_for_dra_nodes(test_driver, pool_name, 2).raw("devices", array({shareable, two_counters}))));
+    s.add(resource_slice(
+        "resourceslice-devices-" + n(i),
+        slice_spec_for_dra_nodes(test_driver, pool_name, 2).raw("devices", array({shareable, two_counters}))));
   }
   s.add(device_class("test-class",
                      "device.driver == \"test-driver.cdi.k8s.io\" &&\ndevice.allowMultipleAllocations == true"));
   s.add(claim_template("test", "test-claim-template",
                        claim_spec({request("req-0", exact_request("test-class", {}, 1, "40Gi")),
                                    request("req-1", exact_request("test-class", {}, 1, "40Gi"))})));
-  for (int p = 0; p < pods; ++p) s.add(pod_with_template("test", "test-dra-" + n(p), "resource", "test-claim-template"));
+  for (int p = 0; p < pods; ++p)
+    s.add(pod_with_template("test", "test-dra-" + n(p), "resource", "test-claim-template"));
   return s;
 }
 
