@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Times whole-process `dra allocate` on the four cluster-scale scenarios of issue #14 (written by
+# bench/cluster_scenarios.cpp) and checks how many claims each allocates.
+#
+#   bench/cluster_scale.sh                      build the release dra (cmake --preset release), time it
+#   bench/cluster_scale.sh --dra PATH           time that dra binary instead
+#   bench/cluster_scale.sh --compare OLD NEW    time two dra binaries on the same files, interleaved,
+#                                               and check that their results are the same
+# Options: --runs N (default 5), --only NAME (a scenario, e.g. mig-64; repeatable),
+#          --scenarios DIR (keep the generated files there instead of a temporary directory).
+# Exit status: 0 when every count is as expected (and, with --compare, both results agree), 1 otherwise.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+runs=5
+dra=""
+compare_old=""
+compare_new=""
+scenario_dir=""
+only=()
+
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+while (($#)); do
+  case $1 in
+    --dra) dra=$2; shift 2 ;;
+    --compare) compare_old=$2; compare_new=$3; shift 3 ;;
+    --runs) runs=$2; shift 2 ;;
+    --only) only+=("$2"); shift 2 ;;
+    --scenarios) scenario_dir=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "cluster_scale.sh: unknown argument $1" >&2; usage ;;
+  esac
+done
+
+# Scenario, the issue's whole-process target (ms), and the counts its shape implies:
+# allocated, unschedulable, error.
+#  gpus-500x8: 4,000 one-GPU claims on 500 x 8 GPUs: every GPU taken.
+#  mig-64: 480 whole GPUs + 120 MIG partitions on 512 A100s: the last 12 whole-GPU pods fit nowhere.
+#  partitionable-100: 2,000 init claims take one two-counter device per pool, then 2,000 pods
+#    take the two single-counter devices left in one pool each.
+#  consumable-100: 2,000 pods x 2 x 40Gi on 2,000 pools of two 80Gi shareable devices; the second one
+#    also gives out its whole `counters` capacity (no request policy) to its first allocation, so a
+#    pool takes three requests: room for 3,000 pods.
+scenarios=(
+  "gpus-500x8 150 4000 0 0"
+  "mig-64 100 588 12 0"
+  "partitionable-100 500 4000 0 0"
+  "consumable-100 300 2000 0 0"
+)
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/cluster-scale.XXXXXX")
+trap 'rm -rf "$workdir"' EXIT
+[[ -n $scenario_dir ]] || scenario_dir=$workdir/scenarios
+
+# The generator: plain C++20, compiled here so that no benchmark build is needed.
+"${CXX:-c++}" -std=c++20 -O2 -o "$workdir/cluster_scenarios" "$repo/bench/cluster_scenarios.cpp"
+"$workdir/cluster_scenarios" "$scenario_dir"
+
+if [[ -n $compare_old ]]; then
+  binaries=("$compare_old" "$compare_new")
+elif [[ -n $dra ]]; then
+  binaries=("$dra")
+else
+  (cd "$repo" && cmake --preset release >/dev/null && cmake --build --preset release >/dev/null)
+  binaries=("$repo/build/release/examples/dra")
+fi
+for b in "${binaries[@]}"; do
+  [[ -x $b ]] || { echo "cluster_scale.sh: $b is not an executable" >&2; exit 1; }
+done
+
+selected() {
+  ((${#only[@]} == 0)) && return 0
+  local o
+  for o in "${only[@]}"; do [[ $o == "$1" ]] && return 0; done
+  return 1
+}
+
+# One timed run: prints "wall_ms cpu_ms" (cpu = user + system, from /usr/bin/time).
+time_once() {
+  local binary=$1 file=$2 start end status
+  start=$EPOCHREALTIME
+  status=0
+  /usr/bin/time -f '%U %S' -o "$workdir/cpu" "$binary" allocate "$file" --output json >/dev/null 2>"$workdir/stderr" || status=$?
+  end=$EPOCHREALTIME
+  if ((status != 0 && status != 3)); then
+    echo "cluster_scale.sh: $binary allocate $file exited $status:" >&2
+    grep -v '^Command exited' "$workdir/stderr" | head -5 >&2
+    return 1
+  fi
+  # GNU time writes "Command exited with non-zero status 3" before its figures: take the last line.
+  tail -n 1 "$workdir/cpu" | awk -v s="$start" -v e="$end" '{ printf "%.1f %.0f\n", (e - s) * 1000, ($1 + $2) * 1000 }'
+}
+
+# "best median cpu_median" of a file of "wall_ms cpu_ms" lines (POSIX awk, no gawk needed).
+median_awk='{ v[NR] = $1 } END { m = int((NR + 1) / 2); printf "%.1f", (NR % 2 ? v[m] : (v[m] + v[m + 1]) / 2) }'
+summarize() {
+  local best median cpu
+  best=$(sort -n -k1,1 "$1" | head -1 | cut -d' ' -f1)
+  median=$(cut -d' ' -f1 "$1" | sort -n | awk "$median_awk")
+  cpu=$(cut -d' ' -f2 "$1" | sort -n | awk "$median_awk")
+  echo "$best $median ${cpu%.*}"
+}
+
+# "allocated unschedulable error" of one run's JSON output.
+counts() {
+  jq -r '[([.results[] | select(has("allocation"))] | length),
+          ([.results[] | select(has("unschedulable"))] | length),
+          ([.results[] | select(has("error"))] | length)] | @tsv' "$1" | tr '\t' ' '
+}
+
+# The results without explanations and share IDs, keys sorted: what two binaries must agree on.
+normalized() {
+  jq -S 'del(.results[].explanation) | walk(if type == "object" then del(.shareID) else . end)' "$1"
+}
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)   cores: $(nproc)   runs: $runs"
+for b in "${binaries[@]}"; do echo "dra: $b"; done
+echo
+if ((${#binaries[@]} == 1)); then
+  printf '%-18s %9s %9s %9s %9s  %-7s %s\n' scenario "best ms" "median ms" "cpu ms" "target" "" "allocated/unschedulable/error (expected)"
+else
+  printf '%-18s %10s %10s %10s %10s %8s %9s  %s\n' scenario "old best" "old median" "new best" "new median" speedup target "allocated/unschedulable/error (expected)"
+fi
+
+failed=0
+for entry in "${scenarios[@]}"; do
+  read -r name target want_allocated want_unschedulable want_error <<<"$entry"
+  selected "$name" || continue
+  file=$scenario_dir/$name.json
+  expected="$want_allocated $want_unschedulable $want_error"
+  verdicts=()
+  for i in "${!binaries[@]}"; do
+    status=0
+    "${binaries[$i]}" allocate "$file" --output json >"$workdir/out-$i.json" 2>"$workdir/stderr" || status=$?
+    if ((status != 0 && status != 3)); then
+      echo "cluster_scale.sh: ${binaries[$i]} allocate $file exited $status:" >&2
+      head -5 "$workdir/stderr" >&2
+      failed=1
+      continue 2
+    fi
+    got=$(counts "$workdir/out-$i.json")
+    verdict="${got// //}"
+    if [[ $got != "$expected" ]]; then
+      verdict+=" WRONG, expected ${expected// //}"
+      failed=1
+    fi
+    verdicts+=("$verdict")
+  done
+  if ((${#binaries[@]} == 2)) && ! cmp -s <(normalized "$workdir/out-0.json") <(normalized "$workdir/out-1.json"); then
+    verdicts+=("RESULTS DIFFER")
+    failed=1
+  fi
+  : >"$workdir/times-0"
+  : >"$workdir/times-1"
+  for ((r = 0; r < runs; ++r)); do
+    for i in "${!binaries[@]}"; do
+      time_once "${binaries[$i]}" "$file" >>"$workdir/times-$i" || { failed=1; continue 3; }
+    done
+  done
+  read -r best0 median0 cpu0 < <(summarize "$workdir/times-0")
+  if ((${#binaries[@]} == 1)); then
+    mark=$(awk -v m="$median0" -v t="$target" 'BEGIN { print (m <= t ? "ok" : "over") }')
+    printf '%-18s %9s %9s %9s %9s  %-7s %s\n' "$name" "$best0" "$median0" "$cpu0" "≤$target" "$mark" "${verdicts[*]} (${expected// //})"
+  else
+    read -r best1 median1 _ < <(summarize "$workdir/times-1")
+    speedup=$(awk -v a="$median0" -v b="$median1" 'BEGIN { printf "x%.2f", (b > 0 ? a / b : 0) }')
+    printf '%-18s %10s %10s %10s %10s %8s %9s  %s\n' "$name" "$best0" "$median0" "$best1" "$median1" "$speedup" "≤$target" "${verdicts[*]} (${expected// //})"
+  fi
+done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit "$failed"
