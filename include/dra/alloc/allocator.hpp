@@ -432,10 +432,21 @@ class basic_allocator {
     // Per counter set drawn from: its group slot and the groups declared for
     // it (only in pools where some device declares compatibility groups).
     std::vector<std::pair<std::uint32_t, std::span<const model::text>>> group_sets;
-    // What the ledger says, as of the pool's `seen_version`.
+    std::vector<const model::device_taint*> rule_taints;  // from DeviceTaintRules
+  };
+  // A candidate as searches see it: what the ledger says (as of its pool's `seen_version`) and what the current
+  // search has given out. Kept per node between searches; every search leaves the search's part as it found it.
+  struct candidate {
+    const candidate_layout* st = nullptr;
     bool exclusive_in_state = false;
     const capacity_amounts* given_out = nullptr;
-    std::vector<const model::device_taint*> rule_taints;  // from DeviceTaintRules
+    std::vector<std::uint32_t> exclusive_for;  // claim indices holding it exclusively in this search
+    std::uint32_t shares = 0;                  // shared allocations in this search
+    capacity_amounts allocating;               // capacity given out in this search
+  };
+  struct counter_slot {
+    quantity available;  // the counter's value less what allocated devices hold
+    quantity consumed;   // by the current search (zero between searches)
   };
   struct counter_holder {
     std::uint32_t pool = 0;
@@ -450,6 +461,7 @@ class basic_allocator {
   struct pool_state {
     std::uint64_t seen_version = std::numeric_limits<std::uint64_t>::max();
     std::uint32_t first_candidate = 0, last_candidate = 0;
+    std::uint32_t first_holder = 0, last_holder = 0;  // its counter_holders
   };
   // What one node sees: its pools, candidates and counters, independent of what is allocated.
   struct node_pools {
@@ -464,6 +476,27 @@ class basic_allocator {
     std::vector<group_holder> group_holders;  // devices with group slots, allocated or not
     std::vector<pool_state> pool_states;
     std::vector<quantity> slot_available;  // slot_values less what allocated devices hold
+    std::unordered_map<device_ref, std::uint32_t, device_ref_hash> pool_index;  // (driver, pool, "") → pool
+    // What searches start from, refreshed for the pools the ledger logged since `changes_seen` (all of them when
+    // its generation changed): so a search costs what it visits, not what the node has.
+    std::uint64_t ledger_generation = std::numeric_limits<std::uint64_t>::max();
+    std::size_t changes_seen = 0;
+    std::vector<candidate> live;
+    std::vector<counter_slot> slots;
+    std::vector<char> overdrawn;          // per pool: allocated devices hold more than a counter has
+    std::vector<std::uint32_t> identity;  // first_fit's order: 0, 1, 2, …
+    // Which candidates a request's class and selectors pick: that depends on nothing a search or the ledger
+    // changes, so requests with the same class and selectors share one record on the node, kept between searches
+    // (-1 not evaluated or an error, which is evaluated again; 0 no; 1 yes). `first_live` (first_fit only): every
+    // candidate before it is held by the ledger, or picked by no such request, or short of counters the ledger
+    // already took, with its selectors known to evaluate — so a search for such a request may start there, as the
+    // candidates it skips would fail without an error.
+    struct selection {
+      std::vector<std::int8_t> values;
+      std::uint32_t first_live = 0;
+    };
+    std::map<std::vector<const void*>, selection> selections;  // key: class, then the compiled selectors
+    bool searching = false;               // set while a search runs: still set means one was cut short
     [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
       return std::equal(labels.begin(), labels.end(), other.begin(), other.end(),
                         [](const auto& mine, const auto& theirs) {
@@ -480,19 +513,6 @@ class basic_allocator {
     result<allocation_outcome> run();
 
    private:
-    // A candidate's state during one search.
-    struct candidate {
-      const candidate_layout* st = nullptr;
-      bool exclusive_in_state = false;
-      const capacity_amounts* given_out = nullptr;
-      std::vector<std::uint32_t> exclusive_for;  // claim indices holding it exclusively in this search
-      std::uint32_t shares = 0;                  // shared allocations in this search
-      capacity_amounts allocating;               // capacity given out in this search
-    };
-    struct counter_slot {
-      quantity available;
-      quantity consumed;
-    };
     struct request_data {
       const model::device_request* request = nullptr;
       const model::device_request_spec* spec = nullptr;
@@ -505,7 +525,10 @@ class basic_allocator {
       std::size_t num_devices = 0;
       bool all_mode = false;
       std::vector<std::uint32_t> all_devices;
-      std::vector<std::int8_t> selectable;  // per candidate: -1 unknown, 0 no, 1 yes
+      std::span<std::int8_t> selectable;  // per candidate: -1 unknown, 0 no, 1 yes (the node's selection)
+      typename node_pools::selection* selection = nullptr;
+      // The class's and the request's selectors, compiled (looked up by text once per search, not per candidate).
+      std::vector<const compiled*> class_programs, own_programs;
       std::size_t selected_sub = 0;
     };
     struct device_result {
@@ -522,7 +545,8 @@ class basic_allocator {
 
     result<bool> is_selectable(request_data& rd, std::size_t claim, std::uint32_t c);
     result<bool> selectors_match(std::size_t claim, const request_data& rd, const model::device_class* klass,
-                                 std::span<const model::device_selector> selectors, const candidate& c);
+                                 std::span<const model::device_selector> selectors,
+                                 std::vector<const compiled*>& programs, const candidate& c);
     bool capacity_fits(const request_data& rd, const candidate& c) const;
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
     bool reserve_counters(const candidate& c);
@@ -538,23 +562,28 @@ class basic_allocator {
                                           const model::device_request_spec& spec, bool is_sub, std::string_view name,
                                           bool admin_access);
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
+    bool short_of_counters_in_state(const candidate& c) const;
+    std::size_t first_live(request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
     template <class Demand>
     bool constraints_hopeless(std::size_t claim, const std::vector<Demand>& demands);
     result<model::allocation_result> build_result(std::size_t claim);
+    result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
 
     basic_allocator& a_;
     const features& f_;
     const model::node& node_;
     std::span<const model::resource_claim* const> claims_;
     const std::vector<pool>* pools_ = nullptr;
-    std::vector<candidate> candidates_;
-    std::vector<std::uint32_t> order_;
+    node_pools* layout_ = nullptr;
+    // The node's candidates, counters and pools' state, borrowed from its node_pools.
+    std::span<candidate> candidates_;
+    std::span<const std::uint32_t> order_;
+    std::vector<std::uint32_t> ranked_;   // order_ for policies other than first_fit
     std::vector<candidate_facts> facts_;  // empty for first_fit
-    std::vector<counter_slot> slots_;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots_;  // [first, last) per pool
-    std::vector<bool> pool_overdrawn_;
+    std::span<counter_slot> slots_;
+    std::span<const char> pool_overdrawn_;
     std::vector<detail::group_intersection> group_state_;  // per group slot
     std::vector<std::pair<std::uint32_t, detail::group_intersection>> group_undo_;
     std::vector<std::vector<std::vector<request_data>>> requests_;  // claim, request, subrequest

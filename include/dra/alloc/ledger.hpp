@@ -84,6 +84,7 @@ class ledger {
     if (r.admin_access.value_or(false)) return;
     device_ref id{r.driver, r.pool, r.device};
     pool_versions_[device_ref{r.driver, r.pool, {}}] = ++version_;
+    changed_pools_.push_back(device_ref{r.driver, r.pool, {}});
     if (!r.share_id) {
       exclusive_.insert(id);
       return;
@@ -104,6 +105,15 @@ class ledger {
       auto& names = owners_[device_ref{r.driver, r.pool, r.device}];
       if (std::find(names.begin(), names.end(), owner) == names.end()) names.emplace_back(owner);
     }
+  }
+
+  // Every add() appends its pool (device name empty) to a log, so that callers caching per-pool lookups refresh
+  // only the pools added to since they last looked: remember changes_seen() and read the log from there. The log
+  // restarts when the ledger is assigned; a new generation() says so.
+  [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
+  [[nodiscard]] std::size_t changes_seen() const noexcept { return changed_pools_.size(); }
+  [[nodiscard]] std::span<const device_ref> changed_pools_since(std::size_t seen) const noexcept {
+    return std::span<const device_ref>(changed_pools_).subspan(std::min(seen, changed_pools_.size()));
   }
 
   // Held exclusively by some claim.
@@ -134,9 +144,13 @@ class ledger {
     pool_versions_ = std::move(other.pool_versions_);
     version_ = newer;
     for (auto& entry : pool_versions_) entry.second = newer;
+    changed_pools_.clear();
+    generation_ = std::max(generation_, other.generation_) + 1;
   }
 
   std::uint64_t version_ = 0;
+  std::uint64_t generation_ = 0;
+  std::vector<device_ref> changed_pools_;
   std::unordered_map<device_ref, std::uint64_t, device_ref_hash> pool_versions_;  // device name empty
   std::unordered_set<device_ref, device_ref_hash> exclusive_;
   std::unordered_set<device_ref, device_ref_hash> shared_;

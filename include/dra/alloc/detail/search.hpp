@@ -28,50 +28,68 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     cached->second.laid_out = true;
   }
   node_pools& layout = cached->second;
-  // Refresh what the ledger says about each pool whose allocations changed.
-  for (std::uint32_t p = 0; p < pools_->size(); ++p) {
+  layout_ = &layout;
+  if (layout.searching) {  // a search was cut short (by an exception): its leftovers go
+    for (candidate& c : layout.live) c.exclusive_for.clear(), c.shares = 0, c.allocating.clear();
+    for (counter_slot& slot : layout.slots) slot.consumed = quantity{};
+  }
+  // Refresh what the ledger says about each pool added to since the last search on this node.
+  auto refresh = [&](std::uint32_t p) {
     const pool& pl = (*pools_)[p];
-    if (pl.incomplete || pl.invalid) continue;
+    if (pl.incomplete || pl.invalid) return;
     pool_state& ps = layout.pool_states[p];
     const std::uint64_t version = a_.state_->pool_version(pl.key.driver, pl.key.pool);
-    if (version == ps.seen_version) continue;
+    if (version == ps.seen_version) return;
     ps.seen_version = version;
+    std::vector<char> was_out;  // per candidate of the pool: what a selection's first_live could skip
+    for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i)
+      was_out.push_back(layout.live[i].exclusive_in_state || short_of_counters_in_state(layout.live[i]));
     for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i) {
-      candidate_layout& c = layout.candidates[i];
-      c.exclusive_in_state = version != 0 && a_.state_->exclusively_allocated(c.id);
-      c.given_out = version != 0 ? a_.state_->given_out(c.id) : nullptr;
+      candidate& c = layout.live[i];
+      c.exclusive_in_state = version != 0 && a_.state_->exclusively_allocated(c.st->id);
+      c.given_out = version != 0 ? a_.state_->given_out(c.st->id) : nullptr;
     }
-    for (std::uint32_t i = layout.pool_slots[p].first; i < layout.pool_slots[p].second; ++i)
-      layout.slot_available[i] = layout.slot_values[i];
-    if (version == 0) continue;
-    for (const auto& holder : layout.counter_holders) {
-      if (holder.pool != p || !a_.state_->allocated(holder.id)) continue;
-      for (const auto& [slot, amount] : holder.draws)
-        if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
+    const auto [first_slot, last_slot] = layout.pool_slots[p];
+    for (std::uint32_t i = first_slot; i < last_slot; ++i) layout.slot_available[i] = layout.slot_values[i];
+    if (version != 0)
+      for (std::uint32_t h = ps.first_holder; h < ps.last_holder; ++h) {
+        const counter_holder& holder = layout.counter_holders[h];
+        if (!a_.state_->allocated(holder.id)) continue;
+        for (const auto& [slot, amount] : holder.draws)
+          if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
+      }
+    layout.overdrawn[p] = 0;
+    for (std::uint32_t i = first_slot; i < last_slot; ++i) {
+      layout.slots[i].available = layout.slot_available[i];
+      if (layout.slot_available[i].sign() < 0) layout.overdrawn[p] = 1;
     }
+    // A candidate the ledger gave back (it was replaced) may be one a first_live skips: start over.
+    for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i)
+      if (was_out[i - ps.first_candidate] &&
+          !(layout.live[i].exclusive_in_state || short_of_counters_in_state(layout.live[i]))) {
+        for (auto& entry : layout.selections) entry.second.first_live = 0;
+        break;
+      }
+  };
+  if (layout.ledger_generation != a_.state_->generation()) {
+    for (std::uint32_t p = 0; p < pools_->size(); ++p) refresh(p);
+  } else {
+    for (const device_ref& changed : a_.state_->changed_pools_since(layout.changes_seen))
+      if (auto it = layout.pool_index.find(changed); it != layout.pool_index.end()) refresh(it->second);
   }
-  slots_.clear();
-  for (const auto& value : layout.slot_available) slots_.push_back({value, quantity{}});
-  pool_slots_ = layout.pool_slots;
-  pool_overdrawn_.assign(pools_->size(), false);
-  for (std::uint32_t p = 0; p < pools_->size(); ++p)
-    for (std::uint32_t i = pool_slots_[p].first; i < pool_slots_[p].second; ++i)
-      if (slots_[i].available.sign() < 0) pool_overdrawn_[p] = true;
+  layout.ledger_generation = a_.state_->generation();
+  layout.changes_seen = a_.state_->changes_seen();
+  layout.searching = true;
+  candidates_ = layout.live;
+  slots_ = layout.slots;
+  pool_overdrawn_ = layout.overdrawn;
   // Compatibility groups of allocated devices, read from their slices as upstream does.
   group_state_.assign(layout.group_slots, {});
   group_undo_.clear();
   for (const auto& holder : layout.group_holders)
     if (a_.state_->allocated(holder.id))
       for (const auto& [slot, declared] : holder.group_sets) group_state_[slot].add(declared);
-  candidates_.resize(layout.candidates.size());
-  for (std::size_t i = 0; i < candidates_.size(); ++i) {
-    candidate& c = candidates_[i];
-    c.st = &layout.candidates[i];
-    c.exclusive_in_state = c.st->exclusive_in_state;
-    c.given_out = c.st->given_out;
-  }
-  order_.resize(candidates_.size());
-  std::iota(order_.begin(), order_.end(), 0u);
+  order_ = layout.identity;
   if constexpr (!std::is_same_v<Policy, first_fit>) {
     std::vector<detail::candidate_input> inputs;
     inputs.reserve(candidates_.size());
@@ -79,9 +97,20 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
       inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr,
                         c.exclusive_in_state, c.st->draws});
     facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
-    a_.policy_.order_candidates(order_, facts_);
+    ranked_ = layout.identity;
+    a_.policy_.order_candidates(ranked_, facts_);
+    order_ = ranked_;
   }
+  auto outcome = search_and_build();
+  // The search undid every device it tried and gave back; what the chosen ones took goes back too.
+  for (std::size_t ci = results_.size(); ci-- > 0;)
+    while (!results_[ci].empty()) deallocate(ci, results_[ci].back().candidate);
+  layout.searching = false;
+  return outcome;
+}
 
+template <allocation_policy Policy, selector_engine Engine>
+result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
   // Check every request as upstream does before searching.
   requests_.resize(claims_.size());
   constraints_.resize(claims_.size());
@@ -188,6 +217,9 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
     layout.pool_slots[p] = {next, next};
     layout.pool_states[p].first_candidate = static_cast<std::uint32_t>(layout.candidates.size());
     layout.pool_states[p].last_candidate = layout.pool_states[p].first_candidate;
+    layout.pool_states[p].first_holder = static_cast<std::uint32_t>(layout.counter_holders.size());
+    layout.pool_states[p].last_holder = layout.pool_states[p].first_holder;
+    layout.pool_index.emplace(device_ref{pl.key.driver, pl.key.pool, {}}, p);
     if (pl.incomplete || pl.invalid) continue;
     // Slots are numbered set by set, each set's counters in key order, so a
     // counter's slot is its set's first slot plus its rank in the set.
@@ -276,8 +308,15 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
               layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
     layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
     layout.pool_states[p].last_candidate = static_cast<std::uint32_t>(layout.candidates.size());
+    layout.pool_states[p].last_holder = static_cast<std::uint32_t>(layout.counter_holders.size());
   }
   layout.slot_available = layout.slot_values;
+  layout.live.resize(layout.candidates.size());
+  for (std::size_t i = 0; i < layout.candidates.size(); ++i) layout.live[i].st = &layout.candidates[i];
+  for (const auto& value : layout.slot_values) layout.slots.push_back({value, quantity{}});
+  layout.overdrawn.assign(layout.pools.size(), 0);
+  layout.identity.resize(layout.candidates.size());
+  std::iota(layout.identity.begin(), layout.identity.end(), 0u);
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -308,7 +347,14 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
     return dra::error{where() + ": could not retrieve device class " + std::string(spec.device_class_name) +
                       ": deviceclass.resource.k8s.io \"" + std::string(spec.device_class_name) + "\" not found"};
   rd.klass = klass->second;
-  rd.selectable.assign(candidates_.size(), -1);
+  std::vector<const void*> key{rd.klass};
+  for (const auto& selector : rd.klass->selectors) rd.class_programs.push_back(&a_.compile(selector.cel_expression));
+  for (const auto& selector : spec.selectors) rd.own_programs.push_back(&a_.compile(selector.cel_expression));
+  key.insert(key.end(), rd.own_programs.begin(), rd.own_programs.end());
+  auto& selection = layout_->selections[std::move(key)];
+  if (selection.values.empty()) selection.values.assign(candidates_.size(), -1);
+  rd.selectable = selection.values;
+  rd.selection = &selection;
   switch (spec.mode) {
     case model::allocation_mode::exact_count:
       rd.num_devices = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;
@@ -342,6 +388,7 @@ template <allocation_policy Policy, selector_engine Engine>
 result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const request_data& rd,
                                                                       const model::device_class* klass,
                                                                       std::span<const model::device_selector> selectors,
+                                                                      std::vector<const compiled*>& programs,
                                                                       const candidate& c) {
   // Upstream names only the class or the claim; the request is added so that users find the culprit.
   // Built only for an error: this runs for every candidate the search meets.
@@ -350,8 +397,10 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
     if (klass != nullptr) o += ": class " + std::string(klass->meta.name);
     return o;
   };
+  if (programs.size() != selectors.size())
+    for (const auto& selector : selectors) programs.push_back(&a_.compile(selector.cel_expression));
   for (std::size_t i = 0; i < selectors.size(); ++i) {
-    const compiled& program = a_.compile(selectors[i].cel_expression);
+    const compiled& program = *programs[i];
     if (!program.program)
       return dra::error{owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
     const auto key = std::pair{&program, &c.st->view.base()};
@@ -381,11 +430,11 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
     return v;
   };
   if (rd.klass != nullptr) {
-    auto m = selectors_match(ci, rd, rd.klass, rd.klass->selectors, c);
+    auto m = selectors_match(ci, rd, rd.klass, rd.klass->selectors, rd.class_programs, c);
     if (!m) return m.error();
     if (!*m) return decide(false);
   }
-  auto m = selectors_match(ci, rd, nullptr, rd.spec->selectors, c);
+  auto m = selectors_match(ci, rd, nullptr, rd.spec->selectors, rd.own_programs, c);
   if (!m) return m.error();
   if (!*m) return decide(false);
   if (c.st->slice->per_device_node_selection.value_or(false)) {
@@ -632,6 +681,30 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
 }
 
 template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::short_of_counters_in_state(const candidate& c) const {
+  // A shared device with allocations draws no counters again; any other draws them on every allocation.
+  if (!c.st->consumes_counters || (c.st->shared && c.given_out != nullptr)) return false;
+  if (!f_.partitionable_devices || layout_->overdrawn[c.st->pool]) return true;
+  return std::any_of(c.st->draws.begin(), c.st->draws.end(), [&](const auto& draw) {
+    return draw.second > layout_->slots[draw.first].available;
+  });
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd) {
+  // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds.
+  if (!std::is_same_v<Policy, first_fit> || rd.admin_access) return 0;
+  auto& first = rd.selection->first_live;
+  while (first < candidates_.size()) {
+    const candidate& c = candidates_[first];
+    const std::int8_t picked = rd.selectable[first];
+    if (!(c.exclusive_in_state || picked == 0 || (picked == 1 && short_of_counters_in_state(c)))) break;
+    ++first;
+  }
+  return first;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
 auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::size_t ri, std::size_t si,
                                                            std::size_t di, bool in_sub, std::size_t start)
     -> result<step> {
@@ -673,6 +746,7 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     if (!r || *r != step::done) deallocate(ci, ix);
     return r;
   }
+  start = std::max(start, first_live(rd));
   if (di == 0 && unit_hopeless(ci, ri, rd, rd.num_devices, start)) return step::failed;
   if (rd.num_devices - di >= 2 && hopeless(ci, rd, rd.num_devices - di, start)) return step::failed;
   for (std::size_t p = start; p < order_.size(); ++p) {

@@ -29,21 +29,25 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
       continue;
     }
     const auto first_set = static_cast<std::uint32_t>(n.sets.size());
+    std::map<std::pair<std::string_view, std::string_view>, std::uint32_t> counter_index;  // (set, counter)
+    std::vector<std::size_t> counters_in_set;  // per set of this pool
     if (f_.partitionable_devices)
       for (const auto& set : pl.counter_sets) {
         n.sets.push_back({set.name(), {}});
-        for (const auto e : set.counters())
+        counters_in_set.push_back(0);
+        for (const auto e : set.counters()) {
+          ++counters_in_set.back();
+          counter_index.emplace(std::pair{set.name(), e.name}, static_cast<std::uint32_t>(n.counters.size()));
           n.counters.push_back({static_cast<std::uint32_t>(n.sets.size() - 1), e.name, *e.value});
+        }
       }
     auto draws_of = [&](const flatten::mixin_device_view& view) {
       std::vector<detail::funnel_node::draw> draws;
       if (!f_.partitionable_devices) return draws;
       for (const auto consumption : view.counter_consumptions())
         for (const auto e : consumption.counters())
-          for (std::uint32_t c = 0; c < n.counters.size(); ++c)
-            if (n.counters[c].set >= first_set && n.sets[n.counters[c].set].name == consumption.counter_set() &&
-                n.counters[c].name == e.name)
-              draws.push_back({c, *e.value});
+          if (auto it = counter_index.find(std::pair{consumption.counter_set(), e.name}); it != counter_index.end())
+            draws.push_back({it->second, *e.value});
       return draws;
     };
     for (const auto* slice : pl.device_slices)
@@ -64,13 +68,11 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
           if (draws.empty()) continue;
           // A device drawing every counter of a set in full is the physical device its partitions share.
           for (std::uint32_t s = first_set; s < n.sets.size(); ++s) {
-            std::size_t in_set = 0, full = 0;
-            for (const auto& c : n.counters)
-              if (c.set == s) ++in_set;
+            if (!n.sets[s].whole_device.empty()) continue;
+            std::size_t full = 0;
             for (const auto& d : draws)
               if (n.counters[d.counter].set == s && d.amount == n.counters[d.counter].total) ++full;
-            if (in_set > 0 && full == in_set && n.sets[s].whole_device.empty())
-              n.sets[s].whole_device = std::string(view.name());
+            if (full > 0 && full == counters_in_set[s - first_set]) n.sets[s].whole_device = std::string(view.name());
           }
           n.holders.push_back({alloc::device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
         }
