@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -566,8 +567,7 @@ class basic_allocator {
     std::size_t first_live(request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
-    template <class Demand>
-    bool constraints_hopeless(std::size_t claim, const std::vector<Demand>& demands);
+    static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);
     result<model::allocation_result> build_result(std::size_t claim);
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
 
