@@ -167,6 +167,32 @@ TEST(Bounds, ClaimsThatFitGetFirstFitsDevices) {
                                                         "b=gpu-5", "b=gpu-6", "b=gpu-7"}));
 }
 
+TEST(Bounds, OnceEverySelectorIsKnownAFixedValueVisitsOnlyItsCandidates) {
+  // A first search (claim `all`) evaluates the class on every device; the node keeps those results, so the second
+  // search may visit, once its first device fixes the numa value, only the devices with that value.
+  node_with_devices n(5);
+  const std::int64_t numa[] = {2, 1, 0, 1, 0};
+  n.attribute("numa", [&](int i) { return model::attribute_value{numa[i]}; });
+  n.request("gpus", 2);
+  n.constraint(true, "gpu.example.com/numa");
+  model::resource_claim all;
+  all.meta.name = "all";
+  all.spec.requests.push_back(n.claim.spec.requests[0]);
+  all.spec.requests[0].exactly->count = 5;
+  const model::device_class* classes[] = {&n.klass};
+  const model::resource_slice* slices[] = {&n.slice};
+  alloc::basic_allocator<alloc::first_fit, cel::selector_engine> a(alloc::features::all(), n.none, classes, slices,
+                                                                  n.engine);
+  const model::resource_claim* first[] = {&all};
+  ASSERT_TRUE(a.allocate(n.node, first));
+  const model::resource_claim* second[] = {&n.claim};
+  auto outcome = a.allocate(n.node, second);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  ASSERT_TRUE(outcome->fits);
+  // gpu-0 (numa 2) has no partner; gpu-1 (numa 1) pairs with gpu-3, skipping gpu-2 (numa 0).
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"gpus=gpu-1", "gpus=gpu-3"}));
+}
+
 TEST(Bounds, AnErrorTheSearchWouldMeetIsNotPrunedAway) {
   // Four devices wanted, three exist: hopeless by count. Upstream takes gpu-0 and gpu-1 for `a`, then evaluates
   // b's selector on gpu-2, which has no `model` attribute: a runtime error, which dra must report too.

@@ -164,6 +164,37 @@ struct attribute_set {
   return a.value == b.value;
 }
 
+// A set of attribute values as keys that compare equal exactly when the allocator's constraints call the values equal.
+[[nodiscard]] inline std::vector<std::string> value_keys(const attribute_set& s) {
+  std::vector<std::string> keys;
+  switch (s.type) {
+    case attribute_set::kind::ints:
+      for (auto v : s.ints) keys.push_back("i" + std::to_string(v));
+      break;
+    case attribute_set::kind::bools:
+      for (bool v : s.bools) keys.push_back(v ? "b1" : "b0");
+      break;
+    case attribute_set::kind::strings:
+      for (auto v : s.strings) keys.push_back("s" + std::string(v));
+      break;
+    case attribute_set::kind::versions:
+      for (auto v : s.strings) keys.push_back("v" + std::string(v));
+      break;
+    case attribute_set::kind::none:
+      break;
+  }
+  return keys;
+}
+
+// The keys of candidate `ix`'s attribute for a constraint: none when no constraint can take the device (missing,
+// or an empty list); without list types, a list (which equals nothing, not even itself) gets a key of its own.
+[[nodiscard]] inline std::vector<std::string> constraint_keys(const model::device_attribute* a, bool list_types,
+                                                              std::uint32_t ix) {
+  if (a == nullptr) return {};
+  if (!list_types && scalar_kind(*a) == 0) return {"#" + std::to_string(ix)};
+  return value_keys(attribute_set::of(a));
+}
+
 // Looks up a fully qualified attribute name; the driver's own domain may be left out on the device.
 [[nodiscard]] inline const model::device_attribute* lookup_attribute(const flatten::mixin_device_view& device,
                                                                      std::string_view driver,
@@ -495,7 +526,15 @@ class basic_allocator {
     struct selection {
       std::vector<std::int8_t> values;
       std::uint32_t first_live = 0;
+      std::size_t unknown = 0;  // values still -1
     };
+    // Candidates by the values of an attribute a matchAttribute constraint names (keys as the counting bounds
+    // make them), in order; built when a search first needs it.
+    struct value_index {
+      bool built = false;
+      std::map<std::string, std::vector<std::uint32_t>, std::less<>> candidates;
+    };
+    std::map<std::string, value_index, std::less<>> attribute_index;
     std::map<std::vector<const void*>, selection> selections;  // key: class, then the compiled selectors
     bool searching = false;               // set while a search runs: still set means one was cut short
     [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
@@ -565,6 +604,7 @@ class basic_allocator {
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
     bool short_of_counters_in_state(const candidate& c) const;
     std::size_t first_live(request_data& rd);
+    const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, const request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
     static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);

@@ -9,11 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace dra::alloc {
@@ -76,34 +76,29 @@ class ledger {
     return it == pool_versions_.end() ? 0 : it->second;
   }
 
+  // What the ledger holds for one device.
+  struct device_state {
+    bool exclusive = false;                       // held exclusively by some claim
+    bool shared = false;                          // has shared allocations
+    std::optional<capacity_amounts> given_out;    // capacity its shared allocations consume
+    std::vector<std::string> owners;              // claims known to hold it (added with an owner), in order
+  };
+
   // Records one allocation result: admin-access results do not block
   // their device; results with a shareID are shared allocations and add
   // their consumed capacity to the device's total; every other result
   // makes its device exclusively in use.
-  void add(const model::device_request_allocation_result& r) {
-    if (r.admin_access.value_or(false)) return;
-    device_ref id{r.driver, r.pool, r.device};
-    pool_versions_[device_ref{r.driver, r.pool, {}}] = ++version_;
-    changed_pools_.push_back(device_ref{r.driver, r.pool, {}});
-    if (!r.share_id) {
-      exclusive_.insert(id);
-      return;
-    }
-    shared_.insert(id);
-    capacity_amounts& total = given_out_[id];
-    for (const auto& c : r.consumed_capacity) detail::add_amount(total, c.name, c.value);
-  }
+  void add(const model::device_request_allocation_result& r) { add_result(r); }
   void add(const model::allocation_result& a) {
-    for (const auto& r : a.results) add(r);
+    for (const auto& r : a.results) add_result(r);
   }
   // As add(), remembering `owner` (a claim's "namespace/name") as a holder of
   // each device, so that explanations can name who blocks a device.
   void add(const model::allocation_result& a, std::string_view owner) {
     for (const auto& r : a.results) {
-      add(r);
-      if (r.admin_access.value_or(false)) continue;
-      auto& names = owners_[device_ref{r.driver, r.pool, r.device}];
-      if (std::find(names.begin(), names.end(), owner) == names.end()) names.emplace_back(owner);
+      device_state* d = add_result(r);
+      if (d == nullptr) continue;
+      if (std::find(d->owners.begin(), d->owners.end(), owner) == d->owners.end()) d->owners.emplace_back(owner);
     }
   }
 
@@ -116,31 +111,53 @@ class ledger {
     return std::span<const device_ref>(changed_pools_).subspan(std::min(seen, changed_pools_.size()));
   }
 
+  // Everything the ledger holds for the device, in one lookup; nullptr when it holds nothing.
+  [[nodiscard]] const device_state* find(const device_ref& id) const {
+    auto it = devices_.find(id);
+    return it == devices_.end() ? nullptr : &it->second;
+  }
   // Held exclusively by some claim.
-  [[nodiscard]] bool exclusively_allocated(const device_ref& id) const { return exclusive_.contains(id); }
+  [[nodiscard]] bool exclusively_allocated(const device_ref& id) const {
+    const device_state* d = find(id);
+    return d != nullptr && d->exclusive;
+  }
   // Held in any way (upstream's IsDeviceAllocated): such devices consume their counters.
   [[nodiscard]] bool allocated(const device_ref& id) const {
-    return exclusive_.contains(id) || shared_.contains(id) || given_out_.contains(id);
+    const device_state* d = find(id);
+    return d != nullptr && (d->exclusive || d->shared || d->given_out);
   }
   // Capacity given out by shared allocations of the device; nullptr when it has none.
   [[nodiscard]] const capacity_amounts* given_out(const device_ref& id) const {
-    auto it = given_out_.find(id);
-    return it == given_out_.end() ? nullptr : &it->second;
+    const device_state* d = find(id);
+    return d != nullptr && d->given_out ? &*d->given_out : nullptr;
   }
   // The claims known to hold the device (added with an owner), in the order they were added.
   [[nodiscard]] std::span<const std::string> owners(const device_ref& id) const {
-    auto it = owners_.find(id);
-    if (it == owners_.end()) return {};
-    return it->second;
+    const device_state* d = find(id);
+    if (d == nullptr) return {};
+    return d->owners;
   }
 
  private:
+  // The device's entry, or nullptr for an admin-access result (which holds nothing).
+  device_state* add_result(const model::device_request_allocation_result& r) {
+    if (r.admin_access.value_or(false)) return nullptr;
+    pool_versions_[device_ref{r.driver, r.pool, {}}] = ++version_;
+    changed_pools_.push_back(device_ref{r.driver, r.pool, {}});
+    device_state& d = devices_[device_ref{r.driver, r.pool, r.device}];
+    if (!r.share_id) {
+      d.exclusive = true;
+      return &d;
+    }
+    d.shared = true;
+    if (!d.given_out) d.given_out.emplace();
+    for (const auto& c : r.consumed_capacity) detail::add_amount(*d.given_out, c.name, c.value);
+    return &d;
+  }
+
   void replace_with(ledger&& other) noexcept {
     const std::uint64_t newer = std::max(version_, other.version_) + 1;
-    exclusive_ = std::move(other.exclusive_);
-    shared_ = std::move(other.shared_);
-    given_out_ = std::move(other.given_out_);
-    owners_ = std::move(other.owners_);
+    devices_ = std::move(other.devices_);
     pool_versions_ = std::move(other.pool_versions_);
     version_ = newer;
     for (auto& entry : pool_versions_) entry.second = newer;
@@ -152,10 +169,7 @@ class ledger {
   std::uint64_t generation_ = 0;
   std::vector<device_ref> changed_pools_;
   std::unordered_map<device_ref, std::uint64_t, device_ref_hash> pool_versions_;  // device name empty
-  std::unordered_set<device_ref, device_ref_hash> exclusive_;
-  std::unordered_set<device_ref, device_ref_hash> shared_;
-  std::unordered_map<device_ref, capacity_amounts, device_ref_hash> given_out_;
-  std::unordered_map<device_ref, std::vector<std::string>, device_ref_hash> owners_;  // only for add(…, owner)
+  std::unordered_map<device_ref, device_state, device_ref_hash> devices_;
 };
 
 }  // namespace dra::alloc

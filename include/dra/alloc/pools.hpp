@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_set>
@@ -105,10 +106,17 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
     bad.invalid_reason = std::move(reason);
     return bad;
   };
-  std::unordered_set<std::string_view> names;
+  // Sorted rather than hashed: pools are small, and this runs for every pool of every node tried.
+  std::vector<std::pair<std::string_view, std::size_t>> names;  // name, position in the pool
   for (const auto* s : p.device_slices)
-    for (const auto& d : s->devices)
-      if (!names.insert(d.name).second) return fail("duplicate device name " + std::string(d.name));
+    for (const auto& d : s->devices) names.emplace_back(d.name, names.size());
+  std::sort(names.begin(), names.end());
+  // Upstream names the first device (in slice order) that repeats an earlier name.
+  std::optional<std::pair<std::size_t, std::string_view>> first_repeat;
+  for (std::size_t i = 1; i < names.size(); ++i)
+    if (names[i].first == names[i - 1].first && (!first_repeat || names[i].second < first_repeat->first))
+      first_repeat = std::pair{names[i].second, names[i].first};
+  if (first_repeat) return fail("duplicate device name " + std::string(first_repeat->second));
   if (!f.partitionable_devices) return p;
   for (const auto* s : counter_slices)
     for (const auto view : flatten::counter_set_views(*s)) {

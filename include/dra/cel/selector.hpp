@@ -7,6 +7,7 @@
 #include <dra/core/result.hpp>
 #include <dra/flatten/mixin_view.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,12 +17,20 @@
 
 namespace dra::cel {
 
+namespace detail {
+[[nodiscard]] inline bool reads_only_driver(const node& n);
+}  // namespace detail
+
 // The selector engine the allocator uses (`alloc::selector_engine`): Kubernetes' DRA environment,
 // a compile cache keyed by expression text, evaluation over device views. Thread-safe.
 class selector_engine {
  public:
   struct program {
     std::shared_ptr<const cel::program> compiled;
+    // The expression reads the device only as `device.driver` (`device.driver == "gpu.example.com"`, the usual
+    // DeviceClass selector): on devices whose attributes are all usable, its result depends on the driver alone,
+    // so callers may keep one result per driver.
+    bool reads_only_driver = false;
   };
 
   explicit selector_engine(dra_environment_options options = {}) : env_(make_dra_environment(options)) {}
@@ -34,7 +43,7 @@ class selector_engine {
     const std::string key(expression);
     if (auto it = cache_->programs.find(key); it != cache_->programs.end()) {
       if (!it->second.compiled) return error{it->second.failure};
-      return program{it->second.compiled};
+      return program{it->second.compiled, detail::reads_only_driver(it->second.compiled->root())};
     }
     auto compiled = cel::compile(env_, expression);
     entry e;
@@ -51,13 +60,21 @@ class selector_engine {
     }
     e.compiled = std::make_shared<const cel::program>(std::move(compiled).value());
     cache_->programs.emplace(key, e);
-    return program{e.compiled};
+    return program{e.compiled, detail::reads_only_driver(e.compiled->root())};
   }
 
   // Evaluates a selector for one device of `driver`: true, false, or the CEL runtime error.
   template <flatten::device_view View>
   [[nodiscard]] result<bool> matches(const program& p, const View& device, std::string_view driver) const {
-    // Upstream converts every attribute before evaluating, so one it cannot convert fails every selector.
+    if (auto problem = unusable_attributes(device)) [[unlikely]]
+      return std::move(*problem);
+    return evaluate(p, device, driver);
+  }
+
+  // Upstream converts every attribute before evaluating, so one it cannot convert fails every selector: the
+  // error every selector gives on this device, if any.
+  template <flatten::device_view View>
+  [[nodiscard]] std::optional<error> unusable_attributes(const View& device) const {
     if (device.base().includes.empty()) {  // the common case: no merge needed
       for (const auto& e : device.base().attributes)
         if (auto problem = unusable_attribute(e.value)) [[unlikely]]
@@ -67,6 +84,12 @@ class selector_engine {
         if (auto problem = unusable_attribute(*e.value)) [[unlikely]]
           return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
     }
+    return std::nullopt;
+  }
+
+  // matches() for a device known to have no unusable attribute.
+  template <flatten::device_view View>
+  [[nodiscard]] result<bool> evaluate(const program& p, const View& device, std::string_view driver) const {
     device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
     activation vars;
     vars.bind("device", binding.as_value());
@@ -108,5 +131,19 @@ class selector_engine {
   std::shared_ptr<const environment> env_;
   std::shared_ptr<cache> cache_ = std::make_shared<cache>();
 };
+
+namespace detail {
+// Whether the expression reads the variable `device` only through `device.driver` (and never rebinds the name).
+[[nodiscard]] inline bool reads_only_driver(const node& n) {
+  if (n.kind == node_kind::select && !n.test_only && n.name == "driver" && n.args.size() == 1 &&
+      n.args[0].kind == node_kind::ident && n.args[0].name == "device")
+    return true;
+  if (n.kind == node_kind::ident && n.name == "device") return false;
+  if (n.kind == node_kind::comprehension &&
+      (n.iter_var == "device" || n.iter_var2 == "device" || n.accu_var == "device"))
+    return false;
+  return std::all_of(n.args.begin(), n.args.end(), [](const node& a) { return reads_only_driver(a); });
+}
+}  // namespace detail
 
 }  // namespace dra::cel

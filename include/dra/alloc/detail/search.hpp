@@ -46,8 +46,9 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
       was_out.push_back(layout.live[i].exclusive_in_state || short_of_counters_in_state(layout.live[i]));
     for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i) {
       candidate& c = layout.live[i];
-      c.exclusive_in_state = version != 0 && a_.state_->exclusively_allocated(c.st->id);
-      c.given_out = version != 0 ? a_.state_->given_out(c.st->id) : nullptr;
+      const auto* held = version != 0 ? a_.state_->find(c.st->id) : nullptr;
+      c.exclusive_in_state = held != nullptr && held->exclusive;
+      c.given_out = held != nullptr && held->given_out ? &*held->given_out : nullptr;
     }
     const auto [first_slot, last_slot] = layout.pool_slots[p];
     for (std::uint32_t i = first_slot; i < last_slot; ++i) layout.slot_available[i] = layout.slot_values[i];
@@ -352,7 +353,10 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   for (const auto& selector : spec.selectors) rd.own_programs.push_back(&a_.compile(selector.cel_expression));
   key.insert(key.end(), rd.own_programs.begin(), rd.own_programs.end());
   auto& selection = layout_->selections[std::move(key)];
-  if (selection.values.empty()) selection.values.assign(candidates_.size(), -1);
+  if (selection.values.empty()) {
+    selection.values.assign(candidates_.size(), -1);
+    selection.unknown = candidates_.size();
+  }
   rd.selectable = selection.values;
   rd.selection = &selection;
   switch (spec.mode) {
@@ -427,6 +431,7 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
   if (rd.selectable[ix] >= 0) return rd.selectable[ix] == 1;
   auto decide = [&](bool v) {
     rd.selectable[ix] = v ? 1 : 0;
+    --rd.selection->unknown;
     return v;
   };
   if (rd.klass != nullptr) {
@@ -631,78 +636,6 @@ void basic_allocator<Policy, Engine>::search::leave_groups(std::size_t undo_size
     group_state_[group_undo_.back().first] = std::move(group_undo_.back().second);
 }
 
-template <allocation_policy Policy, selector_engine Engine>
-bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_data& rd, std::size_t needed,
-                                                       std::size_t start) {
-  // Within one request the search only moves forward, and nothing it does
-  // deeper changes whether a later candidate is in use, selectable or has
-  // capacity; so fewer usable candidates than devices still needed means
-  // this branch cannot succeed. Unknown selector results are evaluated
-  // first (in upstream's order) so that pruning never hides an error.
-  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
-  auto usable = [&](std::uint32_t ix, bool unknown_counts) {
-    const candidate& c = candidates_[ix];
-    if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
-                        : in_use(c))
-      return false;
-    if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
-    if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
-    if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
-    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
-    // Counters only get scarcer deeper in this branch (exclusive devices
-    // always charge them; a shared one only when it has no allocation yet).
-    if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
-      if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
-      for (const auto& [slot, amount] : c.st->draws) {
-        auto needed = slots_[slot].consumed.add(amount);
-        if (!needed || *needed > slots_[slot].available) return false;
-      }
-    }
-    // A constraint that applies to this request rejects devices without its attribute, whatever else is allocated.
-    for (const auto& constraint : constraints_[ci])
-      if (constraint.applies(rd.base_name, sub) &&
-          detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
-        return false;
-    return true;
-  };
-  std::size_t possible = 0;
-  for (std::size_t p = start; p < order_.size(); ++p)
-    if (usable(order_[p], true) && ++possible >= needed) return false;
-  for (std::size_t p = start; p < order_.size(); ++p) {
-    std::uint32_t ix = order_[p];
-    if (rd.selectable[ix] >= 0) continue;
-    const candidate& c = candidates_[ix];
-    if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
-                        : in_use(c))
-      continue;
-    if (!is_selectable(rd, ci, ix)) return false;  // an error: let the search meet it where upstream does
-  }
-  return true;
-}
-
-template <allocation_policy Policy, selector_engine Engine>
-bool basic_allocator<Policy, Engine>::search::short_of_counters_in_state(const candidate& c) const {
-  // A shared device with allocations draws no counters again; any other draws them on every allocation.
-  if (!c.st->consumes_counters || (c.st->shared && c.given_out != nullptr)) return false;
-  if (!f_.partitionable_devices || layout_->overdrawn[c.st->pool]) return true;
-  return std::any_of(c.st->draws.begin(), c.st->draws.end(), [&](const auto& draw) {
-    return draw.second > layout_->slots[draw.first].available;
-  });
-}
-
-template <allocation_policy Policy, selector_engine Engine>
-std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd) {
-  // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds.
-  if (!std::is_same_v<Policy, first_fit> || rd.admin_access) return 0;
-  auto& first = rd.selection->first_live;
-  while (first < candidates_.size()) {
-    const candidate& c = candidates_[first];
-    const std::int8_t picked = rd.selectable[first];
-    if (!(c.exclusive_in_state || picked == 0 || (picked == 1 && short_of_counters_in_state(c)))) break;
-    ++first;
-  }
-  return first;
-}
 
 template <allocation_policy Policy, selector_engine Engine>
 auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::size_t ri, std::size_t si,
@@ -749,26 +682,35 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
   start = std::max(start, first_live(rd));
   if (di == 0 && unit_hopeless(ci, ri, rd, rd.num_devices, start)) return step::failed;
   if (rd.num_devices - di >= 2 && hopeless(ci, rd, rd.num_devices - di, start)) return step::failed;
-  for (std::size_t p = start; p < order_.size(); ++p) {
+  // Tries the candidate at position p: a step to return, or nullopt to go on with the next one.
+  auto attempt = [&](std::size_t p) -> std::optional<result<step>> {
     const std::uint32_t ix = order_[p];
     const candidate& c = candidates_[ix];
     if (rd.admin_access) {
-      if (std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()) continue;
+      if (std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()) return std::nullopt;
     } else if (in_use(c)) {
-      continue;
+      return std::nullopt;
     }
     auto selectable = is_selectable(rd, ci, ix);
     if (!selectable) return selectable.error();
-    if (!*selectable) continue;
-    if (f_.consumable_capacity && !capacity_fits(rd, c)) continue;
+    if (!*selectable) return std::nullopt;
+    if (f_.consumable_capacity && !capacity_fits(rd, c)) return std::nullopt;
     auto ok = allocate_device(ci, rd, ix, false);
     if (!ok) return ok.error();
-    if (!*ok) continue;
+    if (!*ok) return std::nullopt;
     auto r = allocate_one(ci, ri, si, di + 1, in_sub, p + 1);
     if (r && *r == step::done) return step::done;
     deallocate(ci, ix);
     if (!r || *r == step::max_exceeded) return r;
+    return std::nullopt;
+  };
+  if (const std::vector<std::uint32_t>* only = with_fixed_value(ci, rd)) {
+    for (auto it = std::lower_bound(only->begin(), only->end(), start); it != only->end(); ++it)
+      if (auto r = attempt(*it)) return *r;
+    return step::failed;
   }
+  for (std::size_t p = start; p < order_.size(); ++p)
+    if (auto r = attempt(p)) return *r;
   return step::failed;
 }
 
@@ -894,4 +836,4 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
 
 }  // namespace dra::alloc
 
-#include <dra/alloc/detail/search_bounds.hpp>
+#include <dra/alloc/detail/search_pruning.hpp>

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <span>
@@ -100,7 +101,9 @@ struct fit_check;
 struct funnel_findings {
   std::vector<std::uint32_t> matching;  // past the class and the request's selectors
   std::vector<std::uint32_t> after[4];  // free, counters left, capacity left, tolerated
-  std::vector<std::pair<std::string, std::string>> held, short_capacity, tainted;  // device, blocker
+  std::vector<std::pair<std::string_view, std::string_view>> held;  // device, its holders (in holder_words)
+  std::deque<std::string> holder_words;                             // "default/a and default/b", once per holder list
+  std::vector<std::pair<std::string, std::string>> short_capacity, tainted;  // device, blocker
   std::vector<std::string> counter_sentences, cel_errors;
   std::string_view class_name;
   bool narrowed = false;  // the request has selectors of its own
@@ -180,6 +183,8 @@ class funnel_builder {
   std::vector<const model::resource_slice*> shared_slices_;
   alloc::slices_by_pool by_pool_;
   std::map<std::string, program_entry, std::less<>> programs_;
+  // Results of selectors that read only the driver (see cel::selector_engine::program::reads_only_driver).
+  std::map<std::pair<const program_entry*, std::string_view>, result<bool>> by_driver_;
   std::map<std::string, detail::funnel_node, std::less<>> nodes_;
 };
 

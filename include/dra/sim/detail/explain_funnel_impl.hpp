@@ -105,15 +105,27 @@ detail::counter_usage funnel_builder<Engine>::usage(const detail::funnel_node& n
 template <alloc::selector_engine Engine>
 int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const> programs,
                                             const detail::funnel_node::device& d, std::string& error) {
+  std::optional<std::optional<dra::error>> unusable;  // the device's attribute check, made when first needed
   for (const program_entry* entry : programs) {
     const program_entry& p = *entry;
     if (!p.program) {
       error = "CEL compile error: " + p.error;
       return -1;
     }
-    // Not cached: each device meets each selector once per request, and storing results costs more than
-    // evaluating the usual selectors.
-    auto m = engine_->matches(*p.program, d.view, d.slice->driver);
+    // Not cached per device: each device meets each selector once per request, and storing results costs more
+    // than evaluating the usual selectors. One that reads only the driver is evaluated once per driver.
+    auto m = [&]() -> result<bool> {
+      if constexpr (requires { engine_->unusable_attributes(d.view); }) {
+        if (p.program->reads_only_driver) {
+          if (!unusable) unusable = engine_->unusable_attributes(d.view);
+          if (*unusable) return **unusable;
+          auto [it, inserted] = by_driver_.try_emplace(std::pair{&p, d.slice->driver}, false);
+          if (inserted) it->second = engine_->evaluate(*p.program, d.view, d.slice->driver);
+          return it->second;
+        }
+      }
+      return engine_->matches(*p.program, d.view, d.slice->driver);
+    }();
     if (!m) {
       error = "CEL runtime error: " + m.error().message;
       return -1;

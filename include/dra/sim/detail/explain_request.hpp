@@ -129,14 +129,15 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
 }
 
 // "gpu-0 and gpu-1 held by default/a; gpu-2 held by default/b": devices grouped by what blocks them.
-[[nodiscard]] inline std::string grouped(const std::vector<std::pair<std::string, std::string>>& device_and_blocker,
-                                         std::string_view joiner) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+template <class Text>
+[[nodiscard]] std::string grouped(const std::vector<std::pair<Text, Text>>& device_and_blocker,
+                                  std::string_view joiner) {
+  std::vector<std::pair<std::string_view, std::vector<std::string>>> groups;
   for (const auto& entry : device_and_blocker) {  // no structured binding: clang 14 cannot capture one
-    const std::string& blocker = entry.second;
+    const std::string_view blocker = entry.second;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == blocker; });
     if (it == groups.end()) it = groups.insert(groups.end(), {blocker, {}});
-    it->second.push_back(entry.first);
+    it->second.emplace_back(entry.first);
   }
   std::vector<std::string> parts;
   for (const auto& [blocker, devices] : groups)
@@ -188,7 +189,6 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   auto& held = found.held;
   std::vector<char> short_counters(n.counters.size(), 0);
   const std::string* last_owners = nullptr;
-  std::string last_by;
   auto& short_capacity = found.short_capacity;
   auto& tainted = found.tainted;
   auto& cel_errors = found.cel_errors;
@@ -220,18 +220,20 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
       ++out.selector_match;
       matching.push_back(ix);
       const std::string_view short_name = d.id.device;
-      const bool counters_free = d.shared && state_->given_out(d.id) != nullptr;
+      const auto* in_ledger = state_->find(d.id);
+      const bool counters_free = d.shared && in_ledger != nullptr && in_ledger->given_out;
       std::string why;
-      if (!admin && state_->exclusively_allocated(d.id)) {
-        auto owners = state_->owners(d.id);
+      if (!admin && in_ledger != nullptr && in_ledger->exclusive) {
+        const std::span<const std::string> owners = in_ledger->owners;
         // Devices of one holder share its owner list: its words are built once.
         if (owners.data() != last_owners || held.empty()) {
           last_owners = owners.data();
-          last_by = owners.empty() ? std::string("another claim")
-                                   : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end()));
+          found.holder_words.push_back(
+              owners.empty() ? std::string("another claim")
+                             : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end())));
         }
-        held.emplace_back(short_name, last_by);
-        if (keep_devices) drop(stage::in_use, "held by " + last_by);
+        held.emplace_back(short_name, found.holder_words.back());
+        if (keep_devices) drop(stage::in_use, dra::detail::concat("held by ", found.holder_words.back()));
       } else if (after[0].push_back(ix); !counters_free && !d.draws.empty() &&
                  detail::mark_short_counters(n, use, d, short_counters)) {
         if (keep_devices) drop(stage::counters, detail::counters_blocker(n, use, d));

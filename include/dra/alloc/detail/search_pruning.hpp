@@ -1,6 +1,7 @@
-// Counting bounds that prove a branch of the search hopeless before it is enumerated (implementation; included by
-// search.hpp): too few devices for the requests still to be served, together or one by one, and too few devices
-// sharing a value (matchAttribute) or too few distinct values (distinctAttribute) for the devices a constraint needs.
+// What lets the search skip work without changing a result (implementation; included by search.hpp): candidates
+// the ledger has taken, candidates a fixed matchAttribute value rules out, and counting bounds that prove a branch
+// hopeless before it is enumerated (too few devices for the requests still to be served, together or one by one;
+// too few devices sharing a value for matchAttribute; too few distinct values for distinctAttribute).
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
@@ -10,41 +11,6 @@
 #include <unordered_set>
 
 namespace dra::alloc {
-
-namespace detail {
-
-// A set of attribute values as keys that compare equal exactly when the allocator's constraints call the values equal.
-[[nodiscard]] inline std::vector<std::string> value_keys(const attribute_set& s) {
-  std::vector<std::string> keys;
-  switch (s.type) {
-    case attribute_set::kind::ints:
-      for (auto v : s.ints) keys.push_back("i" + std::to_string(v));
-      break;
-    case attribute_set::kind::bools:
-      for (bool v : s.bools) keys.push_back(v ? "b1" : "b0");
-      break;
-    case attribute_set::kind::strings:
-      for (auto v : s.strings) keys.push_back("s" + std::string(v));
-      break;
-    case attribute_set::kind::versions:
-      for (auto v : s.strings) keys.push_back("v" + std::string(v));
-      break;
-    case attribute_set::kind::none:
-      break;
-  }
-  return keys;
-}
-
-// The keys of candidate `ix`'s attribute for a constraint: none when no constraint can take the device (missing,
-// or an empty list); without list types, a list (which equals nothing, not even itself) gets a key of its own.
-[[nodiscard]] inline std::vector<std::string> constraint_keys(const model::device_attribute* a, bool list_types,
-                                                              std::uint32_t ix) {
-  if (a == nullptr) return {};
-  if (!list_types && scalar_kind(*a) == 0) return {"#" + std::to_string(ix)};
-  return value_keys(attribute_set::of(a));
-}
-
-}  // namespace detail
 
 // Whether no way of completing the current branch serves every request still to come: the rest of the current
 // request (`needed` devices from position `start`) and every later request of the unit. Usability is judged
@@ -206,6 +172,114 @@ std::unordered_set<std::string> basic_allocator<Policy, Engine>::search::taken_v
       if (constraint.list_types || detail::scalar_kind(*a) != 0)
         for (auto& k : detail::value_keys(detail::attribute_set::of(a))) keys.push_back(std::move(k));
   return {keys.begin(), keys.end()};
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::short_of_counters_in_state(const candidate& c) const {
+  // A shared device with allocations draws no counters again; any other draws them on every allocation.
+  if (!c.st->consumes_counters || (c.st->shared && c.given_out != nullptr)) return false;
+  if (!f_.partitionable_devices || layout_->overdrawn[c.st->pool]) return true;
+  return std::any_of(c.st->draws.begin(), c.st->draws.end(), [&](const auto& draw) {
+    return draw.second > layout_->slots[draw.first].available;
+  });
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd) {
+  // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds.
+  if (!std::is_same_v<Policy, first_fit> || rd.admin_access) return 0;
+  auto& first = rd.selection->first_live;
+  while (first < candidates_.size()) {
+    const candidate& c = candidates_[first];
+    const std::int8_t picked = rd.selectable[first];
+    if (!(c.exclusive_in_state || picked == 0 || (picked == 1 && short_of_counters_in_state(c)))) break;
+    ++first;
+  }
+  return first;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_fixed_value(std::size_t ci,
+                                                                                         const request_data& rd) {
+  // Once a matchAttribute constraint has its value, a candidate without it fails when the constraint is added,
+  // after checks that have no error to report once every selector of the request is known: first_fit (whose
+  // order is the candidates' own) may then visit only the candidates with the value, in order.
+  if (!std::is_same_v<Policy, first_fit> || rd.selection->unknown != 0) return nullptr;
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  for (const detail::constraint_state& constraint : constraints_[ci]) {
+    if (!constraint.is_match || constraint.count == 0 || !constraint.applies(rd.base_name, sub)) continue;
+    std::vector<std::string> keys;
+    if (constraint.list_types)
+      keys = detail::value_keys(constraint.intersection);
+    else if (detail::scalar_kind(*constraint.first) != 0)
+      keys = detail::value_keys(detail::attribute_set::of(constraint.first));
+    if (keys.size() != 1) continue;  // no value (nothing can join) or several: left to the full loop
+    auto& by_value = layout_->attribute_index[std::string(constraint.attribute)];
+    if (!by_value.built) {
+      for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix) {
+        const candidate& c = candidates_[ix];
+        for (auto& key : detail::constraint_keys(
+                 detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute),
+                 constraint.list_types, ix))
+          by_value.candidates[std::move(key)].push_back(ix);
+      }
+      by_value.built = true;
+    }
+    static const std::vector<std::uint32_t> none;
+    auto it = by_value.candidates.find(keys.front());
+    return it == by_value.candidates.end() ? &none : &it->second;
+  }
+  return nullptr;
+}
+
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_data& rd, std::size_t needed,
+                                                       std::size_t start) {
+  // Within one request the search only moves forward, and nothing it does
+  // deeper changes whether a later candidate is in use, selectable or has
+  // capacity; so fewer usable candidates than devices still needed means
+  // this branch cannot succeed. Unknown selector results are evaluated
+  // first (in upstream's order) so that pruning never hides an error.
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  auto usable = [&](std::uint32_t ix, bool unknown_counts) {
+    const candidate& c = candidates_[ix];
+    if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
+                        : in_use(c))
+      return false;
+    if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
+    if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
+    if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
+    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
+    // Counters only get scarcer deeper in this branch (exclusive devices
+    // always charge them; a shared one only when it has no allocation yet).
+    if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
+      if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
+      for (const auto& [slot, amount] : c.st->draws) {
+        auto needed = slots_[slot].consumed.add(amount);
+        if (!needed || *needed > slots_[slot].available) return false;
+      }
+    }
+    // A constraint that applies to this request rejects devices without its attribute, whatever else is allocated.
+    for (const auto& constraint : constraints_[ci])
+      if (constraint.applies(rd.base_name, sub) &&
+          detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
+        return false;
+    return true;
+  };
+  std::size_t possible = 0;
+  for (std::size_t p = start; p < order_.size(); ++p)
+    if (usable(order_[p], true) && ++possible >= needed) return false;
+  for (std::size_t p = start; p < order_.size(); ++p) {
+    std::uint32_t ix = order_[p];
+    if (rd.selectable[ix] >= 0) continue;
+    const candidate& c = candidates_[ix];
+    if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
+                        : in_use(c))
+      continue;
+    if (!is_selectable(rd, ci, ix)) return false;  // an error: let the search meet it where upstream does
+  }
+  return true;
 }
 
 }  // namespace dra::alloc
