@@ -226,6 +226,23 @@ TEST(LibraryParity, ChainedMacrosDoNotGrowTheTreeExponentially) {
   EXPECT_EQ(run("optional.of(1)" + repeated(".optMap(x, x + 1)", 40) + ".value()"), failed + "226: expression too large: macro expansion copies more than 100000 nodes");
 }
 
+// Functions whose work outgrows their input are charged before the work, so the cost limit stops
+// them at once: these ran for minutes to hours (distinct, sets) or built hundreds of megabytes
+// (replace) before being charged. Their results on small inputs are unchanged.
+TEST(LibraryParity, QuadraticAndGrowingFunctionsStopAtTheCostLimitBeforeWorking) {
+  const std::string stopped = "error: operation cancelled: actual cost limit exceeded";
+  expect_all({
+      {"lists.range(20000).distinct().size() > 0", stopped},
+      {"sets.contains(lists.range(20000), lists.range(20000))", stopped},
+      {"sets.equivalent(lists.range(20000), lists.range(20000))", stopped},
+      {"sets.intersects(lists.range(20000), lists.range(20000))", stopped},
+      {"[1, 2, 1, 3, 2].distinct()", "[1, 2, 3] (list)"},
+      {"sets.contains([1, 2, 3], [3, 1]) && sets.equivalent([1, 2], [2, 1, 1]) && sets.intersects([1], [2, 1])", "true (bool)"},
+      {"'abcb'.replace('b', 'xx') + 'ab'.replace('', '-') + 'aaa'.replace('a', 'bb', 2)", "axxcxx-a-b-bbbba (string)"},
+  });
+  EXPECT_EQ(run("'aaaa'" + repeated(".replace('a', 'aaaa')", 14) + ".size() > 0"), stopped);
+}
+
 // The authorizer libraries are declared (a dyn receiver compiles) but no value can reach them.
 TEST(LibraryParity, AuthorizerFunctionsCompileOnDynAndFailWhenEvaluated) {
   expect_all({
