@@ -202,6 +202,47 @@ TEST(LibraryParity, MacroAndFormatErrorsReadAsCelGos) {
   });
 }
 
+std::string repeated(std::string_view text, int times) {
+  std::string out;
+  for (int k = 0; k < times; ++k) out += text;
+  return out;
+}
+
+// sortBy binds its list once, as cel-go's expansion does; it used to copy it, doubling the tree at
+// each link of a chain (fuzz_cel's finding, tests/fuzz/corpus/cel/sortby-chain-oom.cel, took
+// more than 4 GB while parsing). optMap and optFlatMap copy their target as cel-go does, within a
+// bound of dra's own.
+TEST(LibraryParity, ChainedMacrosDoNotGrowTheTreeExponentially) {
+  const std::string failed = "compile error: compilation failed: ERROR: <input>:1:";
+  std::ifstream finding(std::filesystem::path(DRA_SOURCE_DIR) / "tests/fuzz/corpus/cel/sortby-chain-oom.cel");
+  ASSERT_TRUE(finding);
+  const std::string fuzzed((std::istreambuf_iterator<char>(finding)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(run(fuzzed), failed + "880: Syntax error: mismatched input '<EOF>'");
+  EXPECT_EQ(run("lists.range(10)" + repeated(".sortBy(x, -x).distinct()", 60) + ".reverse()"),
+            "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9] (list)");
+  EXPECT_EQ(run("1.sortBy(x, x)"), failed + "1: sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+  EXPECT_EQ(run("[1].sortBy(x, x) == [1] && {1: 2}.sortBy(x, x) == [1]"), failed + "28: sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+  EXPECT_EQ(run("optional.of(1)" + repeated(".optMap(x, x + 1)", 12) + ".value()"), "13 (int)");
+  EXPECT_EQ(run("optional.of(1)" + repeated(".optMap(x, x + 1)", 40) + ".value()"), failed + "226: expression too large: macro expansion copies more than 100000 nodes");
+}
+
+// Functions whose work outgrows their input are charged before the work, so the cost limit stops
+// them at once: these ran for minutes to hours (distinct, sets) or built hundreds of megabytes
+// (replace) before being charged. Their results on small inputs are unchanged.
+TEST(LibraryParity, QuadraticAndGrowingFunctionsStopAtTheCostLimitBeforeWorking) {
+  const std::string stopped = "error: operation cancelled: actual cost limit exceeded";
+  expect_all({
+      {"lists.range(20000).distinct().size() > 0", stopped},
+      {"sets.contains(lists.range(20000), lists.range(20000))", stopped},
+      {"sets.equivalent(lists.range(20000), lists.range(20000))", stopped},
+      {"sets.intersects(lists.range(20000), lists.range(20000))", stopped},
+      {"[1, 2, 1, 3, 2].distinct()", "[1, 2, 3] (list)"},
+      {"sets.contains([1, 2, 3], [3, 1]) && sets.equivalent([1, 2], [2, 1, 1]) && sets.intersects([1], [2, 1])", "true (bool)"},
+      {"'abcb'.replace('b', 'xx') + 'ab'.replace('', '-') + 'aaa'.replace('a', 'bb', 2)", "axxcxx-a-b-bbbba (string)"},
+  });
+  EXPECT_EQ(run("'aaaa'" + repeated(".replace('a', 'aaaa')", 14) + ".size() > 0"), stopped);
+}
+
 // The authorizer libraries are declared (a dyn receiver compiles) but no value can reach them.
 TEST(LibraryParity, AuthorizerFunctionsCompileOnDynAndFailWhenEvaluated) {
   expect_all({

@@ -179,6 +179,39 @@ TEST(Yaml, WritesJsonObjectsAsYamlThatReadsBackTheSame) {
   EXPECT_EQ(back->json, std::string(objects[0]) + "\n" + std::string(objects[1]));
 }
 
+// yaml-cpp 0.7's LoadAll never returns (and grows without bound) on a document that starts with
+// a token no node starts with, such as a ',' outside [ ] or { } (jbeder/yaml-cpp#1040): these
+// inputs hung before yaml_to_json checked that each document moves the parser on.
+TEST(Yaml, RefusesACommaOutsideFlowCollectionsInsteadOfLoopingForever) {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {",", "invalid YAML at line 1, column 1: "},
+      {"[a],", "invalid YAML at line 1, column 4: "},
+      {"{a: 1}, b", "invalid YAML at line 1, column 7: "},
+      {"&anchor ,", "invalid YAML at line 1, column 9: "},
+      {"kind: Node\n---\n,\n", "invalid YAML at line 3, column 1: "},
+      {"kind: Node\n...\n,\n", "invalid YAML at line 3, column 1: "},
+      // the fuzz_ingest finding
+      {"   , \": r       \\ \": 5}]", "invalid YAML at line 1, column 4: "},
+  };
+  for (const auto& [yaml, position] : cases) {
+    auto converted = dra::json::yaml_to_json(yaml);
+    ASSERT_FALSE(converted.has_value()) << yaml;
+    EXPECT_EQ(converted.error().message, std::string(position) + "a node cannot start here (a ',' outside [ ] or { }?)")
+        << yaml;
+  }
+  auto doc = dra::json::load("   , \": r       \\ \": 5}]");
+  ASSERT_FALSE(doc.has_value());
+  EXPECT_EQ(doc.error().message, "invalid YAML at line 1, column 4: a node cannot start here (a ',' outside [ ] or { }?)");
+}
+
+// The check refuses no stream that yaml-cpp reads: empty documents, end markers, directives.
+TEST(Yaml, StillReadsStreamsWithEmptyDocumentsAndMarkers) {
+  auto converted = dra::json::yaml_to_json("---\n---\na: 1\n...\n%YAML 1.2\n---\n- [b, {c: d}]\n...\n---\n");
+  ASSERT_TRUE(converted.has_value()) << converted.error().to_string();
+  EXPECT_EQ(converted->json, "{\"a\":1}\n[[\"b\",{\"c\":\"d\"}]]");
+  EXPECT_EQ(converted->first_lines, (std::vector<std::size_t>{3, 7}));
+}
+
 TEST(Yaml, RefusesJsonThatIsNotJson) {
   auto yaml = dra::json::to_yaml("{\"a\":");
   ASSERT_FALSE(yaml.has_value());

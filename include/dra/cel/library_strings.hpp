@@ -263,6 +263,19 @@ inline void add_strings_case_and_replace(function_table& table) {
     const auto s = a[0].as_text(), from = a[1].as_text(), to = a[2].as_text();
     charge_text(c, s.size());
     std::int64_t limit = a.size() > 3 ? a[3].as_int() : -1;
+    // The result is charged (0.1 per byte) before it is built: each link of a chain
+    // `'aaaa'.replace('a', 'aaaa').replace('a', 'aaaa')…` quadruples it, so a charge after the
+    // fact let the last link build hundreds of megabytes before the limit was seen.
+    std::uint64_t replacements = 0;
+    if (from.empty()) {
+      replacements = code_points(s) + 1;
+    } else {
+      for (std::size_t f = s.find(from); f != std::string_view::npos; f = s.find(from, f + from.size())) ++replacements;
+    }
+    if (limit >= 0) replacements = std::min(replacements, static_cast<std::uint64_t>(limit));
+    const bool huge = replacements > UINT32_MAX || to.size() > UINT32_MAX;  // the product could wrap
+    const std::uint64_t inserted = huge ? UINT64_MAX : replacements * to.size();
+    if (to.size() > from.size() && !charge_ahead(c, inserted / 10)) return cost_limit_exceeded();
     std::string out;
     if (from.empty()) {  // Go's strings.Replace inserts around every code point
       const auto offs = code_point_offsets(s);

@@ -20,6 +20,9 @@ namespace dra::cel {
 struct parse_limits {
   std::size_t max_recursion_depth = 250;
   std::size_t max_code_points = 100'000;
+  // dra's own bound (cel-go has none): nodes that macros expanding their target twice (optMap,
+  // optFlatMap) may copy in all, so that a chain of them cannot grow the tree exponentially.
+  std::size_t max_macro_copied_nodes = 100'000;
 };
 
 namespace detail {
@@ -945,19 +948,42 @@ class parser {
                            std::move(step), accu(offset));
     }
     if (fn == "sortBy" && argc == 2) {
-      // list.sortBy(e, key) sorts by the keys the expression gives: @sortByAssociatedKeys(list, list.map(e, key)).
+      // As cel-go: cel.bind(@__sortBy_input__, list, @__sortBy_input__.@sortByAssociatedKeys(
+      // @__sortBy_input__.map(e, key))). The list is bound once, not copied: a copy per sortBy
+      // doubled the tree at each link of a chain `l.sortBy(x, x).sortBy(x, x)…` (2^n nodes: a
+      // fuzzed chain of about 30 took more than 4 GB while parsing).
+      const node_kind k = target.kind;
+      if (k != node_kind::list && k != node_kind::select && k != node_kind::ident && k != node_kind::comprehension &&
+          k != node_kind::call) {
+        fail_at(target.offset, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+        return node{};
+      }
       auto var = simple_name(args[0], offset, "argument is not an identifier");
       if (!var) return node{};
-      node keys = comprehension(offset, *var, "", target, make(node_kind::list, offset), literal(value(true), offset),
+      constexpr std::string_view input = "@__sortBy_input__";
+      node keys = comprehension(offset, *var, "", ident(std::string(input), offset), make(node_kind::list, offset),
+                                literal(value(true), offset),
                                 call("_+_", offset, list_of(accu(offset), list_literal(std::move(args[1]), offset))),
                                 accu(offset));
-      return call("@sortByAssociatedKeys", offset, list_of(std::move(target), std::move(keys)), true);
+      node bound = make(node_kind::comprehension, offset);
+      bound.iter_var = "#unused";
+      bound.accu_var = std::string(input);
+      bound.args.push_back(make(node_kind::list, offset));
+      bound.args.push_back(std::move(target));
+      bound.args.push_back(literal(value(false), offset));
+      bound.args.push_back(ident(std::string(input), offset));
+      bound.args.push_back(call("@sortByAssociatedKeys", offset,
+                                list_of(ident(std::string(input), offset), std::move(keys)), true));
+      return bound;
     }
     if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) {
       auto var = simple_name(args[0], offset, fn == "optMap" ? "optMap() variable name must be a simple identifier"
                                                               : "optFlatMap() variable name must be a simple identifier");
       if (!var) return node{};
-      node target_copy = target;  // evaluated twice, as cel-go's expansion does
+      // The target is evaluated twice, as cel-go's expansion does; each link of a chain
+      // `o.optMap(x, x).optMap(x, x)…` doubles the tree, so copies are bounded.
+      if (!charge_macro_copy(target, offset)) return node{};
+      node target_copy = target;
       node bound = make(node_kind::comprehension, offset);
       bound.iter_var = "#unused";
       bound.accu_var = *var;
@@ -972,6 +998,23 @@ class parser {
                           call("optional.none", offset, {})));
     }
     return call(std::move(fn), offset, prepend(std::move(target), std::move(args)), true);
+  }
+
+  // Counts the nodes a macro is about to copy against parse_limits::max_macro_copied_nodes;
+  // false (and the parse failed) past it.
+  bool charge_macro_copy(const node& copied, std::size_t offset) {
+    std::vector<const node*> pending{&copied};
+    while (!pending.empty()) {
+      const node* n = pending.back();
+      pending.pop_back();
+      if (++macro_copied_nodes_ > limits_.max_macro_copied_nodes) {
+        fail_at(offset, dra::detail::concat("expression too large: macro expansion copies more than ",
+                                            std::to_string(limits_.max_macro_copied_nodes), " nodes"));
+        return false;
+      }
+      for (const node& child : n->args) pending.push_back(&child);
+    }
+    return true;
   }
 
   static node accu_named(const std::string& name, std::size_t offset) { return ident(name, offset); }
@@ -994,6 +1037,7 @@ class parser {
   parse_limits limits_;
   token cur_{};
   std::size_t depth_ = 0;
+  std::size_t macro_copied_nodes_ = 0;
   bool failed_ = false;
   std::string message_{};
 };

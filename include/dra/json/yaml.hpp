@@ -5,12 +5,14 @@
 #include <dra/core/text.hpp>
 
 #include <simdjson.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <sstream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -238,13 +240,52 @@ inline void append_scalar(std::string& out, const YAML::Node& node) {
   return {};
 }
 
+// Refuses a YAML stream on which yaml-cpp 0.7's LoadAll never returns. Root cause
+// (jbeder/yaml-cpp#1040, fixed upstream by #1319 after 0.8): when a document starts with a token
+// that cannot start a node — a `,` outside any flow collection, as in `,`, `[a],` or `a: 1\n---\n,` —
+// the parser reports an empty document without consuming the token, so every later call sees the
+// same token again: LoadAll loops forever, appending an empty document each time (gigabytes within
+// seconds). This pass runs yaml-cpp's own parser without building nodes and stops when a document
+// starts where the previous one started: the parser's state is then unchanged, so no input that
+// LoadAll finishes is refused. yaml-cpp's own errors (ParserException) pass through as they are.
+class yaml_progress_check final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (previous_start_ && previous_start_->pos == mark.pos)
+      throw YAML::ParserException(mark, "a node cannot start here (a ',' outside [ ] or { }?)");
+    previous_start_ = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  std::optional<YAML::Mark> previous_start_;
+};
+
+// Parses `text` once without building nodes; throws where LoadAll would fail or never return.
+inline void check_yaml_terminates(const std::string& text) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  yaml_progress_check check;
+  while (parser.HandleNextDocument(check)) {
+  }
+}
+
 }  // namespace detail
 
 inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
   yaml_conversion out;
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(yaml));
+    const std::string text(yaml);
+    detail::check_yaml_terminates(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     if (e.mark.is_null()) return dra::error{dra::detail::concat("invalid YAML: ", e.msg)};
     return dra::error{dra::detail::concat("invalid YAML at line ", std::to_string(e.mark.line + 1), ", column ",

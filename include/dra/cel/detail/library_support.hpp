@@ -46,6 +46,24 @@ inline value no_overload(std::string_view fn) { return value::error(dra::detail:
 // String operations are charged by length, as Kubernetes' cost model does (0.1 per byte).
 inline void charge_text(call_context& c, std::size_t bytes) { c.cost += 1 + bytes / 10; }
 
+// The error of a run past its cost limit, as cel-go words it.
+inline value cost_limit_exceeded() { return value::error("operation cancelled: actual cost limit exceeded"); }
+
+// Charges work before it is done: false when the charge passes the limit, so that a function
+// whose work grows faster than its input (quadratic comparisons, a string that quadruples) stops
+// before doing it rather than being charged after. Saturates instead of wrapping.
+[[nodiscard]] inline bool charge_ahead(call_context& c, std::uint64_t units) {
+  c.cost = units > UINT64_MAX - c.cost ? UINT64_MAX : c.cost + units;
+  return c.cost <= c.cost_limit;
+}
+
+// Pairwise comparisons of two lists, charged 0.1 each (sets.contains' rate) before they are made.
+[[nodiscard]] inline bool charge_comparisons(call_context& c, std::size_t left, std::size_t right) {
+  const auto l = static_cast<std::uint64_t>(left), r = static_cast<std::uint64_t>(right);
+  if (l != 0 && r > UINT64_MAX / l) return charge_ahead(c, UINT64_MAX);
+  return charge_ahead(c, l * r / 10);
+}
+
 inline std::size_t code_points(std::string_view s) {
   std::size_t n = 0;
   for (char c : s)
