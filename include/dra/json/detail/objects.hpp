@@ -160,7 +160,7 @@ class object_reader {
         ++fields;
         auto s = r_.string(value);
         if (!s) return std::move(s).error();
-        out.value = version(*s);
+        out.value = model::version_value(*s);
       } else if (name == "ints") {
         ++fields;
         std::vector<std::int64_t> list;
@@ -194,7 +194,7 @@ class object_reader {
         if (!list) return std::move(list).error();
         std::vector<model::version_value> versions;
         versions.reserve(list->size());
-        for (std::string_view s : *list) versions.push_back(version(s));
+        for (std::string_view s : *list) versions.emplace_back(s);
         out.value = std::move(versions);
       } else {
         return r_.unknown();
@@ -785,12 +785,6 @@ class object_reader {
     return {};
   }
 
-  static model::version_value version(std::string_view text) {
-    model::version_value v{text, {}};
-    if (auto parsed = semver::parse(text)) v.parsed = std::move(*parsed);
-    return v;
-  }
-
   dra::status requirement_list(od::value& v, std::vector<model::node_selector_requirement>& out) {
     return r_.each_element(v, [&](od::value& element) -> dra::status {
       model::node_selector_requirement& requirement = out.emplace_back();
@@ -829,11 +823,6 @@ struct object_header {
   std::string_view api_version;
   model::object_meta meta;
 };
-
-[[nodiscard]] inline std::string object_label(std::string_view kind, const model::object_meta& meta) {
-  if (meta.namespace_.empty()) return concat(kind, "/", meta.name);
-  return concat(kind, "/", meta.namespace_, "/", meta.name);
-}
 
 enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, other };
 
@@ -1014,7 +1003,7 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
   const std::size_t index = position.index;
   if (auto status = read_header(r, objects, object, header); !status) return status;
   const object_kind kind = kind_of(header.kind);
-  if (kind != object_kind::other) r.object_name = object_label(header.kind, header.meta);
+  if (kind != object_kind::other) r.object_name = model::object_label(header.kind, header.meta);
   const api_version version = resource_api_version(header.api_version);
   if (auto status = check_api_version(r, kind, header, version); !status) return status;
   // A nameless object is named by where it stands (the path is copied only for such objects).
