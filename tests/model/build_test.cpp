@@ -196,6 +196,10 @@ TEST(Labels, NameObjectsOneWay) {
   meta.namespace_ = "ns";
   EXPECT_EQ(model::namespaced_name(meta), "ns/c");
   EXPECT_EQ(model::object_label("ResourceClaim", meta), "ResourceClaim/ns/c");
+  // Read from input, a nameless object is named by where it stands.
+  EXPECT_EQ(model::located_label("ResourceClaim", "ns", "c", "items[3]"), "ResourceClaim/ns/c");
+  EXPECT_EQ(model::located_label("ResourceClaim", "ns", "", "items[3]"), "ResourceClaim items[3]");
+  EXPECT_EQ(model::located_label("DeviceClass", "", "", model::source_position{}), "DeviceClass (the input)");
 }
 
 }  // namespace

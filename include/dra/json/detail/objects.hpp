@@ -217,7 +217,7 @@ dra::status read_object(reader& r, od::object& object, model::scenario& out, mod
   auto status = read_body(r, object, kind, header, version, out, position, finish_raw);
   if (!status || (first_unknown == r.unknown_fields.size() && !r.v1beta1_shape)) return status;
   const std::string label =
-      nameless ? concat(kind_text, " ", nameless_path.empty() ? "(the input)" : nameless_path) : r.object_name;
+      nameless ? model::located_label(kind_text, {}, {}, std::string_view(nameless_path)) : r.object_name;
   for (std::size_t k = first_unknown; k < r.unknown_fields.size(); ++k) {
     r.unknown_fields[k].object_index = index;
     r.unknown_fields[k].object = label;
