@@ -31,6 +31,7 @@
 #include <dra/json/ingest.hpp>
 #include <dra/json/overlay.hpp>
 #include <dra/json/writer.hpp>
+#include <dra/model/build.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/device_class.hpp>
 #include <dra/model/outcome.hpp>

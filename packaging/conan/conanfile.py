@@ -1,5 +1,6 @@
 # Conan 2 recipe for dra: a header-only library packaged exactly as
-# `cmake --install` lays it out (headers + draConfig.cmake).
+# `cmake --install` lays it out (headers, draConfig.cmake, dra.pc; with the
+# option cli=True also the dra command in bin/).
 import os
 
 from conan import ConanFile
@@ -18,12 +19,14 @@ class DraConan(ConanFile):
     topics = ("kubernetes", "dra", "scheduling", "cel", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
+    options = {"cli": [True, False]}
+    default_options = {"cli": False}
     no_copy_source = True
 
     def export_sources(self):
         # The recipe lives in packaging/conan/; the sources at the repository root.
         root = os.path.join(self.recipe_folder, "..", "..")
-        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "LICENSE"):
+        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE"):
             copy(self, pattern, root, self.export_sources_folder)
 
     def requirements(self):
@@ -43,22 +46,28 @@ class DraConan(ConanFile):
         toolchain = CMakeToolchain(self)
         for option in ("TESTS", "EXAMPLES", "BENCHMARKS", "FUZZERS"):
             toolchain.cache_variables[f"DRA_BUILD_{option}"] = False
+        toolchain.cache_variables["DRA_BUILD_CLI"] = bool(self.options.cli)
         toolchain.cache_variables["DRA_INSTALL"] = True
         toolchain.generate()
 
     def build(self):
-        CMake(self).configure()
+        cmake = CMake(self)
+        cmake.configure()
+        if self.options.cli:
+            cmake.build()
 
     def package(self):
         CMake(self).install()
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
 
     def package_id(self):
-        self.info.clear()
+        # Headers alone are the same package for every configuration; the command is not.
+        if not self.info.options.cli:
+            self.info.clear()
 
     def package_info(self):
         # Consumers use the draConfig.cmake that `cmake --install` wrote.
         self.cpp_info.set_property("cmake_find_mode", "none")
         self.cpp_info.builddirs = [os.path.join("share", "cmake", "dra")]
-        self.cpp_info.bindirs = []
+        self.cpp_info.bindirs = ["bin"] if self.options.cli else []
         self.cpp_info.libdirs = []

@@ -49,10 +49,7 @@ struct allocation_outcome {
 };
 
 // "namespace/name", or "name" without a namespace (klog.KObj).
-[[nodiscard]] inline std::string object_name(const model::object_meta& meta) {
-  if (meta.namespace_.empty()) return std::string(meta.name);
-  return std::string(meta.namespace_) + "/" + std::string(meta.name);
-}
+[[nodiscard]] inline std::string object_name(const model::object_meta& meta) { return model::namespaced_name(meta); }
 
 namespace detail {
 

@@ -319,19 +319,6 @@ template <counter_set_view View>
 
 namespace dra::flatten {
 
-// Whether a slice uses KEP-5234 mixins at all.
-[[nodiscard]] inline bool uses_mixins(const model::resource_slice& slice) noexcept {
-  if (slice.mixins) return true;
-  for (const model::device& d : slice.devices) {
-    if (!d.includes.empty()) return true;
-    for (const auto& c : d.consumes_counters)
-      if (!c.includes.empty()) return true;
-  }
-  for (const model::counter_set& s : slice.shared_counters)
-    if (!s.includes.empty()) return true;
-  return false;
-}
-
 // The same slice with every mixin applied and `mixins`/`includes` gone: a
 // valid v1 object for clusters without KEP-5234. Strings still borrow from
 // the input.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -103,6 +104,27 @@ struct object_meta {
   sorted_map<text> annotations;
   friend bool operator==(const object_meta&, const object_meta&) = default;
 };
+
+// How output and errors name objects: "namespace/name", or "name" without a
+// namespace (klog.KObj; claims in the output document)...
+[[nodiscard]] inline std::string namespaced_name(text namespace_, text name) {
+  std::string out;
+  out.reserve(namespace_.size() + 1 + name.size());
+  if (!namespace_.empty()) out.append(namespace_).push_back('/');
+  out.append(name);
+  return out;
+}
+[[nodiscard]] inline std::string namespaced_name(const object_meta& meta) { return namespaced_name(meta.namespace_, meta.name); }
+
+// ...and with the kind in front, "Kind/namespace/name" or "Kind/name" (dra::error::object).
+[[nodiscard]] inline std::string object_label(text kind, text namespace_, text name) {
+  std::string out(kind);
+  out.push_back('/');
+  return out.append(namespaced_name(namespace_, name));
+}
+[[nodiscard]] inline std::string object_label(text kind, const object_meta& meta) {
+  return object_label(kind, meta.namespace_, meta.name);
+}
 
 // core/v1 NodeSelectorOperator. `unsupported` keeps an operator this
 // version does not know (its text is in operator_name), so that validation

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -16,7 +17,14 @@ namespace dra::model {
 // A version attribute keeps its text (what CEL and emit show) and, when the
 // text is a valid semantic version, the parsed form (validation reports it
 // otherwise). The parsed form is boxed so that every attribute stays small.
+// Made from its text, it parses it: `version_value{"550.54.15"}` is ready for
+// CEL (an invalid text keeps only `source`; model::make_version rejects it).
 struct version_value {
+  version_value() = default;
+  explicit version_value(text version) : source(version) {
+    if (auto v = semver::parse(version)) parsed = std::move(*v);
+  }
+
   text source;
   optional_box<semver> parsed;
   friend bool operator==(const version_value& a, const version_value& b) { return a.source == b.source; }

@@ -7,6 +7,7 @@
 #include <dra/model/workload.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dra::model {
@@ -19,6 +20,17 @@ struct source_position {
   std::string_view json;  // the object's JSON text as written (empty when built in C++)
   friend bool operator==(const source_position&, const source_position&) = default;
 };
+
+// How errors name an object read from input: "Kind/namespace/name" (object_label), or for an
+// object without a name, where it stands: "Kind items[3]", "Kind (the input)".
+[[nodiscard]] inline std::string located_label(text kind, text namespace_, text name, std::string_view path) {
+  if (!name.empty()) return object_label(kind, namespace_, name);
+  std::string out(kind);
+  return out.append(" ").append(path.empty() ? std::string_view("(the input)") : path);
+}
+[[nodiscard]] inline std::string located_label(text kind, text namespace_, text name, const source_position& source) {
+  return located_label(kind, namespace_, name, std::string_view(source.path));
+}
 
 template <class T>
 struct located {

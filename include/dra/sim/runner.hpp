@@ -83,12 +83,6 @@ struct node_list {
   }
 };
 
-// "namespace/name" for a name in a namespace (the output format's claim names).
-[[nodiscard]] inline std::string namespaced(model::text namespace_, model::text name) {
-  if (namespace_.empty()) return std::string(name);
-  return std::string(namespace_) + "/" + std::string(name);
-}
-
 // One run over a scenario; see run_scenario.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class scenario_run {
@@ -137,7 +131,7 @@ class scenario_run {
     auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
     if (it == claim_index_.end()) {
       report_.warnings.push_back("pod " + alloc::object_name(pod.meta) + ": ResourceClaim " +
-                                 namespaced(pod.meta.namespace_, name) + std::string(how) + " not found; skipped");
+                                 model::namespaced_name(pod.meta.namespace_, name) + std::string(how) + " not found; skipped");
       return std::nullopt;
     }
     if (s_.claims[it->second].object.allocation || handled_[it->second]) return std::nullopt;
@@ -151,9 +145,9 @@ class scenario_run {
     auto name = std::make_shared<const std::string>(std::string(pod.meta.name) + "-" + std::string(ref.name));
     auto it = template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
     if (it == template_index_.end()) {
-      unit.push_back({std::nullopt, std::nullopt, namespaced(pod.meta.namespace_, *name)});
+      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
       return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) + ": ResourceClaimTemplate " +
-             namespaced(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found";
+             model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found";
     }
     // Kubernetes adds a random suffix, so its generated claims never take an existing name; without
     // the suffix, a name already in use would make two claims one.
@@ -162,11 +156,11 @@ class scenario_run {
                          return o.claim.meta.namespace_ == pod.meta.namespace_ && o.claim.meta.name == *name;
                        });
     if (taken) {
-      unit.push_back({std::nullopt, std::nullopt, namespaced(pod.meta.namespace_, *name)});
+      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
       return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) +
              ": the claim made from ResourceClaimTemplate " +
-             namespaced(pod.meta.namespace_, *ref.resource_claim_template_name) + " would be named " +
-             namespaced(pod.meta.namespace_, *name) +
+             model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) + " would be named " +
+             model::namespaced_name(pod.meta.namespace_, *name) +
              ", which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
     }
     const model::resource_claim_template& t = s_.claim_templates[it->second].object;

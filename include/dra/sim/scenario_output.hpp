@@ -86,15 +86,14 @@ inline dra::status write_generated(json::writer& w, const generated_claim& g, co
                                    const model::claim_outcome* allocated, const model::pod& pod) {
   const auto& t = s.claim_templates[g.claim_template];
   auto defaulted = json::with_api_server_defaults(t.source.json);
-  if (!defaulted) return std::move(defaulted).error().within("ResourceClaimTemplate/" + alloc::object_name(t.object.meta));
+  if (!defaulted) return std::move(defaulted).error().within(model::object_label("ResourceClaimTemplate", t.object.meta));
   simdjson::dom::parser parser;
   const simdjson::padded_string text(*defaulted ? std::string_view(**defaulted) : t.source.json);
   simdjson::dom::element root;
   std::string_view api_version = "resource.k8s.io/v1";
   simdjson::dom::element spec;
   if (parser.parse(text).get(root) != simdjson::SUCCESS)
-    return dra::error{"no source text to write the claim from", "", "ResourceClaimTemplate/" +
-                                                                        alloc::object_name(t.object.meta)};
+    return dra::error{"no source text to write the claim from", "", model::object_label("ResourceClaimTemplate", t.object.meta)};
   if (root["apiVersion"].get(api_version) != simdjson::SUCCESS) api_version = "resource.k8s.io/v1";
   const bool has_spec = root["spec"]["spec"].get(spec) == simdjson::SUCCESS;
   w.begin_object().field("apiVersion", api_version).field("kind", "ResourceClaim");

@@ -33,12 +33,6 @@ struct scenario_summary {
   std::vector<std::string> warnings;
 };
 
-// "namespace/name", or "name" without a namespace (the output format's claim names).
-[[nodiscard]] inline std::string claim_name(const model::object_meta& meta) {
-  if (meta.namespace_.empty()) return std::string(meta.name);
-  return dra::detail::concat(meta.namespace_, "/", meta.name);
-}
-
 // Devices the API server would refuse and the allocator skips: a slice may
 // publish sharedCounters or devices, not both (Kubernetes 1.34 drivers put
 // both in one slice). One warning per such slice, in input order.
@@ -88,7 +82,7 @@ struct scenario_summary {
     if (claim.allocation)
       ++out.allocated_claims;
     else
-      out.pending_claims.push_back(claim_name(claim.meta));
+      out.pending_claims.push_back(model::namespaced_name(claim.meta));
   }
   return out;
 }

@@ -62,6 +62,23 @@ inline void check_object_meta(reporter& r, const model::object_meta& meta, scope
   check_annotations(r, "metadata.annotations", meta.annotations);
 }
 
+// ---- maps built in C++
+
+// Ingest sorts every map by key and rejects a key given twice; a map built in
+// C++ may be neither. Lookups bisect it, so an unsorted map hides entries from
+// the allocator and CEL (a claim silently unschedulable): report it.
+template <class V>
+void check_sorted_keys(reporter& r, const field_path& path, const model::sorted_map<V>& map) {
+  for (std::size_t i = 1; i < map.size(); ++i) {
+    if (map[i].name < map[i - 1].name) {
+      r.add(path, invalid_text(map[i].name, concat("keys must be sorted, and this one comes after ", quoted(map[i - 1].name),
+                                                   " (dra::model::sort_by_key sorts a map; dra/model/build.hpp builds sorted ones)")));
+      return;
+    }
+    if (map[i].name == map[i - 1].name) r.add(path, duplicate(map[i].name));
+  }
+}
+
 // ---- node selectors, tolerations, selectors, configuration
 
 [[nodiscard]] inline bool is_integer_text(std::string_view text) {

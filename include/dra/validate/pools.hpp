@@ -20,11 +20,7 @@ namespace detail {
 
 // "Kind/name", or "Kind items[3]" for an object without a name (so that the
 // problem can still be found in the input).
-[[nodiscard]] inline std::string located_label(std::string_view kind, std::string_view namespace_,
-                                               std::string_view name, const model::source_position& source) {
-  if (!name.empty()) return object_label(kind, namespace_, name);
-  return concat(kind, " ", source.path.empty() ? std::string_view("(the input)") : std::string_view(source.path));
-}
+using model::located_label;
 
 // The slices of one pool at its newest generation; older generations are
 // ignored by every consumer, so they are not checked against the newest.

@@ -46,6 +46,7 @@ inline void check_request_spec(reporter& r, const field_path& path, const model:
     check_toleration(r, index(child(path, "tolerations"), i), spec.tolerations[i]);
   if (spec.capacity) {
     const field_path requests = child(path, "capacity.requests");
+    check_sorted_keys(r, requests, spec.capacity->requests);
     for (const auto& entry : spec.capacity->requests)
       r.add_name_problems(requests, entry.name, names::qualified_name(entry.name));
   }

@@ -33,8 +33,15 @@ inline void check_string_value(reporter& r, const field_path& path, std::string_
   if (value.size() > limits::attribute_value_length) r.add(path, too_long(limits::attribute_value_length));
 }
 
+// A version built in C++ by setting only `source` has no parsed form, which CEL needs.
 inline void check_version_value(reporter& r, const field_path& path, const model::version_value& value) {
-  if (!value.parsed) r.add(path, invalid_text(value.source, semver_message));
+  if (!value.parsed) {
+    if (semver::parse(value.source))
+      r.add(path, invalid_text(value.source, "the parsed version is missing (make it with dra::model::version_value(text) "
+                                             "or dra::model::make_version, which parse the text)"));
+    else
+      r.add(path, invalid_text(value.source, semver_message));
+  }
   if (value.source.size() > limits::attribute_value_length) r.add(path, too_long(limits::attribute_value_length));
 }
 
@@ -109,6 +116,7 @@ inline void check_qualified_key(reporter& r, const field_path& map_path, std::st
 }
 
 inline void check_attributes(reporter& r, const field_path& path, const model::attribute_map& attributes) {
+  check_sorted_keys(r, path, attributes);
   for (const auto& [name, attribute] : attributes) {
     check_qualified_key(r, path, name);
     check_attribute(r, child(path, name), attribute);
@@ -291,6 +299,7 @@ inline void check_request_policy(reporter& r, const field_path& path, const quan
 // `shared`: the device (or, for a mixin, any device) may carry request
 // policies; a plain device must not.
 inline void check_capacities(reporter& r, const field_path& path, const model::capacity_map& capacities, bool shared) {
+  check_sorted_keys(r, path, capacities);
   for (const auto& [name, capacity] : capacities) {
     check_qualified_key(r, path, name);
     if (!capacity.request_policy) continue;
@@ -305,6 +314,7 @@ inline void check_capacities(reporter& r, const field_path& path, const model::c
 // ---- counters
 
 inline void check_counter_names(reporter& r, const field_path& path, const model::counter_map& counters) {
+  check_sorted_keys(r, path, counters);
   for (const auto& entry : counters) r.add_name_problems(path, entry.name, names::dns1123_label(entry.name));
 }
 

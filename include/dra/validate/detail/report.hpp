@@ -4,6 +4,7 @@
 #include <dra/core/names.hpp>
 #include <dra/core/result.hpp>
 #include <dra/core/text.hpp>
+#include <dra/model/common.hpp>
 
 #include <algorithm>
 #include <array>
@@ -151,10 +152,7 @@ class reporter {
 };
 
 // "Kind/name" or "Kind/namespace/name", as the rest of dra names objects.
-[[nodiscard]] inline std::string object_label(std::string_view kind, std::string_view namespace_, std::string_view name) {
-  if (namespace_.empty()) return concat(kind, "/", name);
-  return concat(kind, "/", namespace_, "/", name);
-}
+using model::object_label;
 
 // Reports a DNS-subdomain object name and an optional DNS-label namespace.
 inline void check_metadata(reporter& r, std::string_view name, std::string_view namespace_) {

@@ -1,0 +1,176 @@
+// The readers of the fields that several kinds of object share under JSON ingest: metadata, node selectors, tolerations, CEL selectors, opaque configuration.
+#pragma once
+
+#include <dra/json/detail/reader.hpp>
+#include <dra/model/common.hpp>
+#include <dra/model/device_class.hpp>
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dra::json::detail {
+
+enum class api_version : std::uint8_t { v1, v1beta2, v1beta1, v1alpha3, other };
+
+[[nodiscard]] constexpr api_version resource_api_version(std::string_view text) noexcept {
+  if (text == "resource.k8s.io/v1") return api_version::v1;
+  if (text == "resource.k8s.io/v1beta2") return api_version::v1beta2;
+  if (text == "resource.k8s.io/v1beta1") return api_version::v1beta1;
+  if (text == "resource.k8s.io/v1alpha3") return api_version::v1alpha3;
+  return api_version::other;
+}
+
+// Reads the fields every kind of object may have; the readers of each kind
+// (slice_fields.hpp, claim_fields.hpp) build on it. Unknown fields are
+// skipped, as Kubernetes clients skip them.
+class field_reader {
+ public:
+  explicit field_reader(reader& r) : r_(r) {}
+
+  // ObjectMeta's fields that ingest does not keep.
+  [[nodiscard]] static bool known_metadata_field(std::string_view name) noexcept {
+    for (std::string_view known : {"generateName", "selfLink", "resourceVersion", "generation", "creationTimestamp",
+                                   "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "finalizers",
+                                   "managedFields"})
+      if (name == known) return true;
+    return false;
+  }
+
+  dra::status metadata(od::value& v, model::object_meta& meta) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(meta.name, r_.string(value));
+      if (name == "namespace") return assign(meta.namespace_, r_.string(value));
+      if (name == "uid") return assign(meta.uid, r_.string(value));
+      if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
+      if (name == "annotations")
+        return r_.map(value, meta.annotations, [&](od::value& a, model::text& annotation) { return assign(annotation, r_.string(a)); });
+      return known_metadata_field(name) ? dra::status{} : r_.unknown();
+    });
+  }
+
+  dra::status node_selector(od::value& v, model::node_selector& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name != "nodeSelectorTerms") return r_.unknown();
+      return r_.each_element(value, [&](od::value& term_value) -> dra::status {
+        model::node_selector_term& term = out.terms.emplace_back();
+        return r_.each_field(term_value, [&](std::string_view term_field, od::value& requirements) -> dra::status {
+          auto in = r_.field(term_field);
+          if (term_field == "matchExpressions") return requirement_list(requirements, term.match_expressions);
+          if (term_field == "matchFields") return requirement_list(requirements, term.match_fields);
+          return r_.unknown();
+        });
+      });
+    });
+  }
+
+  dra::status toleration(od::value& v, model::device_toleration& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "key") return assign(out.key, r_.string(value));
+      if (name == "value") return assign(out.value, r_.string(value));
+      if (name == "effect") return assign(out.effect, r_.string(value));
+      if (name == "operator") {
+        auto op = r_.string(value);
+        if (!op) return std::move(op).error();
+        if (*op == "Exists")
+          out.op = model::toleration_operator::exists;
+        else if (*op == "Equal" || op->empty())
+          out.op = model::toleration_operator::equal;
+        else {
+          out.op = model::toleration_operator::unsupported;  // validation reports it
+          out.operator_name = *op;
+        }
+        return {};
+      }
+      if (name == "tolerationSeconds") {
+        if (reader::is_null(value)) return {};
+        auto seconds = r_.integer(value);
+        if (!seconds) return std::move(seconds).error();
+        out.toleration_seconds = *seconds;
+        return {};
+      }
+      return r_.unknown();
+    });
+  }
+
+  dra::status tolerations(od::value& v, std::vector<model::device_toleration>& out) {
+    return r_.each_element(v, [&](od::value& t) { return toleration(t, out.emplace_back()); });
+  }
+
+  // A configuration's `opaque`; `present` stays false when it is null (validation reports it).
+  dra::status opaque(od::value& v, model::opaque_device_configuration& out) {
+    if (reader::is_null(v)) return {};
+    out.present = true;
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "parameters") return assign(out.parameters_json, r_.raw_json(value));
+      return r_.unknown();
+    });
+  }
+
+  dra::status selectors(od::value& v, std::vector<model::device_selector>& out) {
+    return r_.each_element(v, [&](od::value& selector) -> dra::status {
+      model::device_selector& s = out.emplace_back();
+      s.has_cel = false;  // until a `cel` is read; validation reports a selector without one
+      return r_.each_field(selector, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (name != "cel") return r_.unknown();
+        if (reader::is_null(value)) return {};
+        s.has_cel = true;
+        return r_.each_field(value, [&](std::string_view cel_field, od::value& expression) -> dra::status {
+          auto in = r_.field(cel_field);
+          if (cel_field == "expression") return assign(s.cel_expression, r_.string(expression));
+          return r_.unknown();
+        });
+      });
+    });
+  }
+
+ protected:
+  template <class T, class U>
+  static dra::status assign(T& target, result<U>&& value) {
+    if (!value) return std::move(value).error();
+    target = std::move(*value);
+    return {};
+  }
+
+  reader& r_;
+
+ private:
+  dra::status requirement_list(od::value& v, std::vector<model::node_selector_requirement>& out) {
+    return r_.each_element(v, [&](od::value& element) -> dra::status {
+      model::node_selector_requirement& requirement = out.emplace_back();
+      requirement.op = model::node_selector_operator::unsupported;  // until a known operator is read
+      return r_.each_field(element, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (name == "key") return assign(requirement.key, r_.string(value));
+        if (name == "values") return assign(requirement.values, r_.strings(value));
+        if (name == "operator") {
+          auto op = r_.string(value);
+          if (!op) return std::move(op).error();
+          using o = model::node_selector_operator;
+          static constexpr std::pair<std::string_view, o> operators[] = {
+              {"In", o::in}, {"NotIn", o::not_in}, {"Exists", o::exists}, {"DoesNotExist", o::does_not_exist},
+              {"Gt", o::gt}, {"Lt", o::lt}};
+          for (auto [text, op_value] : operators)
+            if (*op == text) {
+              requirement.op = op_value;
+              return {};
+            }
+          requirement.operator_name = *op;  // validation reports it
+          return {};
+        }
+        return {};
+      });
+    });
+  }
+};
+
+}  // namespace dra::json::detail

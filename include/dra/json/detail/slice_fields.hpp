@@ -1,0 +1,323 @@
+// The reader of a ResourceSlice's spec (devices, attributes, capacities, counters, taints, KEP-5234 mixins) and of a DeviceTaintRule's under JSON ingest.
+#pragma once
+
+#include <dra/json/detail/fields.hpp>
+#include <dra/json/detail/reader.hpp>
+#include <dra/model/resource_slice.hpp>
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dra::json::detail {
+
+class slice_reader : public field_reader {
+ public:
+  using field_reader::field_reader;
+
+  // ---- ResourceSlice
+
+  dra::status attribute(od::value& v, model::device_attribute& out) {
+    std::uint8_t fields = 0;
+    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "int") {
+        ++fields;
+        auto i = r_.integer(value);
+        if (!i) return std::move(i).error();
+        out.value = *i;
+      } else if (name == "bool") {
+        ++fields;
+        auto b = r_.boolean(value);
+        if (!b) return std::move(b).error();
+        out.value = *b;
+      } else if (name == "string") {
+        ++fields;
+        auto s = r_.string(value);
+        if (!s) return std::move(s).error();
+        out.value = *s;
+      } else if (name == "version") {
+        ++fields;
+        auto s = r_.string(value);
+        if (!s) return std::move(s).error();
+        out.value = model::version_value(*s);
+      } else if (name == "ints") {
+        ++fields;
+        std::vector<std::int64_t> list;
+        auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
+          auto i = r_.integer(e);
+          if (!i) return std::move(i).error();
+          list.push_back(*i);
+          return {};
+        });
+        if (!st) return st;
+        out.value = std::move(list);
+      } else if (name == "bools") {
+        ++fields;
+        std::vector<bool> list;
+        auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
+          auto b = r_.boolean(e);
+          if (!b) return std::move(b).error();
+          list.push_back(*b);
+          return {};
+        });
+        if (!st) return st;
+        out.value = std::move(list);
+      } else if (name == "strings") {
+        ++fields;
+        auto list = r_.strings(value);
+        if (!list) return std::move(list).error();
+        out.value = std::move(*list);
+      } else if (name == "versions") {
+        ++fields;
+        auto list = r_.strings(value);
+        if (!list) return std::move(list).error();
+        std::vector<model::version_value> versions;
+        versions.reserve(list->size());
+        for (std::string_view s : *list) versions.emplace_back(s);
+        out.value = std::move(versions);
+      } else {
+        return r_.unknown();
+      }
+      return {};
+    });
+    out.fields_set = fields;
+    return status;
+  }
+
+  dra::status capacity(od::value& v, model::device_capacity& out) {
+    bool has_value = false;
+    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "value") {
+        has_value = true;
+        return assign(out.value, r_.quantity_value(value));
+      }
+      if (name == "requestPolicy") {
+        if (reader::is_null(value)) return {};
+        return request_policy(value, out.request_policy.emplace());
+      }
+      return r_.unknown();
+    });
+    if (status && !has_value) return r_.fail("missing required field \"value\"");
+    return status;
+  }
+
+  dra::status request_policy(od::value& v, model::capacity_request_policy& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "default") return assign(out.default_value, r_.quantity_value(value));
+      if (name == "validValues")
+        return r_.each_element(value, [&](od::value& q) -> dra::status {
+          auto parsed = r_.quantity_value(q);
+          if (!parsed) return std::move(parsed).error();
+          out.valid_values.push_back(*parsed);
+          return {};
+        });
+      if (name == "validRange") {
+        model::capacity_range& range = out.valid_range.emplace();
+        bool has_min = false;
+        auto st = r_.each_field(value, [&](std::string_view bound, od::value& q) -> dra::status {
+          auto in = r_.field(bound);
+          if (bound == "min") {
+            has_min = true;
+            return assign(range.min, r_.quantity_value(q));
+          }
+          if (bound == "max") return assign(range.max, r_.quantity_value(q));
+          if (bound == "step") return assign(range.step, r_.quantity_value(q));
+          return r_.unknown();
+        });
+        range.has_min = has_min;  // validation reports a range without min at validRange.min
+        return st;
+      }
+      return r_.unknown();
+    });
+  }
+
+  dra::status counters(od::value& v, model::counter_map& out) {
+    return r_.map(v, out, [&](od::value& counter, quantity& value) -> dra::status {
+      bool has_value = false;
+      auto st = r_.each_field(counter, [&](std::string_view name, od::value& q) -> dra::status {
+        auto at = r_.field(name);
+        if (name != "value") return r_.unknown();
+        has_value = true;
+        return assign(value, r_.quantity_value(q));
+      });
+      if (st && !has_value) return r_.fail("missing required field \"value\"");
+      return st;
+    });
+  }
+
+  dra::status counter_set(od::value& v, model::counter_set& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(out.name, r_.string(value));
+      if (name == "counters") return counters(value, out.counters);
+      if (name == "includes") return assign(out.includes, r_.strings(value));
+      return r_.unknown();
+    });
+  }
+
+  dra::status counter_consumption(od::value& v, model::device_counter_consumption& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "counterSet") return assign(out.counter_set, r_.string(value));
+      if (name == "counters") return counters(value, out.counters);
+      if (name == "includes") return assign(out.includes, r_.strings(value));
+      if (name == "compatibilityGroups") return assign(out.compatibility_groups, r_.strings(value));
+      return r_.unknown();
+    });
+  }
+
+  dra::status taint(od::value& v, model::device_taint& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "key") return assign(out.key, r_.string(value));
+      if (name == "value") return assign(out.value, r_.string(value));
+      if (name == "effect") return assign(out.effect, r_.string(value));
+      if (name == "timeAdded") {
+        if (reader::is_null(value)) return {};
+        return assign(out.time_added, r_.string(value));
+      }
+      return r_.unknown();
+    });
+  }
+
+  // The fields of a device that v1 has inline and v1beta1 has under `basic`.
+  dra::status device_field(std::string_view name, od::value& value, model::device& out) {
+    if (name == "attributes")
+      return r_.map(value, out.attributes, [&](od::value& a, model::device_attribute& attr) { return attribute(a, attr); });
+    if (name == "capacity")
+      return r_.map(value, out.capacity, [&](od::value& c, model::device_capacity& cap) { return capacity(c, cap); });
+    if (name == "consumesCounters")
+      return r_.each_element(
+          value, [&](od::value& c) { return counter_consumption(c, out.consumes_counters.emplace_back()); });
+    if (name == "nodeName") return assign(out.node_name, r_.string(value));
+    if (name == "nodeSelector") {
+      if (reader::is_null(value)) return {};
+      return node_selector(value, out.node_selector.emplace());
+    }
+    if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
+    if (name == "taints")
+      return r_.each_element(value, [&](od::value& t) { return taint(t, out.taints.emplace_back()); });
+    if (name == "bindsToNode") return assign(out.binds_to_node, r_.boolean(value));
+    if (name == "bindingConditions") return assign(out.binding_conditions, r_.strings(value));
+    if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
+    if (name == "allowMultipleAllocations") return assign(out.allow_multiple_allocations, r_.boolean(value));
+    if (name == "includes") return assign(out.includes, r_.strings(value));
+    return r_.unknown();
+  }
+
+  dra::status device(od::value& v, model::device& out, api_version version) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "name") return assign(out.name, r_.string(value));
+      if (version == api_version::v1beta1) {
+        if (name != "basic") return r_.unknown();
+        return r_.each_field(value, [&](std::string_view basic_field, od::value& basic_value) -> dra::status {
+          auto in = r_.field(basic_field);
+          return device_field(basic_field, basic_value, out);
+        });
+      }
+      if (name == "basic") return r_.v1beta1_field();  // v1beta1's device shape
+      return device_field(name, value, out);
+    });
+  }
+
+  dra::status mixins(od::value& v, model::resource_slice_mixins& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "device")
+        return r_.each_element(value, [&](od::value& m) -> dra::status {
+          model::device_mixin& mixin = out.device.emplace_back();
+          return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+            auto in = r_.field(field);
+            if (field == "name") return assign(mixin.name, r_.string(fv));
+            if (field == "attributes" || field == "capacity") {
+              model::device scratch;  // the same readers as a device's own maps
+              auto st = device_field(field, fv, scratch);
+              if (field == "attributes")
+                mixin.attributes = std::move(scratch.attributes);
+              else
+                mixin.capacity = std::move(scratch.capacity);
+              return st;
+            }
+            return r_.unknown();
+          });
+        });
+      if (name == "deviceCounterConsumption") return counter_mixins(value, out.device_counter_consumption);
+      if (name == "counterSet") return counter_mixins(value, out.counter_set);
+      return r_.unknown();
+    });
+  }
+
+  // DeviceCounterConsumptionMixin and CounterSetMixin share their shape: a name and counters.
+  template <class Mixin>
+  dra::status counter_mixins(od::value& v, std::vector<Mixin>& out) {
+    return r_.each_element(v, [&](od::value& m) -> dra::status {
+      Mixin& mixin = out.emplace_back();
+      return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (field == "name") return assign(mixin.name, r_.string(fv));
+        if (field == "counters") return counters(fv, mixin.counters);
+        return r_.unknown();
+      });
+    });
+  }
+
+  dra::status slice_spec(od::value& v, model::resource_slice& out, api_version version) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "driver") return assign(out.driver, r_.string(value));
+      if (name == "pool")
+        return r_.each_field(value, [&](std::string_view pool_field, od::value& pv) -> dra::status {
+          auto in = r_.field(pool_field);
+          if (pool_field == "name") return assign(out.pool.name, r_.string(pv));
+          if (pool_field == "generation") return assign(out.pool.generation, r_.integer(pv));
+          if (pool_field == "resourceSliceCount") return assign(out.pool.resource_slice_count, r_.integer(pv));
+          return r_.unknown();
+        });
+      if (name == "nodeName") return assign(out.node_name, r_.string(value));
+      if (name == "nodeSelector") {
+        if (reader::is_null(value)) return {};
+        return node_selector(value, out.node_selector.emplace());
+      }
+      if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
+      if (name == "perDeviceNodeSelection") return assign(out.per_device_node_selection, r_.boolean(value));
+      if (name == "devices")
+        return r_.list(value, out.devices, [&](od::value& d, model::device& device_out) { return device(d, device_out, version); });
+      if (name == "sharedCounters")
+        return r_.list(value, out.shared_counters, [&](od::value& c, model::counter_set& set) { return counter_set(c, set); });
+      if (name == "mixins") {
+        if (reader::is_null(value)) return {};
+        return mixins(value, out.mixins.emplace());
+      }
+      return r_.unknown();
+    });
+  }
+
+  // ---- DeviceTaintRule (its taint is a device's)
+
+  dra::status taint_rule_spec(od::value& v, model::device_taint_rule& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (name == "taint") return taint(value, out.taint);
+      if (name != "deviceSelector") return r_.unknown();
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (reader::is_null(fv)) return {};
+        if (field == "driver") return assign(out.device_selector.driver, r_.string(fv));
+        if (field == "pool") return assign(out.device_selector.pool, r_.string(fv));
+        if (field == "device") return assign(out.device_selector.device, r_.string(fv));
+        // v1alpha3 (Kubernetes 1.34) also had deviceClassName and selectors
+        return field == "deviceClassName" || field == "selectors" ? dra::status{} : r_.unknown();
+      });
+    });
+  }
+};
+
+}  // namespace dra::json::detail
