@@ -658,7 +658,7 @@ void describe(const fworld& w) {
   std::abort();
 }
 
-inline constexpr std::uint64_t max_search_steps = 2'000'000;
+inline constexpr std::uint64_t max_search_steps = 200'000;
 
 struct node_outcome {
   bool error = false;
