@@ -66,13 +66,13 @@ inline void add_lists_extension_slicing(function_table& table) {
     return value::list(std::move(out));
   });
   // distinct compares each element with those kept before it (CEL equality has no order or hash
-  // across int, uint and double): those comparisons are charged, 0.1 each, as they are made, so
+  // across int, uint and double): those comparisons are charged, 1 each, before they are made, so
   // `lists.range(20000).distinct()` stops at the cost limit instead of running for hours.
   r.member("distinct", "list_distinct", {type::list(T_A())}, type::list(T_A()), [](args_t a, call_context& c) -> value {
     c.cost += items(a[0]).size();
     std::vector<value> out;
     for (const auto& x : items(a[0])) {
-      if (!charge_comparisons(c, out.size(), 1)) return cost_limit_exceeded();
+      if (!charge_ahead(c, out.size())) return cost_limit_exceeded();
       if (!list_contains(out, x)) out.push_back(x);
     }
     return value::list(std::move(out));
