@@ -583,7 +583,7 @@ class basic_allocator {
     result<bool> is_selectable(request_data& rd, std::size_t claim, std::uint32_t c);
     result<bool> selectors_match(std::size_t claim, const request_data& rd, const model::device_class* klass,
                                  std::span<const model::device_selector> selectors,
-                                 std::vector<const compiled*>& programs, const candidate& c);
+                                 std::span<const compiled* const> programs, const candidate& c);
     bool capacity_fits(const request_data& rd, const candidate& c) const;
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
     bool reserve_counters(const candidate& c);
@@ -600,6 +600,7 @@ class basic_allocator {
                                           bool admin_access);
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
     bool short_of_counters_in_state(const candidate& c) const;
+    bool may_still_take(std::size_t claim, const request_data& rd, const candidate& c) const;
     std::size_t first_live(request_data& rd);
     const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, const request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,

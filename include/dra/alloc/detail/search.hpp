@@ -392,7 +392,7 @@ template <allocation_policy Policy, selector_engine Engine>
 result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const request_data& rd,
                                                                       const model::device_class* klass,
                                                                       std::span<const model::device_selector> selectors,
-                                                                      std::vector<const compiled*>& programs,
+                                                                      std::span<const compiled* const> programs,
                                                                       const candidate& c) {
   // Upstream names only the class or the claim; the request is added so that users find the culprit.
   // Built only for an error: this runs for every candidate the search meets.
@@ -401,8 +401,6 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
     if (klass != nullptr) o += ": class " + std::string(klass->meta.name);
     return o;
   };
-  if (programs.size() != selectors.size())
-    for (const auto& selector : selectors) programs.push_back(&a_.compile(selector.cel_expression));
   for (std::size_t i = 0; i < selectors.size(); ++i) {
     const compiled& program = *programs[i];
     if (!program.program)

@@ -87,20 +87,7 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
       shared = true;  // one device may serve several requests: counting devices proves nothing
       return false;
     }
-    if (short_of_counters_in_state(c)) return false;
-    if (c.st->consumes_counters)
-      for (const auto& [slot, amount] : c.st->draws) {
-        auto sum = slots_[slot].consumed.add(amount);
-        if (!sum || *sum > slots_[slot].available) return false;
-      }
-    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *r.spec)) return false;
-    if (f_.consumable_capacity && !capacity_fits(r, c)) return false;
-    const std::string_view sub = r.is_sub ? r.name : std::string_view{};
-    for (const auto& constraint : constraints_[claim])
-      if (constraint.applies(r.base_name, sub) &&
-          detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
-        return false;
-    return true;
+    return may_still_take(claim, r, c);
   };
   std::size_t union_size = 0;
   std::vector<char> usable_for(demands.size(), 0);
@@ -208,11 +195,7 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const detail::constraint_state& constraint : constraints_[ci]) {
     if (!constraint.is_match || constraint.count == 0 || !constraint.applies(rd.base_name, sub)) continue;
-    std::vector<std::string> keys;
-    if (constraint.list_types)
-      keys = detail::value_keys(constraint.intersection);
-    else if (detail::scalar_kind(*constraint.first) != 0)
-      keys = detail::value_keys(detail::attribute_set::of(constraint.first));
+    const auto keys = taken_values(constraint);
     if (keys.size() != 1) continue;  // no value (nothing can join) or several: left to the full loop
     auto& by_value = layout_->attribute_index[std::string(constraint.attribute)];
     if (!by_value.built) {
@@ -226,12 +209,35 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
       by_value.built = true;
     }
     static const std::vector<std::uint32_t> none;
-    auto it = by_value.candidates.find(keys.front());
+    auto it = by_value.candidates.find(*keys.begin());
     return it == by_value.candidates.end() ? &none : &it->second;
   }
   return nullptr;
 }
 
+
+// Whether the device, not in use and picked by the request's selectors, could still be taken for it deeper in this
+// branch: capacity, taints and each applying constraint's attribute do not change there, and counters only get
+// scarcer (exclusive devices always draw them; a shared one only when it has no allocation yet).
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, const request_data& rd,
+                                                             const candidate& c) const {
+  if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
+  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
+  if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
+    if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
+    for (const auto& [slot, amount] : c.st->draws) {
+      auto sum = slots_[slot].consumed.add(amount);
+      if (!sum || *sum > slots_[slot].available) return false;
+    }
+  }
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  for (const auto& constraint : constraints_[ci])
+    if (constraint.applies(rd.base_name, sub) &&
+        detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
+      return false;
+  return true;
+}
 
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_data& rd, std::size_t needed,
@@ -241,7 +247,6 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
   // capacity; so fewer usable candidates than devices still needed means
   // this branch cannot succeed. Unknown selector results are evaluated
   // first (in upstream's order) so that pruning never hides an error.
-  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   auto usable = [&](std::uint32_t ix, bool unknown_counts) {
     const candidate& c = candidates_[ix];
     if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
@@ -249,23 +254,7 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
       return false;
     if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
     if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
-    if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
-    if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
-    // Counters only get scarcer deeper in this branch (exclusive devices
-    // always charge them; a shared one only when it has no allocation yet).
-    if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
-      if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
-      for (const auto& [slot, amount] : c.st->draws) {
-        auto needed = slots_[slot].consumed.add(amount);
-        if (!needed || *needed > slots_[slot].available) return false;
-      }
-    }
-    // A constraint that applies to this request rejects devices without its attribute, whatever else is allocated.
-    for (const auto& constraint : constraints_[ci])
-      if (constraint.applies(rd.base_name, sub) &&
-          detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
-        return false;
-    return true;
+    return may_still_take(ci, rd, c);
   };
   std::size_t possible = 0;
   for (std::size_t p = start; p < order_.size(); ++p)
