@@ -124,4 +124,19 @@ TEST(ParallelIngest, ReportsTheFirstErrorOfTheInputWhicheverThreadFindsIt) {
   }
 }
 
+// Malformed text that the walk over the items skips without noticing, so that only reading the
+// rest of the List fails, is reported where one thread meets it (inside the first item), not at
+// "items". The input is fuzz_ingest's finding, reduced.
+TEST(ParallelIngest, ReportsMalformedTextTheWalkSkippedWhereOneThreadDoes) {
+  const std::string json = R"({"":"","kind":"List","items":[{"":"":""}""{""{""""}""[{""{""{}]}{""""{""{}}]}{}}}]""""""})";
+  auto sequential = dra::json::load(json);
+  ASSERT_FALSE(sequential.has_value());
+  EXPECT_EQ(sequential.error().path, "items[0]");
+  for (unsigned threads : {2u, 4u}) {
+    auto doc = threaded(threads).load(json);
+    ASSERT_FALSE(doc.has_value()) << threads;
+    EXPECT_EQ(doc.error(), sequential.error()) << threads;
+  }
+}
+
 }  // namespace

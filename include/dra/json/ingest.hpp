@@ -423,11 +423,13 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
   // `finish` reads past the rest of the document and finds where the next one starts.
   auto read_list = [&](od::array& items, std::string_view prefix, auto&& finish) -> dra::status {
     if (parallel) {
+      // Any failure on the way is met again by the sequential reader, which reports it with
+      // the object and field it belongs to (skipping items finds no such place).
+      auto read_sequentially = [&] { return read_document(doc, text, place, false, next, split_first); };
       auto texts = detail::item_texts(items);
-      if (!texts) return read_document(doc, text, place, false, next, nullptr);
-      if (auto status = finish(); !status) return status;
+      if (!texts || !finish()) return read_sequentially();
       if (read_parallel(doc, *texts, prefix, place)) return {};
-      return read_document(doc, text, place, false, next, nullptr);
+      return read_sequentially();
     }
     auto status = detail::read_items(r, root, items, doc.scenario_, prefix, place, text);
     if (status) status = finish();
