@@ -1,9 +1,10 @@
 // Fuzz target: bytes -> a small cluster built directly in the model, allocated under every policy; checks the
 // allocator's invariants, that the policies agree on whether the claims fit, and (up to 8 devices) a brute-force
-// reference written here, independently of the allocator's search.
+// reference written here, independently of the allocator's search, which also judges the explanation's cause.
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/check.hpp>
 #include <dra/cel/selector.hpp>
+#include <dra/sim/explain.hpp>
 
 #include <algorithm>
 #include <array>
@@ -753,6 +754,58 @@ std::vector<pick> picks_of(const fworld& w, const built& b, const node_outcome& 
   return picks;
 }
 
+// The explanation of a node where no assignment exists (the only nodes a unit is explained on) agrees with the brute
+// force: it names a cause; a cause in one claim (a request no device can serve, or the claim's requests together)
+// means that claim alone has no assignment; a conflict naming claim k means the claims before k fit together and
+// claim k alone, but not all of them: taking claim k away is what makes them fit.
+void check_explanation(const built& b, int node, const reference& ref) {
+  dra::alloc::ledger state;
+  for (const auto& c : b.scenario.claims)
+    if (c.object.allocation) state.add(*c.object.allocation);
+  std::vector<const model::device_class*> classes;
+  for (const auto& c : b.scenario.classes) classes.push_back(&c.object);
+  std::vector<const model::resource_slice*> slices;
+  for (const auto& s : b.scenario.slices) slices.push_back(&s.object);
+  dra::alloc::basic_allocator<dra::alloc::first_fit, dra::cel::selector_engine> allocator(
+      dra::alloc::features::all(), state, classes, slices, engine());
+  allocator.set_step_budget(max_search_steps);
+  // The explanation asks the allocator about some of the claims alone. An error there (an All request breaking a
+  // constraint, which depends on what the other claims took first) stops that search early, so such nodes are not
+  // compared, as for the policies.
+  bool erred = false;
+  auto oracle = [&](const model::node& on, std::span<const model::resource_claim* const> claims) {
+    auto outcome = allocator.allocate(on, claims);
+    erred = erred || !outcome;
+    return outcome && outcome->fits;
+  };
+  dra::sim::funnel_builder<dra::cel::selector_engine> funnels(dra::alloc::features::all(), state, classes, slices,
+                                                              engine());
+  const model::node& n = b.nodes[static_cast<std::size_t>(node)];
+  const dra::sim::node_diagnosis d = dra::sim::diagnose_node(funnels, n, b.pending, oracle);
+  if (erred) return;
+  const std::vector<int>& pending = b.pending_index;
+  if (d.verdict == dra::sim::cause::fits)
+    fail("the explanation finds no cause, but the reference finds no allocation", d.message);
+  std::size_t named = b.pending.size();
+  for (std::size_t k = 0; k < b.pending.size(); ++k)
+    if (dra::alloc::object_name(b.pending[k]->meta) == d.claim) named = k;
+  if (named == b.pending.size()) fail("the explanation names no pending claim", d.claim);
+  const int claim = pending[named];
+  if (d.verdict != dra::sim::cause::conflict) {
+    const std::optional<bool> alone = brute_force(ref, std::vector<int>{claim}).any_valid();
+    if (alone.value_or(false)) fail("the explanation blames a claim that fits alone", d.claim + ": " + d.message);
+    return;
+  }
+  const std::vector<int> before(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(named));
+  std::vector<int> through(before);
+  through.push_back(claim);
+  const std::optional<bool> alone = brute_force(ref, std::vector<int>{claim}).any_valid();
+  const std::optional<bool> without = brute_force(ref, before).any_valid();
+  const std::optional<bool> with = brute_force(ref, through).any_valid();
+  if (alone == false || without == false || with == true)
+    fail("the explanation's conflict is not one the reference sees", d.claim + ": " + d.message);
+}
+
 void check_node(const fworld& w, const built& b, int node, const std::array<const node_outcome*, 3>& by_policy) {
   const reference ref(w, node);
   const std::string node_name(b.nodes[static_cast<std::size_t>(node)].meta.name);
@@ -774,9 +827,11 @@ void check_node(const fworld& w, const built& b, int node, const std::array<cons
   if (w.devices.size() > 8) return;
   std::vector<int> pending(b.pending_index);
   const std::optional<bool> exists = brute_force(ref, pending).any_valid();
-  if (!exists || *exists == by_policy[0]->fits) return;
-  fail(*exists ? "unschedulable, but the reference finds an allocation" : "fits, but the reference finds none",
-       node_name);
+  if (!exists) return;
+  if (*exists != by_policy[0]->fits)
+    fail(*exists ? "unschedulable, but the reference finds an allocation" : "fits, but the reference finds none",
+         node_name);
+  if (!*exists) check_explanation(b, node, ref);
 }
 
 }  // namespace

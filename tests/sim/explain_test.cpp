@@ -213,6 +213,56 @@ TEST(Explain, CapacityLeftVersusAsked) {
                 "nic-0: bandwidth 2Gi left, 4Gi asked, shared by default/streamer");
 }
 
+// A shared device with an allocation already drew its counters: another share takes none (found by fuzz_alloc, where
+// the funnel packed such a device into counters that its first allocation had used up, and blamed a claim that fits).
+TEST(Explain, SharedDeviceWithAllocationsDrawsNoCountersAgain) {
+  scenario_text t;
+  const std::string counters = R"(,"sharedCounters":[{"name":"nic-set","counters":{"ports":{"value":"1"}}}])";
+  t.node("n1").slice("n1", "", counters, 2);
+  t.slice("n1", R"({"name":"nic-0","allowMultipleAllocations":true,)"
+                R"("consumesCounters":[{"counterSet":"nic-set","counters":{"ports":{"value":"1"}}}]})",
+          "", 2);
+  t.holder("streamer", {"n1/nic-0"}, R"(,"shareID":"00000000-0000-4000-8000-000000000001")");
+  t.claim("share", R"({"deviceClassName":"gpu"})").claim("too-many", R"({"deviceClassName":"gpu","count":2})");
+  t.pod("p", {"share", "too-many"});
+  auto e = explanation_of(run(t), "default/share");
+  ASSERT_EQ(e.reasons.size(), 1u);
+  expect_reason(e, 0, "count", 1, "default/too-many", "gpus", "2 devices asked, 1 exist");
+}
+
+// Two devices fit in the counters left when the first in order (which takes more) is skipped: the funnel must not
+// stop at what taking devices in order packs (found by fuzz_alloc).
+TEST(Explain, CountersFitWhenADeviceEarlierInOrderIsSkipped) {
+  scenario_text t;
+  const std::string counters = R"(,"sharedCounters":[{"name":"set","counters":{"units":{"value":"4"}}}])";
+  auto drawing = [](const std::string& name, int units) {
+    return R"({"name":")" + name + R"(","consumesCounters":[{"counterSet":"set","counters":{"units":{"value":")" +
+           std::to_string(units) + R"("}}}]})";
+  };
+  t.node("n1").slice("n1", "", counters, 2).slice("n1", drawing("big", 3) + "," + drawing("small-0", 2) + "," +
+                                                              drawing("small-1", 2), "", 2);
+  t.claim("pair", R"({"deviceClassName":"gpu","count":2})").claim("too-many", R"({"deviceClassName":"gpu","count":4})");
+  t.pod("p", {"pair", "too-many"});
+  auto e = explanation_of(run(t), "default/pair");
+  ASSERT_EQ(e.reasons.size(), 1u);
+  expect_reason(e, 0, "count", 1, "default/too-many", "gpus", "4 devices asked, 3 exist");
+}
+
+// All takes only the shared devices with room for its capacity ask (as the allocator does): one without room is
+// not a device the request lacks (found by fuzz_alloc).
+TEST(Explain, AllNeedsOnlyTheSharedDevicesWithRoom) {
+  scenario_text t;
+  t.node("n1").slice("n1", R"({"name":"nic-0","allowMultipleAllocations":true,"capacity":{"bandwidth":{"value":"10Gi"}}},)"
+                           R"({"name":"nic-1","allowMultipleAllocations":true,"capacity":{"bandwidth":{"value":"10Gi"}}})");
+  t.holder("streamer", {"n1/nic-0"}, R"(,"shareID":"00000000-0000-4000-8000-000000000001","consumedCapacity":{"bandwidth":"8Gi"})");
+  t.claim("every-nic", R"({"deviceClassName":"gpu","allocationMode":"All","capacity":{"requests":{"bandwidth":"4Gi"}}})");
+  t.claim("too-many", R"({"deviceClassName":"gpu","count":3})");
+  t.pod("p", {"every-nic", "too-many"});
+  auto e = explanation_of(run(t), "default/every-nic");
+  ASSERT_EQ(e.reasons.size(), 1u);
+  expect_reason(e, 0, "count", 1, "default/too-many", "gpus", "3 devices asked, 2 exist");
+}
+
 TEST(Explain, IncompletePoolAndNodeSelection) {
   scenario_text t;
   t.node("n1").node("n2").slice("n1", gpus(2), "", 2).claim("want", R"({"deviceClassName":"gpu"})");

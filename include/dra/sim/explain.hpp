@@ -103,7 +103,9 @@ void decide_together(node_diagnosis& d, const model::node& node, std::span<const
 
 // Diagnoses `claims` (one unit of work) on one node: the first request (in order) that fits by none of its
 // alternatives names the cause; when every request passes alone, `fits` decides between the claim's requests
-// together (count, constraint), the claims together (conflict), or a fit.
+// together (count, constraint), the claims together (conflict), or a fit. Meant for a unit that does not fit on the
+// node: a unit can fit while one of its claims alone does not (an All request takes fewer shared devices once
+// others used up their capacity), and the claim would then be named.
 template <alloc::selector_engine Engine, fit_oracle Oracle>
 [[nodiscard]] node_diagnosis diagnose_node(funnel_builder<Engine>& funnels, const model::node& node,
                                            std::span<const model::resource_claim* const> claims, Oracle& fits,

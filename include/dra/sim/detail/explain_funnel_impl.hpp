@@ -148,28 +148,56 @@ struct fit_check {
     std::vector<std::vector<std::string>> values;  // per device of the node: its values of the attribute
   };
   std::vector<constraint> constraints;
+  // Shared devices that already have allocations (ascending): they draw no counters again.
+  std::vector<std::uint32_t> drawing_nothing;
 
-  // The most devices of `set` that fit in the counters left together, in the search's order.
+  // How many devices of `set` fit in the counters left together, as many as `needed` at most. First in the search's
+  // order; when that falls short, every choice is tried (a device skipped early may leave room for two), up to a
+  // budget past which `needed` is returned: a shortfall is reported only when it is proven.
   [[nodiscard]] std::size_t packed(const std::vector<std::uint32_t>& set) const {
-    std::vector<quantity> used = use->used;
-    std::size_t n = 0;
+    std::size_t free = 0;
+    std::vector<std::uint32_t> drawing;
     for (auto ix : set) {
-      const auto& draws = node->devices[ix].draws;
-      bool ok = true;
+      if (node->devices[ix].draws.empty() ||
+          std::binary_search(drawing_nothing.begin(), drawing_nothing.end(), ix))
+        ++free;
+      else
+        drawing.push_back(ix);
+    }
+    if (free >= needed) return free;
+    std::vector<quantity> used = use->used;
+    auto take = [&](std::uint32_t ix) {
       std::vector<quantity> trial = used;
-      for (const auto& d : draws) {
+      for (const auto& d : node->devices[ix].draws) {
         auto sum = trial[d.counter].add(d.amount);
-        if (!sum || *sum > node->counters[d.counter].total) {
-          ok = false;
-          break;
-        }
+        if (!sum || *sum > node->counters[d.counter].total) return false;
         trial[d.counter] = *sum;
       }
-      if (!ok) continue;
       used = std::move(trial);
-      ++n;
-    }
-    return n;
+      return true;
+    };
+    const std::size_t goal = needed - free;
+    std::size_t greedy = 0;
+    for (auto ix : drawing) greedy += take(ix) ? 1 : 0;
+    if (greedy >= goal) return needed;
+    std::size_t best = greedy;
+    long budget = 20'000;
+    // Depth-first over the devices from `from`, `taken` of them in `used` already.
+    auto search = [&](auto& self, std::size_t from, std::size_t taken) -> void {
+      best = std::max(best, taken);
+      if (best >= goal || --budget < 0) return;
+      for (std::size_t i = from; i < drawing.size() && taken + (drawing.size() - i) > best; ++i) {
+        const std::vector<quantity> before = used;
+        if (!take(drawing[i])) continue;
+        self(self, i + 1, taken + 1);
+        used = before;
+        if (best >= goal || budget < 0) return;
+      }
+    };
+    used = use->used;
+    search(search, 0, 0);
+    if (budget < 0) return needed;
+    return free + best;
   }
   // For each constraint, its best (largest group or distinct values) over `set`; the weakest one is returned.
   [[nodiscard]] std::pair<std::size_t, const constraint*> constrained(const std::vector<std::uint32_t>& set) const {

@@ -192,6 +192,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   auto& short_capacity = found.short_capacity;
   auto& tainted = found.tainted;
   auto& cel_errors = found.cel_errors;
+  std::size_t all_takes = 0;  // with All: the devices the request must take
   for (std::uint32_t ix = 0; ix < n.devices.size(); ++ix) {
     const auto& d = n.devices[ix];
     if (d.slice->per_device_node_selection.value_or(false)) {
@@ -219,9 +220,13 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
     } else {
       ++out.selector_match;
       matching.push_back(ix);
+      // All takes every matching device with room for its capacity ask, in use or not (as the allocator does).
+      if (out.all_mode && !(f_.consumable_capacity && !detail::capacity_blocker(*state_, d, spec).empty()))
+        ++all_takes;
       const std::string_view short_name = d.id.device;
       const auto* in_ledger = state_->find(d.id);
       const bool counters_free = d.shared && in_ledger != nullptr && in_ledger->given_out;
+      if (counters_free) check.drawing_nothing.push_back(ix);
       std::string why;
       if (!admin && in_ledger != nullptr && in_ledger->exclusive) {
         const std::span<const std::string> owners = in_ledger->owners;
@@ -254,7 +259,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   out.counters_left = after[1].size();
   out.capacity_left = after[2].size();
   out.tolerated = after[3].size();
-  if (out.all_mode) out.needed = std::max<std::size_t>(matching.size(), 1);
+  if (out.all_mode) out.needed = std::max<std::size_t>(all_takes, 1);
   check.needed = out.needed;
   if (!check.constraints.empty()) {
     auto [best, which] = check.constrained(after[3]);
