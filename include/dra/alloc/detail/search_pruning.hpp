@@ -5,6 +5,7 @@
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
+#include <dra/alloc/detail/taints.hpp>
 
 #include <string>
 #include <unordered_map>

@@ -1,0 +1,239 @@
+// Taking one device for a request and giving it back (implementation; included by search.hpp): selectors, consumable
+// capacity, counters, taints, the device's state in the search and constraint groups.
+#pragma once
+
+#include <dra/alloc/allocator.hpp>
+#include <dra/alloc/detail/taints.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace dra::alloc {
+
+template <allocation_policy Policy, selector_engine Engine>
+result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const request_data& rd,
+                                                                      const model::device_class* klass,
+                                                                      std::span<const model::device_selector> selectors,
+                                                                      std::span<const compiled* const> programs,
+                                                                      const candidate& c) {
+  // Upstream names only the class or the claim; the request is added so that users find the culprit.
+  // Built only for an error: this runs for every candidate the search meets.
+  auto owner = [&] {
+    std::string o = "claim " + claim_name(ci) + ", request " + rd.full_name;
+    if (klass != nullptr) o += ": class " + std::string(klass->meta.name);
+    return o;
+  };
+  for (std::size_t i = 0; i < selectors.size(); ++i) {
+    const compiled& program = *programs[i];
+    if (!program.program)
+      return dra::error{owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
+    const auto key = std::pair{&program, &c.st->view.base()};
+    if (auto known = a_.selector_results_.find(key); known != a_.selector_results_.end()) {
+      if (!known->second) return false;
+      continue;
+    }
+    auto matches = a_.engine_->matches(*program.program, c.st->view, c.st->slice->driver);
+    if (matches) a_.selector_results_.emplace(key, *matches);
+    if (!matches)
+      return dra::error{owner() + ": selector #" + std::to_string(i) + " on device " + std::string(c.st->id.driver) +
+                        "/" + std::string(c.st->id.pool) + "/" + std::string(c.st->id.device) +
+                        ": CEL runtime error: " + matches.error().message};
+    if (!*matches) return false;
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data& rd, std::size_t ci,
+                                                                    std::uint32_t ix) {
+  const candidate& c = candidates_[ix];
+  if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
+  if (rd.selectable[ix] >= 0) return rd.selectable[ix] == 1;
+  auto decide = [&](bool v) {
+    rd.selectable[ix] = v ? 1 : 0;
+    --rd.selection->unknown;
+    return v;
+  };
+  if (rd.klass != nullptr) {
+    auto m = selectors_match(ci, rd, rd.klass, rd.klass->selectors, rd.class_programs, c);
+    if (!m) return m.error();
+    if (!*m) return decide(false);
+  }
+  auto m = selectors_match(ci, rd, nullptr, rd.spec->selectors, rd.own_programs, c);
+  if (!m) return m.error();
+  if (!*m) return decide(false);
+  if (c.st->slice->per_device_node_selection.value_or(false)) {
+    const model::device& d = c.st->view.base();
+    auto n = node_matches(node_, d.node_name.value_or(model::text{}), d.all_nodes.value_or(false),
+                          d.node_selector ? &*d.node_selector : nullptr);
+    if (!n) return n.error();
+    if (!*n) return decide(false);
+  }
+  return decide(true);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& rd, const candidate& c) const {
+  const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
+  if (wanted != nullptr)
+    for (const auto& r : wanted->requests)
+      if (c.st->view.capacity(r.name) == nullptr) return false;
+  for (const auto e : c.st->view.capacities()) {
+    const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
+    quantity amount = detail::consumed_amount(requested, *e.value);
+    if (detail::violates_policy(amount, *e.value)) return false;
+    quantity total = amount;
+    if (c.given_out != nullptr)
+      if (const quantity* q = model::find(*c.given_out, e.name))
+        if (auto sum = total.add(*q)) total = *sum;
+    if (const quantity* q = model::find(c.allocating, e.name))
+      if (auto sum = total.add(*q)) total = *sum;
+    if (total > e.value->value) return false;
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::reserve_counters(const candidate& c) {
+  if (pool_overdrawn_[c.st->pool]) return false;
+  std::size_t added = 0;
+  bool fits = true;
+  for (; added < c.st->draws.size(); ++added) {
+    auto& slot = slots_[c.st->draws[added].first];
+    auto sum = slot.consumed.add(c.st->draws[added].second);
+    if (!sum) {
+      fits = false;
+      break;
+    }
+    slot.consumed = *sum;
+    if (slot.consumed > slot.available) fits = false;
+  }
+  if (fits) return true;
+  for (std::size_t i = 0; i < added; ++i) {
+    auto& slot = slots_[c.st->draws[i].first];
+    if (auto rest = slot.consumed.sub(c.st->draws[i].second)) slot.consumed = *rest;
+  }
+  return false;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::release_counters(const candidate& c) {
+  for (const auto& [slot, amount] : c.st->draws)
+    if (auto rest = slots_[slot].consumed.sub(amount)) slots_[slot].consumed = *rest;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_t ci, request_data& rd,
+                                                                      std::uint32_t ix, bool must) {
+  candidate& c = candidates_[ix];
+  const bool shared = c.st->shared;
+  auto held_by_claim = [&] {
+    return std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end();
+  };
+  if (!shared && rd.admin_access && held_by_claim()) return false;
+  if (!rd.admin_access && in_use(c)) return false;
+  if (!f_.partitionable_devices && c.st->consumes_counters) return false;
+  const bool capacity_in_use = c.given_out != nullptr || c.shares > 0;
+  bool charged = false;
+  if (!(shared && capacity_in_use) && c.st->consumes_counters) {
+    if (!reserve_counters(c)) return false;
+    charged = true;
+  }
+  const std::size_t groups_before = group_undo_.size();
+  if (!join_groups(c)) {
+    if (charged) release_counters(c);
+    return false;
+  }
+  auto give_back_counters = [&] {
+    leave_groups(groups_before);
+    if (charged) release_counters(c);
+  };
+  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) {
+    give_back_counters();
+    return false;
+  }
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  auto& constraints = constraints_[ci];
+  for (std::size_t i = 0; i < constraints.size(); ++i) {
+    if (constraints[i].add(rd.base_name, sub, c.st->view, c.st->slice->driver)) continue;
+    if (must)
+      return dra::error{"claim " + claim_name(ci) + ", request " + std::string(rd.name) + ": cannot add device " +
+                        std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) + "/" +
+                        std::string(c.st->id.device) + " because a claim constraint would not be satisfied"};
+    for (std::size_t e = 0; e < i; ++e) constraints[e].remove(rd.base_name, sub);
+    give_back_counters();
+    return false;
+  }
+  const bool newly_held = !shared && !held_by_claim();
+  if (newly_held) c.exclusive_for.push_back(static_cast<std::uint32_t>(ci));
+  device_result r;
+  r.candidate = ix;
+  r.request = &rd;
+  r.counters_charged = charged;
+  r.groups_joined = static_cast<std::uint32_t>(group_undo_.size() - groups_before);
+  if (f_.consumable_capacity) {
+    if (!capacity_fits(rd, c)) {
+      for (auto& constraint : constraints) constraint.remove(rd.base_name, sub);
+      if (newly_held) c.exclusive_for.pop_back();
+      give_back_counters();
+      return false;
+    }
+    if (shared) {
+      const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
+      for (const auto e : c.st->view.capacities()) {
+        const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
+        quantity amount = detail::consumed_amount(requested, *e.value);
+        r.consumed.push_back({e.name, amount});
+        detail::add_amount(c.allocating, e.name, amount);
+      }
+      r.share_id = a_.next_share_id();
+    }
+  }
+  if (shared) ++c.shares;
+  results_[ci].push_back(std::move(r));
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::deallocate(std::size_t ci, std::uint32_t ix) {
+  candidate& c = candidates_[ix];
+  device_result r = std::move(results_[ci].back());
+  results_[ci].pop_back();
+  const request_data& rd = *r.request;
+  const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
+  for (auto& constraint : constraints_[ci]) constraint.remove(rd.base_name, sub);
+  if (c.st->shared) {
+    for (const auto& e : r.consumed)
+      for (auto& held : c.allocating)
+        if (held.name == e.name)
+          if (auto rest = held.value.sub(e.value)) held.value = *rest;
+    --c.shares;
+  } else {
+    std::erase(c.exclusive_for, static_cast<std::uint32_t>(ci));
+  }
+  leave_groups(group_undo_.size() - r.groups_joined);
+  if (r.counters_charged) release_counters(c);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::join_groups(const candidate& c) {
+  const std::size_t before = group_undo_.size();
+  for (const auto& [slot, declared] : c.st->group_sets) {
+    if (!group_state_[slot].admits(declared)) {
+      leave_groups(before);
+      return false;
+    }
+    group_undo_.emplace_back(slot, group_state_[slot]);
+    group_state_[slot].add(declared);
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::leave_groups(std::size_t undo_size) {
+  for (; group_undo_.size() > undo_size; group_undo_.pop_back())
+    group_state_[group_undo_.back().first] = std::move(group_undo_.back().second);
+}
+
+}  // namespace dra::alloc
