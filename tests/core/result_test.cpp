@@ -5,7 +5,9 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -60,6 +62,21 @@ TEST(Result, VoidResultCarriesOnlySuccessOrError) {
   dra::status failed = dra::error{"broken", "spec"};
   ASSERT_FALSE(failed.has_value());
   EXPECT_EQ(failed.error().to_string(), "spec: broken");
+}
+
+TEST(ErrorCode, EveryCodeHasItsOwnName) {
+  std::set<std::string_view> names;
+  for (int c = 0; c <= static_cast<int>(dra::errc::io); ++c) {
+    const std::string_view name = dra::to_string(static_cast<dra::errc>(c));
+    EXPECT_NE(name, "unknown") << c;
+    EXPECT_TRUE(names.insert(name).second) << name;
+  }
+  EXPECT_EQ(dra::to_string(dra::errc::cel_cost_limit), "cel_cost_limit");
+  EXPECT_EQ(dra::to_string(static_cast<dra::errc>(200)), "unknown");
+  // An error made without a code is a generic input error, and the code takes part in equality.
+  const dra::error plain{"bad"};
+  EXPECT_EQ(plain.code, dra::errc::invalid_input);
+  EXPECT_NE(plain, (dra::error{"bad", "", "", dra::errc::io}));
 }
 
 }  // namespace

@@ -39,27 +39,33 @@ namespace detail {
     case op::in:
     case op::not_in:
       if (r.values.empty())
-        return error{"key " + std::string(r.key) + ": values must be non-empty for operators In and NotIn"};
+        return error{"key " + std::string(r.key) + ": values must be non-empty for operators In and NotIn", "", "",
+                     errc::invalid_object};
       if (r.op == op::in) return label != nullptr && contains(r.values, *label);
       return label == nullptr || !contains(r.values, *label);
     case op::exists:
     case op::does_not_exist:
       if (!r.values.empty())
-        return error{"key " + std::string(r.key) + ": values must be empty for operators Exists and DoesNotExist"};
+        return error{"key " + std::string(r.key) + ": values must be empty for operators Exists and DoesNotExist", "",
+                     "", errc::invalid_object};
       return (label != nullptr) == (r.op == op::exists);
     case op::gt:
     case op::lt: {
       if (r.values.size() != 1)
-        return error{"key " + std::string(r.key) + ": exactly one value is required for operators Gt and Lt"};
+        return error{"key " + std::string(r.key) + ": exactly one value is required for operators Gt and Lt", "", "",
+                     errc::invalid_object};
       auto bound = parse_int64(r.values.front());
-      if (!bound) return error{"key " + std::string(r.key) + ": value must be an integer for operators Gt and Lt"};
+      if (!bound)
+        return error{"key " + std::string(r.key) + ": value must be an integer for operators Gt and Lt", "", "",
+                     errc::invalid_object};
       if (label == nullptr) return false;
       auto actual = parse_int64(*label);
       if (!actual) return false;
       return r.op == op::gt ? *actual > *bound : *actual < *bound;
     }
     case op::unsupported:
-      return error{dra::detail::concat(dra::detail::quoted(r.operator_name), " is not a valid label selector operator")};
+      return error{dra::detail::concat(dra::detail::quoted(r.operator_name), " is not a valid label selector operator"),
+                   "", "", errc::invalid_object};
   }
   return false;
 }
@@ -69,9 +75,13 @@ namespace detail {
                                                             const model::node& node) {
   using op = model::node_selector_operator;
   if (r.op != op::in && r.op != op::not_in)
-    return error{dra::detail::concat(dra::detail::quoted(r.key), ": only operators In and NotIn are valid for node field selectors")};
+    return error{dra::detail::concat(dra::detail::quoted(r.key),
+                                     ": only operators In and NotIn are valid for node field selectors"),
+                 "", "", errc::invalid_object};
   if (r.values.size() != 1)
-    return error{dra::detail::concat("unexpected number of values (", std::to_string(r.values.size()), ") for node field selector")};
+    return error{dra::detail::concat("unexpected number of values (", std::to_string(r.values.size()),
+                                     ") for node field selector"),
+                 "", "", errc::invalid_object};
   model::text field = r.key == "metadata.name" ? node.meta.name : model::text{};
   bool equal = field == r.values.front();
   return r.op == op::in ? equal : !equal;

@@ -145,7 +145,8 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
       auto m = node_matches(node, node_name, all_nodes, slice->node_selector ? &*slice->node_selector : nullptr);
       if (!m)
         return error{"gather pool information: failed to perform node selection for slice " +
-                     std::string(slice->meta.name) + ": " + m.error().message};
+                         std::string(slice->meta.name) + ": " + m.error().message,
+                     "", "", m.error().code};
       is_relevant = *m;
     } else if (slice->per_device_node_selection.value_or(false)) {
       for (const auto& d : slice->devices) {
@@ -153,7 +154,8 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
                               d.node_selector ? &*d.node_selector : nullptr);
         if (!m)
           return error{"gather pool information: failed to perform node selection for device " + std::string(d.name) +
-                       " in slice " + std::string(slice->meta.name) + ": " + m.error().message};
+                           " in slice " + std::string(slice->meta.name) + ": " + m.error().message,
+                       "", "", m.error().code};
         if (*m) {
           is_relevant = true;
           break;

@@ -42,7 +42,7 @@ class activation {
 
 namespace detail {
 
-inline value cost_exceeded() { return value::error("operation cancelled: actual cost limit exceeded"); }
+inline value cost_exceeded() { return value::error(std::string(cost_limit_message)); }
 
 class interpreter {
  public:

@@ -188,20 +188,23 @@ class folder {
 [[nodiscard]] inline result<program> compile(std::shared_ptr<const environment> env, std::string_view source,
                                              bool type_check = true) {
   auto parsed = parse(source, env->limits);
-  if (!parsed) return error{dra::detail::concat("compilation failed: ", parsed.error().message)};
+  if (!parsed)
+    return error{dra::detail::concat("compilation failed: ", parsed.error().message), "", "", errc::cel_compile};
   program p;
   p.env_ = env;
   p.source_ = std::string(source);
   p.root_ = std::move(parsed).value();
   if (type_check) {
     auto checked = check(*env, p.root_, source);
-    if (!checked) return error{dra::detail::concat("compilation failed: ", checked.error().message)};
+    if (!checked)
+      return error{dra::detail::concat("compilation failed: ", checked.error().message), "", "", errc::cel_compile};
     p.checked_ = true;
   }
   if (env->fold_constants) {
     if (auto folded = detail::folder(*env, source, p.regexes_).run(p.root_))
       return error{folded->message.starts_with("ERROR") ? dra::detail::concat("compilation failed: ", folded->message)
-                                                        : std::move(folded->message)};
+                                                        : std::move(folded->message),
+                   "", "", errc::cel_compile};
   }
   return p;
 }

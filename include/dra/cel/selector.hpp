@@ -42,7 +42,7 @@ class selector_engine {
     std::lock_guard lock(cache_->mutex);
     const std::string key(expression);
     if (auto it = cache_->programs.find(key); it != cache_->programs.end()) {
-      if (!it->second.compiled) return error{it->second.failure};
+      if (!it->second.compiled) return error{it->second.failure, "", "", errc::cel_compile};
       return program{it->second.compiled, detail::reads_only_driver(it->second.compiled->root())};
     }
     auto compiled = cel::compile(env_, expression);
@@ -56,7 +56,7 @@ class selector_engine {
       e.failure = dra::detail::concat("must evaluate to bool or the unknown type, not ",
                                       compiled.value().result_type().to_string());
       cache_->programs.emplace(key, e);
-      return error{e.failure};
+      return error{e.failure, "", "", errc::cel_compile};
     }
     e.compiled = std::make_shared<const cel::program>(std::move(compiled).value());
     cache_->programs.emplace(key, e);
@@ -78,11 +78,11 @@ class selector_engine {
     if (device.base().includes.empty()) {  // the common case: no merge needed
       for (const auto& e : device.base().attributes)
         if (auto problem = unusable_attribute(e.value)) [[unlikely]]
-          return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+          return error{dra::detail::concat("attribute ", e.name, ": ", *problem), "", "", errc::cel_runtime};
     } else {
       for (const auto e : device.attributes())
         if (auto problem = unusable_attribute(*e.value)) [[unlikely]]
-          return error{dra::detail::concat("attribute ", e.name, ": ", *problem)};
+          return error{dra::detail::concat("attribute ", e.name, ": ", *problem), "", "", errc::cel_runtime};
     }
     return std::nullopt;
   }
@@ -94,9 +94,12 @@ class selector_engine {
     activation vars;
     vars.bind("device", binding.as_value());
     const value v = p.compiled->evaluate(vars);
-    if (v.is_error()) return error{v.error_message()};
+    if (v.is_error())
+      return error{v.error_message(), "", "",
+                   v.error_message() == cost_limit_message ? errc::cel_cost_limit : errc::cel_runtime};
     if (!v.is(value_kind::boolean))
-      return error{dra::detail::concat("CEL result of type ", type_name(v), " could not be converted to bool")};
+      return error{dra::detail::concat("CEL result of type ", type_name(v), " could not be converted to bool"), "", "",
+                   errc::cel_runtime};
     return v.as_bool();
   }
   [[nodiscard]] result<bool> matches(const program& p, const flatten::mixin_device_view& device,

@@ -1,14 +1,47 @@
 // A value-or-error result type for every input-facing function of dra.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
 
 namespace dra {
+
+// What kind of problem an error is: programs branch on the code, people read the message.
+enum class errc : std::uint8_t {
+  invalid_input,        // wrong in a way no finer code names
+  malformed_document,   // not well-formed JSON or YAML, or no document at all
+  invalid_field,        // a field of the wrong type or out of range, found while reading
+  invalid_object,       // an object breaks the API's validation rules
+  unknown_field,        // a field its kind does not have (strict validation)
+  cel_compile,          // a CEL expression does not parse or type-check
+  cel_runtime,          // evaluating CEL failed (a missing key, an overflow, a wrong type)
+  cel_cost_limit,       // evaluating CEL ran past its cost limit
+  not_found,            // a reference (a device class, claim, template) resolves to nothing
+  pool_unavailable,     // a pool being updated or invalid where all of its devices are needed
+  unsupported,          // a field or mode the engine, or a disabled feature, does not support
+  limit_exceeded,       // more devices asked than an allocation result may hold
+  constraint_conflict,  // a device an All request must take breaks a claim constraint (upstream's error)
+  search_budget,        // the allocator's step budget ran out before the search ended
+  io,                   // a file or stream could not be read or written
+};
+
+// The code's name as written above ("cel_runtime"), for logs and JSON output.
+[[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
+  constexpr std::string_view names[] = {
+      "invalid_input", "malformed_document", "invalid_field",       "invalid_object", "unknown_field",
+      "cel_compile",   "cel_runtime",        "cel_cost_limit",      "not_found",      "pool_unavailable",
+      "unsupported",   "limit_exceeded",     "constraint_conflict", "search_budget",  "io"};
+  const auto index = static_cast<std::size_t>(code);
+  return index < std::size(names) ? names[index] : std::string_view("unknown");
+}
 
 // What went wrong with a user's input, and where. `object` names the
 // Kubernetes object ("ResourceSlice/slice-1", "ResourceClaim/ns/claim"),
@@ -18,6 +51,7 @@ struct error {
   std::string message;
   std::string path{};
   std::string object{};
+  errc code = errc::invalid_input;
 
   // "object: path: message", leaving out empty parts.
   [[nodiscard]] std::string to_string() const {

@@ -294,14 +294,16 @@ inline result<document> loader::load_padded(simdjson::padded_string text) {
   document doc;
   const std::string_view input(text.data(), text.size());
   const std::size_t first = input.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return dra::error{"the input is empty: it holds no document"};
+  if (first == std::string_view::npos)
+    return dra::error{"the input is empty: it holds no document", "", "", errc::malformed_document};
   std::optional<yaml_conversion> yaml;
   if (input[first] == '{' || input[first] == '[') {
     doc.buffer_ = std::make_unique<simdjson::padded_string>(std::move(text));
   } else {
     auto converted = yaml_to_json(input);
     if (!converted) return std::move(converted).error();
-    if (converted->nodes.empty()) return dra::error{"the input holds no document: every YAML document is empty"};
+    if (converted->nodes.empty())
+      return dra::error{"the input holds no document: every YAML document is empty", "", "", errc::malformed_document};
     doc.format_ = input_format::yaml;
     doc.buffer_ = std::make_unique<simdjson::padded_string>(converted->json);
     yaml = std::move(*converted);
@@ -553,24 +555,27 @@ namespace detail {
 // Reads a whole stream (a file or stdin) and loads it.
 [[nodiscard]] inline result<document> load(std::istream& in, std::string_view name, load_options options = {}) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name)};
+  if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name), "", "", errc::io};
   return detail::name_input(load(text, options), name);
 }
 
 [[nodiscard]] inline result<document> load_file(const std::string& path, load_options options = {}) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return dra::error{dra::detail::concat("cannot open ", dra::detail::quoted(path))};
+  if (!in) return dra::error{dra::detail::concat("cannot open ", dra::detail::quoted(path)), "", "", errc::io};
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": it is a directory")};
+    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": it is a directory"), "", "",
+                      errc::io};
   if (!std::filesystem::is_regular_file(path, ec)) return load(in, path, options);  // a pipe or a device: read as it comes
   // A regular file is read straight into the padded buffer the document keeps: one copy of a
   // large file, not two.
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": ", ec.message())};
+  if (ec)
+    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": ", ec.message()), "", "",
+                      errc::io};
   simdjson::padded_string text(static_cast<std::size_t>(size));
   if (!in.read(text.data(), static_cast<std::streamsize>(size)) || static_cast<std::uintmax_t>(in.gcount()) != size)
-    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path))};
+    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path)), "", "", errc::io};
   loader once(options);
   return detail::name_input(once.load_padded(std::move(text)), path);
 }

@@ -228,8 +228,9 @@ inline void append_scalar(std::string& out, const YAML::Node& node) {
     ++top.next;
     if (top.map) {
       if (!entry.first.IsScalar())
-        return dra::error{dra::detail::concat("line ", std::to_string(line_of(entry.first)),
-                                              ": a mapping key must be a scalar")};
+        return dra::error{
+            dra::detail::concat("line ", std::to_string(line_of(entry.first)), ": a mapping key must be a scalar"), "",
+            "", errc::malformed_document};
       append_json_string(out, entry.first.Scalar());
       out += ':';
       if (auto status = open(entry.second); !status) return status;
@@ -287,9 +288,11 @@ inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
     detail::check_yaml_terminates(text);
     documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    if (e.mark.is_null()) return dra::error{dra::detail::concat("invalid YAML: ", e.msg)};
+    if (e.mark.is_null())
+      return dra::error{dra::detail::concat("invalid YAML: ", e.msg), "", "", errc::malformed_document};
     return dra::error{dra::detail::concat("invalid YAML at line ", std::to_string(e.mark.line + 1), ", column ",
-                                          std::to_string(e.mark.column + 1), ": ", e.msg)};
+                                          std::to_string(e.mark.column + 1), ": ", e.msg),
+                      "", "", errc::malformed_document};
   }
   std::size_t number = 0;
   for (YAML::Node& node : documents) {
@@ -298,7 +301,8 @@ inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
     if (!node.IsMap() && !node.IsSequence())
       return dra::error{dra::detail::concat("line ", std::to_string(detail::line_of(node)),
                                             ": a scenario document must be a YAML mapping or sequence, not a scalar"),
-                        "", documents.size() > 1 ? dra::detail::concat("document ", std::to_string(number)) : ""};
+                        "", documents.size() > 1 ? dra::detail::concat("document ", std::to_string(number)) : "",
+                        errc::malformed_document};
     if (!out.json.empty()) out.json += '\n';
     if (auto status = detail::append_node(out.json, node); !status) return std::move(status).error();
     out.first_lines.push_back(detail::line_of(node));
@@ -420,7 +424,8 @@ inline result<std::string> to_yaml(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto code = parser.parse(json).get(root))
-    return dra::error{dra::detail::concat("invalid JSON: ", simdjson::error_message(code))};
+    return dra::error{dra::detail::concat("invalid JSON: ", simdjson::error_message(code)), "", "",
+                      errc::malformed_document};
   YAML::Emitter out;
   detail::emit_json(out, root);
   if (!out.good()) return dra::error{dra::detail::concat("cannot write YAML: ", out.GetLastError())};

@@ -32,12 +32,14 @@ struct device_match {
     const model::device_class* klass = nullptr;
     for (const auto& c : scenario.classes)
       if (c.object.meta.name == *class_name) klass = &c.object;
-    if (klass == nullptr) return error{dra::detail::concat("device class ", dra::detail::quoted(*class_name), " not found")};
+    if (klass == nullptr)
+      return error{dra::detail::concat("device class ", dra::detail::quoted(*class_name), " not found"), "", "",
+                   errc::not_found};
     for (std::size_t i = 0; i < klass->selectors.size(); ++i) {
       auto p = engine.compile(klass->selectors[i].cel_expression);
       if (!p)
         return error{p.error().message, dra::detail::concat("spec.selectors[", std::to_string(i), "].cel.expression"),
-                     dra::detail::concat("DeviceClass/", *class_name)};
+                     dra::detail::concat("DeviceClass/", *class_name), p.error().code};
       programs.emplace_back(dra::detail::concat("class ", *class_name, " selector #", std::to_string(i)), std::move(p).value());
     }
   }

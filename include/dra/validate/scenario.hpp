@@ -94,7 +94,8 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
       auto compiled = engine.compile(text);
       if (!compiled)
         reporter(errors, object)
-            .add(field_path(std::string_view(path)).index(i).child("cel.expression"), invalid_text(text, compiled.error().message));
+            .add(field_path(std::string_view(path)).index(i).child("cel.expression"),
+                 invalid_text(text, compiled.error().message), compiled.error().code);
     }
   };
   const std::string class_path = "spec.selectors";

@@ -124,15 +124,18 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
       const bool has_subs = !request.first_available.empty();
       if (!f_.prioritized_list && has_subs)
         return dra::error{"claim " + claim_name(ci) + ", request " + std::string(request.name) +
-                          ": has subrequests, but the DRAPrioritizedList feature is disabled"};
+                              ": has subrequests, but the DRAPrioritizedList feature is disabled",
+                          "", "", errc::unsupported};
       if (!f_.consumable_capacity) {
         if (request.exactly && request.exactly->capacity)
           return dra::error{"claim " + claim_name(ci) + ", request " + std::string(request.name) +
-                            ": has capacity requests, but the DRAConsumableCapacity feature is disabled"};
+                                ": has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                            "", "", errc::unsupported};
         for (const auto& sub : request.first_available)
           if (sub.capacity)
             return dra::error{"claim " + claim_name(ci) + ", subrequest " + std::string(sub.name) +
-                              ": has capacity requests, but the DRAConsumableCapacity feature is disabled"};
+                                  ": has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                              "", "", errc::unsupported};
       }
       std::vector<request_data> entries;
       if (has_subs) {
@@ -159,7 +162,8 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
     }
     if (min_devices > allocation_results_max_size)
       return dra::error{"claim " + claim_name(ci) + ": number of requested devices " + std::to_string(min_devices) +
-                        " exceeds the claim limit of " + std::to_string(allocation_results_max_size)};
+                            " exceeds the claim limit of " + std::to_string(allocation_results_max_size),
+                        "", "", errc::limit_exceeded};
     within_result_limit_[ci] = max_devices <= allocation_results_max_size;
     for (std::size_t i = 0; i < claim.spec.constraints.size(); ++i) {
       const auto& c = claim.spec.constraints[i];
@@ -173,7 +177,8 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
         state.attribute = *c.distinct_attribute;
       } else {
         return dra::error{"claim " + claim_name(ci) + ", constraint #" + std::to_string(i) +
-                          ": empty constraint (unsupported constraint type?)"};
+                              ": empty constraint (unsupported constraint type?)",
+                          "", "", errc::unsupported};
       }
       constraints_[ci].push_back(std::move(state));
     }
@@ -337,16 +342,18 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   if (!is_sub && request.exactly) rd.admin_access = request.exactly->admin_access.value_or(false);
   for (std::size_t i = 0; i < spec.selectors.size(); ++i)
     if (spec.selectors[i].cel_expression.empty())
-      return dra::error{where() + ", selector #" + std::to_string(i) +
-                        ": CEL expression empty (unsupported selector type?)"};
+      return dra::error{
+          where() + ", selector #" + std::to_string(i) + ": CEL expression empty (unsupported selector type?)", "", "",
+          errc::unsupported};
   if (!f_.admin_access && has_admin_access)
-    return dra::error{where() + ": admin access is requested, but the feature is disabled"};
+    return dra::error{where() + ": admin access is requested, but the feature is disabled", "", "", errc::unsupported};
   if (spec.device_class_name.empty())
-    return dra::error{where() + ": missing device class name (unsupported request type?)"};
+    return dra::error{where() + ": missing device class name (unsupported request type?)", "", "", errc::unsupported};
   auto klass = a_.classes_.find(spec.device_class_name);
   if (klass == a_.classes_.end())
     return dra::error{where() + ": could not retrieve device class " + std::string(spec.device_class_name) +
-                      ": deviceclass.resource.k8s.io \"" + std::string(spec.device_class_name) + "\" not found"};
+                          ": deviceclass.resource.k8s.io \"" + std::string(spec.device_class_name) + "\" not found",
+                      "", "", errc::not_found};
   rd.klass = klass->second;
   std::vector<const void*> key{rd.klass};
   for (const auto& selector : rd.klass->selectors) rd.class_programs.push_back(&a_.compile(selector.cel_expression));
@@ -368,10 +375,12 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
       for (const auto& p : *pools_) {
         if (p.incomplete)
           return dra::error{where() + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
-                            " is currently being updated"};
+                                " is currently being updated",
+                            "", "", errc::pool_unavailable};
         if (p.invalid)
           return dra::error{where() + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
-                            " is currently invalid"};
+                                " is currently invalid",
+                            "", "", errc::pool_unavailable};
       }
       for (std::uint32_t c = 0; c < candidates_.size(); ++c) {
         auto selectable = is_selectable(rd, ci, c);
@@ -383,7 +392,7 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
       rd.num_devices = rd.all_devices.size();
       break;
     default:
-      return dra::error{where() + ": unsupported count mode " + std::string(spec.mode_name)};
+      return dra::error{where() + ": unsupported count mode " + std::string(spec.mode_name), "", "", errc::unsupported};
   }
   return rd;
 }
@@ -394,8 +403,9 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     -> result<step> {
   if (++steps_ > a_.step_budget_ && a_.step_budget_ != 0)
     return dra::error{"claim " + claim_name(std::min(ci, claims_.size() - 1)) + ", node " +
-                      std::string(node_.meta.name) + ": search step budget of " + std::to_string(a_.step_budget_) +
-                      " exhausted"};
+                          std::string(node_.meta.name) + ": search step budget of " + std::to_string(a_.step_budget_) +
+                          " exhausted",
+                      "", "", errc::search_budget};
   if (ci >= claims_.size()) return step::done;
   if (ri >= requests_[ci].size()) {
     auto next = allocate_one(ci + 1, 0, 0, 0, false, 0);
@@ -573,8 +583,9 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
     if (selector) {
       if (selector->terms.size() > 1)
         return dra::error{"create NodeSelector for claim " + std::string(claim.meta.name) +
-                          ": unsupported ResourceSlice.NodeSelector with " + std::to_string(selector->terms.size()) +
-                          " terms"};
+                              ": unsupported ResourceSlice.NodeSelector with " +
+                              std::to_string(selector->terms.size()) + " terms",
+                          "", "", errc::unsupported};
       if (selector->terms.size() == 1) {
         detail::add_new_requirements(selector->terms[0].match_fields, term.match_fields);
         detail::add_new_requirements(selector->terms[0].match_expressions, term.match_expressions);

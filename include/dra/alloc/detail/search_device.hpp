@@ -27,7 +27,8 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
   for (std::size_t i = 0; i < selectors.size(); ++i) {
     const compiled& program = *programs[i];
     if (!program.program)
-      return dra::error{owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error};
+      return dra::error{owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error, "", "",
+                        errc::cel_compile};
     const auto key = std::pair{&program, &c.st->view.base()};
     if (auto known = a_.selector_results_.find(key); known != a_.selector_results_.end()) {
       if (!known->second) return false;
@@ -37,8 +38,9 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
     if (matches) a_.selector_results_.emplace(key, *matches);
     if (!matches)
       return dra::error{owner() + ": selector #" + std::to_string(i) + " on device " + std::string(c.st->id.driver) +
-                        "/" + std::string(c.st->id.pool) + "/" + std::string(c.st->id.device) +
-                        ": CEL runtime error: " + matches.error().message};
+                            "/" + std::string(c.st->id.pool) + "/" + std::string(c.st->id.device) +
+                            ": CEL runtime error: " + matches.error().message,
+                        "", "", matches.error().code};
     if (!*matches) return false;
   }
   return true;
@@ -159,8 +161,9 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
     if (constraints[i].add(rd.base_name, sub, c.st->view, c.st->slice->driver)) continue;
     if (must)
       return dra::error{"claim " + claim_name(ci) + ", request " + std::string(rd.name) + ": cannot add device " +
-                        std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) + "/" +
-                        std::string(c.st->id.device) + " because a claim constraint would not be satisfied"};
+                            std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) + "/" +
+                            std::string(c.st->id.device) + " because a claim constraint would not be satisfied",
+                        "", "", errc::constraint_conflict};
     for (std::size_t e = 0; e < i; ++e) constraints[e].remove(rd.base_name, sub);
     give_back_counters();
     return false;

@@ -89,11 +89,11 @@ class reader {
   std::string object_name;    // "ResourceSlice/name", for errors
   std::string document_name;  // "document 2", for errors outside an object; "" for the only document
 
-  [[nodiscard]] dra::error fail(std::string message) const {
-    return dra::error{std::move(message), path(), object_name.empty() ? document_name : object_name};
+  [[nodiscard]] dra::error fail(std::string message, errc code = errc::invalid_field) const {
+    return dra::error{std::move(message), path(), object_name.empty() ? document_name : object_name, code};
   }
   [[nodiscard]] dra::error fail(simdjson::error_code code) const {
-    return fail(concat("invalid JSON: ", simdjson::error_message(code)));
+    return fail(concat("invalid JSON: ", simdjson::error_message(code)), errc::malformed_document);
   }
 
   // Strict objects (resource.k8s.io kinds) record each field their kind does not have.

@@ -137,8 +137,8 @@ class reporter {
  public:
   reporter(error_list& errors, std::string object) : errors_(errors), object_(std::move(object)) {}
 
-  void add(const field_path& path, std::string message) {
-    errors_.push_back(dra::error{std::move(message), path.str(), object_});
+  void add(const field_path& path, std::string message, errc code = errc::invalid_object) {
+    errors_.push_back(dra::error{std::move(message), path.str(), object_, code});
   }
   // Each problem a names:: check found, as "Invalid value: "<value>": <problem>".
   void add_name_problems(const field_path& path, std::string_view value, const names::problems& problems) {
