@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -70,6 +72,30 @@ TEST(OptionalBox, HoldsARequestPolicyInACapacity) {
   EXPECT_EQ(copy, with);
   copy.request_policy->default_value = q("2G");
   EXPECT_NE(copy, with);
+}
+
+TEST(AttributeKind, NamesEachAlternativeAndWhichAreLists) {
+  using dra::model::attribute_kind;
+  using dra::model::attribute_value;
+  struct example {
+    attribute_value value;
+    attribute_kind kind;
+    bool list;
+  };
+  const std::vector<example> cases = {
+      {attribute_value{std::int64_t{1}}, attribute_kind::integer, false},
+      {attribute_value{true}, attribute_kind::boolean, false},
+      {attribute_value{dra::model::text("a")}, attribute_kind::string, false},
+      {attribute_value{dra::model::version_value{}}, attribute_kind::version, false},
+      {attribute_value{std::vector<std::int64_t>{1}}, attribute_kind::integers, true},
+      {attribute_value{std::vector<bool>{true}}, attribute_kind::booleans, true},
+      {attribute_value{std::vector<dra::model::text>{}}, attribute_kind::strings, true},
+      {attribute_value{std::vector<dra::model::version_value>{}}, attribute_kind::versions, true},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(dra::model::kind_of(c.value), c.kind) << c.value.index();
+    EXPECT_EQ(dra::model::is_list(c.kind), c.list) << c.value.index();
+  }
 }
 
 }  // namespace

@@ -138,26 +138,18 @@ struct attribute_set {
   }
 };
 
-// The scalar kind of an attribute (without list types): 0 none/list, 1 int, 2 bool, 3 string, 4 version.
-[[nodiscard]] inline int scalar_kind(const model::device_attribute& a) noexcept {
-  if (a.fields_set == 0) return 0;
-  switch (a.value.index()) {
-    case 0:
-      return 1;
-    case 1:
-      return 2;
-    case 2:
-      return 3;
-    case 3:
-      return 4;
-    default:
-      return 0;
-  }
+// The kind of a single-valued attribute; none for a list or an attribute that set no field.
+[[nodiscard]] inline std::optional<model::attribute_kind> scalar_kind(const model::device_attribute& a) noexcept {
+  const model::attribute_kind k = model::kind_of(a.value);
+  if (a.fields_set == 0 || model::is_list(k)) return std::nullopt;
+  return k;
 }
 [[nodiscard]] inline bool scalar_equal(const model::device_attribute& a, const model::device_attribute& b) noexcept {
-  int k = scalar_kind(a);
-  if (k != scalar_kind(b) || k == 0) return false;
-  if (k == 4) return std::get<3>(a.value).source == std::get<3>(b.value).source;
+  const auto k = scalar_kind(a);
+  if (!k || k != scalar_kind(b)) return false;
+  // Versions compare as written (upstream compares the strings).
+  if (*k == model::attribute_kind::version)
+    return std::get<model::version_value>(a.value).source == std::get<model::version_value>(b.value).source;
   return a.value == b.value;
 }
 
@@ -188,7 +180,7 @@ struct attribute_set {
 [[nodiscard]] inline std::vector<std::string> constraint_keys(const model::device_attribute* a, bool list_types,
                                                               std::uint32_t ix) {
   if (a == nullptr) return {};
-  if (!list_types && scalar_kind(*a) == 0) return {"#" + std::to_string(ix)};
+  if (!list_types && !scalar_kind(*a)) return {"#" + std::to_string(ix)};
   return value_keys(attribute_set::of(a));
 }
 
@@ -292,7 +284,7 @@ struct constraint_state {
       return true;
     }
     for (const auto* e : taken) {
-      if (scalar_kind(a) == 0) return false;
+      if (!scalar_kind(a)) return false;
       if (scalar_equal(a, *e)) return false;
     }
     return true;

@@ -110,7 +110,10 @@ class selector_engine {
  private:
   [[nodiscard]] static std::optional<std::string> unusable_attribute(const model::device_attribute& a) {
     if (a.fields_set == 0) return "unsupported attribute value";
-    if (a.value.index() != 3 && a.value.index() != 7) return std::nullopt;  // only versions can be unparsable
+    // Only versions can be unparsable.
+    if (const auto k = model::kind_of(a.value);
+        k != model::attribute_kind::version && k != model::attribute_kind::versions)
+      return std::nullopt;
     auto check = [](const model::version_value& v) -> std::optional<std::string> {
       if (v.parsed) return std::nullopt;
       auto parsed = dra::semver::parse(v.source);

@@ -6,8 +6,10 @@
 #include <dra/core/semver.hpp>
 #include <dra/model/common.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -34,6 +36,25 @@ struct version_value {
 // ListTypeAttributes feature) their list forms ints, bools, strings, versions.
 using attribute_value = std::variant<std::int64_t, bool, text, version_value, std::vector<std::int64_t>,
                                      std::vector<bool>, std::vector<text>, std::vector<version_value>>;
+
+// Which of attribute_value's alternatives an attribute holds, by name (in the variant's order).
+enum class attribute_kind : std::uint8_t { integer, boolean, string, version, integers, booleans, strings, versions };
+
+[[nodiscard]] constexpr attribute_kind kind_of(const attribute_value& v) noexcept {
+  return static_cast<attribute_kind>(v.index());
+}
+[[nodiscard]] constexpr bool is_list(attribute_kind k) noexcept { return k >= attribute_kind::integers; }
+
+static_assert(std::variant_size_v<attribute_value> == 8);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(attribute_kind::version), attribute_value>,
+                   version_value>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(attribute_kind::versions), attribute_value>,
+                   std::vector<version_value>>);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(attribute_kind::booleans), attribute_value>,
+                   std::vector<bool>>);
 
 // An attribute as written: JSON may set no field or several; validation
 // rejects both, the allocator only ever sees `value`.

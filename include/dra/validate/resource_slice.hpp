@@ -81,7 +81,7 @@ inline void check_attribute(reporter& r, const field_path& path, const model::de
 }
 
 [[nodiscard]] inline bool is_list_attribute(const model::device_attribute& a) noexcept {
-  return a.value.index() >= 4;  // ints, bools, strings, versions
+  return model::is_list(model::kind_of(a.value));
 }
 
 // How many values an attribute holds: one for a scalar or an empty list, else the list's length.

@@ -153,11 +153,11 @@ std::unordered_set<std::string> basic_allocator<Policy, Engine>::search::taken_v
   std::vector<std::string> keys;
   if (constraint.is_match && constraint.list_types)
     keys = detail::value_keys(constraint.intersection);
-  else if (constraint.is_match && detail::scalar_kind(*constraint.first) != 0)
+  else if (constraint.is_match && detail::scalar_kind(*constraint.first))
     keys = detail::value_keys(detail::attribute_set::of(constraint.first));
   if (!constraint.is_match)
     for (const auto* a : constraint.taken)
-      if (constraint.list_types || detail::scalar_kind(*a) != 0)
+      if (constraint.list_types || detail::scalar_kind(*a))
         for (auto& k : detail::value_keys(detail::attribute_set::of(a))) keys.push_back(std::move(k));
   return {keys.begin(), keys.end()};
 }
