@@ -364,6 +364,13 @@ struct group_intersection {
   return false;
 }
 
+// Whether a request's class and selectors pick a candidate: not evaluated yet (or an error, evaluated again), no,
+// yes.
+enum class selector_verdict : std::int8_t { unknown = -1, rejected = 0, selected = 1 };
+
+// Where the search stands on a request with subrequests: no alternative chosen yet, or inside the chosen one.
+enum class alternative : bool { undecided, chosen };
+
 }  // namespace detail
 
 // Finds allocations for claims on one node. `Engine` evaluates CEL
@@ -508,14 +515,14 @@ class basic_allocator {
     std::vector<std::uint32_t> identity;  // first_fit's order: 0, 1, 2, …
     // Which candidates a request's class and selectors pick: that depends on nothing a search or the ledger
     // changes, so requests with the same class and selectors share one record on the node, kept between searches
-    // (-1 not evaluated or an error, which is evaluated again; 0 no; 1 yes). `first_live` (first_fit only): every
+    // (`detail::selector_verdict`). `first_live` (first_fit only): every
     // candidate before it is held by the ledger, or picked by no such request, or short of counters the ledger
     // already took, with its selectors known to evaluate — so a search for such a request may start there, as the
     // candidates it skips would fail without an error.
     struct selection {
-      std::vector<std::int8_t> values;
+      std::vector<detail::selector_verdict> values;
       std::uint32_t first_live = 0;
-      std::size_t unknown = 0;  // values still -1
+      std::size_t unknown = 0;  // values still unknown
     };
     // Candidates by the values of an attribute a matchAttribute constraint names (keys as the counting bounds
     // make them), in order; built when a search first needs it.
@@ -554,7 +561,7 @@ class basic_allocator {
       std::size_t num_devices = 0;
       bool all_mode = false;
       std::vector<std::uint32_t> all_devices;
-      std::span<std::int8_t> selectable;  // per candidate: -1 unknown, 0 no, 1 yes (the node's selection)
+      std::span<detail::selector_verdict> selectable;  // per candidate (the node's selection)
       typename node_pools::selection* selection = nullptr;
       // The class's and the request's selectors, compiled (looked up by text once per search, not per candidate).
       std::vector<const compiled*> class_programs, own_programs;
@@ -584,8 +591,8 @@ class basic_allocator {
     void leave_groups(std::size_t undo_size);
     result<bool> allocate_device(std::size_t claim, request_data& rd, std::uint32_t c, bool must);
     void deallocate(std::size_t claim, std::uint32_t c);
-    result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device, bool in_sub,
-                              std::size_t start);
+    result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device,
+                              detail::alternative within, std::size_t start);
     void lay_out(node_pools& layout);
     result<request_data> validate_request(std::size_t claim, const model::device_request& request,
                                           const model::device_request_spec& spec, bool is_sub, std::string_view name,

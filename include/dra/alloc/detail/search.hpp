@@ -184,7 +184,7 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
     }
   }
 
-  auto found = allocate_one(0, 0, 0, 0, false, 0);
+  auto found = allocate_one(0, 0, 0, 0, detail::alternative::undecided, 0);
   if (!found) return found.error();
   allocation_outcome outcome;
   outcome.search_steps = steps_;
@@ -361,7 +361,7 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   key.insert(key.end(), rd.own_programs.begin(), rd.own_programs.end());
   auto& selection = layout_->selections[std::move(key)];
   if (selection.values.empty()) {
-    selection.values.assign(candidates_.size(), -1);
+    selection.values.assign(candidates_.size(), detail::selector_verdict::unknown);
     selection.unknown = candidates_.size();
   }
   rd.selectable = selection.values;
@@ -399,8 +399,8 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
 
 template <allocation_policy Policy, selector_engine Engine>
 auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::size_t ri, std::size_t si,
-                                                           std::size_t di, bool in_sub, std::size_t start)
-    -> result<step> {
+                                                           std::size_t di, detail::alternative within,
+                                                           std::size_t start) -> result<step> {
   if (++steps_ > a_.step_budget_ && a_.step_budget_ != 0)
     return dra::error{"claim " + claim_name(std::min(ci, claims_.size() - 1)) + ", node " +
                           std::string(node_.meta.name) + ": search step budget of " + std::to_string(a_.step_budget_) +
@@ -408,15 +408,15 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
                       "", "", errc::search_budget};
   if (ci >= claims_.size()) return step::done;
   if (ri >= requests_[ci].size()) {
-    auto next = allocate_one(ci + 1, 0, 0, 0, false, 0);
+    auto next = allocate_one(ci + 1, 0, 0, 0, detail::alternative::undecided, 0);
     if (next && *next == step::max_exceeded) return step::failed;
     return next;
   }
   auto& entries = requests_[ci][ri];
-  if (!in_sub && entries.front().is_sub) {
+  if (within == detail::alternative::undecided && entries.front().is_sub) {
     bool all_exceeded = true;
     for (std::size_t s = 0; s < entries.size(); ++s) {
-      auto r = allocate_one(ci, ri, s, di, true, 0);
+      auto r = allocate_one(ci, ri, s, di, detail::alternative::chosen, 0);
       if (!r) return r;
       if (*r == step::max_exceeded) continue;
       all_exceeded = false;
@@ -429,14 +429,14 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
   }
   request_data& rd = entries[si];
   if (rd.all_mode && rd.all_devices.empty()) return step::failed;
-  if (di >= rd.num_devices) return allocate_one(ci, ri + 1, 0, 0, false, 0);
+  if (di >= rd.num_devices) return allocate_one(ci, ri + 1, 0, 0, detail::alternative::undecided, 0);
   if (results_[ci].size() + rd.num_devices - di > allocation_results_max_size) return step::max_exceeded;
   if (rd.all_mode) {
     std::uint32_t ix = rd.all_devices[di];
     auto ok = allocate_device(ci, rd, ix, true);
     if (!ok) return ok.error();
     if (!*ok) return step::failed;
-    auto r = allocate_one(ci, ri, si, di + 1, in_sub, 0);
+    auto r = allocate_one(ci, ri, si, di + 1, within, 0);
     if (!r || *r != step::done) deallocate(ci, ix);
     return r;
   }
@@ -459,7 +459,7 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     auto ok = allocate_device(ci, rd, ix, false);
     if (!ok) return ok.error();
     if (!*ok) return std::nullopt;
-    auto r = allocate_one(ci, ri, si, di + 1, in_sub, p + 1);
+    auto r = allocate_one(ci, ri, si, di + 1, within, p + 1);
     if (r && *r == step::done) return step::done;
     deallocate(ci, ix);
     if (!r || *r == step::max_exceeded) return r;

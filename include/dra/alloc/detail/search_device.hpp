@@ -51,9 +51,10 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
                                                                     std::uint32_t ix) {
   const candidate& c = candidates_[ix];
   if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
-  if (rd.selectable[ix] >= 0) return rd.selectable[ix] == 1;
+  if (rd.selectable[ix] != detail::selector_verdict::unknown)
+    return rd.selectable[ix] == detail::selector_verdict::selected;
   auto decide = [&](bool v) {
-    rd.selectable[ix] = v ? 1 : 0;
+    rd.selectable[ix] = v ? detail::selector_verdict::selected : detail::selector_verdict::rejected;
     --rd.selection->unknown;
     return v;
   };

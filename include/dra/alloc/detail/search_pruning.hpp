@@ -81,8 +81,9 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
   auto usable = [&](request_data& r, std::size_t claim, std::uint32_t ix, bool& shared) {
     const candidate& c = candidates_[ix];
     if (in_use(c)) return false;
-    if (r.selectable[ix] < 0) (void)is_selectable(r, claim, ix);  // an error leaves it unknown: usable
-    if (r.selectable[ix] == 0) return false;
+    if (r.selectable[ix] == detail::selector_verdict::unknown)
+      (void)is_selectable(r, claim, ix);  // an error leaves it unknown: usable
+    if (r.selectable[ix] == detail::selector_verdict::rejected) return false;
     if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
     if (c.st->shared) {
       shared = true;  // one device may serve several requests: counting devices proves nothing
@@ -139,7 +140,7 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     for (request_data* r : demands[di].alternatives)
       for (std::size_t p = demands[di].from; p < order_.size(); ++p) {
         const std::uint32_t ix = order_[p];
-        if (r->selectable[ix] >= 0 || in_use(candidates_[ix])) continue;
+        if (r->selectable[ix] != detail::selector_verdict::unknown || in_use(candidates_[ix])) continue;
         if (!is_selectable(*r, demands[di].claim, ix)) return false;
       }
   return true;
@@ -179,8 +180,10 @@ std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd
   auto& first = rd.selection->first_live;
   while (first < candidates_.size()) {
     const candidate& c = candidates_[first];
-    const std::int8_t picked = rd.selectable[first];
-    if (!(c.exclusive_in_state || picked == 0 || (picked == 1 && short_of_counters_in_state(c)))) break;
+    const detail::selector_verdict picked = rd.selectable[first];
+    if (!(c.exclusive_in_state || picked == detail::selector_verdict::rejected ||
+          (picked == detail::selector_verdict::selected && short_of_counters_in_state(c))))
+      break;
     ++first;
   }
   return first;
@@ -254,7 +257,9 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
                         : in_use(c))
       return false;
     if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
-    if (rd.selectable[ix] == 0 || (rd.selectable[ix] < 0 && !unknown_counts)) return false;
+    if (rd.selectable[ix] == detail::selector_verdict::rejected ||
+        (rd.selectable[ix] == detail::selector_verdict::unknown && !unknown_counts))
+      return false;
     return may_still_take(ci, rd, c);
   };
   std::size_t possible = 0;
@@ -262,7 +267,7 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
     if (usable(order_[p], true) && ++possible >= needed) return false;
   for (std::size_t p = start; p < order_.size(); ++p) {
     std::uint32_t ix = order_[p];
-    if (rd.selectable[ix] >= 0) continue;
+    if (rd.selectable[ix] != detail::selector_verdict::unknown) continue;
     const candidate& c = candidates_[ix];
     if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
                         : in_use(c))
