@@ -670,17 +670,25 @@ struct node_outcome {
   std::vector<model::allocation_result> results;
 };
 
+// What an allocator borrows from the built cluster: the ledger of the claims allocated before, classes and slices.
+struct allocator_inputs {
+  dra::alloc::ledger state;
+  std::vector<const model::device_class*> classes;
+  std::vector<const model::resource_slice*> slices;
+
+  explicit allocator_inputs(const built& b) {
+    for (const auto& c : b.scenario.claims)
+      if (c.object.allocation) state.add(*c.object.allocation);
+    for (const auto& c : b.scenario.classes) classes.push_back(&c.object);
+    for (const auto& s : b.scenario.slices) slices.push_back(&s.object);
+  }
+};
+
 template <class Policy>
 std::vector<node_outcome> run_policy(const built& b) {
-  dra::alloc::ledger state;
-  for (const auto& c : b.scenario.claims)
-    if (c.object.allocation) state.add(*c.object.allocation);
-  std::vector<const model::device_class*> classes;
-  for (const auto& c : b.scenario.classes) classes.push_back(&c.object);
-  std::vector<const model::resource_slice*> slices;
-  for (const auto& s : b.scenario.slices) slices.push_back(&s.object);
-  dra::alloc::basic_allocator<Policy, dra::cel::selector_engine> allocator(dra::alloc::features::all(), state, classes,
-                                                                            slices, engine());
+  allocator_inputs in(b);
+  dra::alloc::basic_allocator<Policy, dra::cel::selector_engine> allocator(dra::alloc::features::all(), in.state,
+                                                                            in.classes, in.slices, engine());
   // Some shapes still make every policy enumerate (see docs/allocator.md); they are not compared, and the
   // inputs that find them are kept in the corpus to show which shapes remain.
   allocator.set_step_budget(max_search_steps);
@@ -762,15 +770,9 @@ std::vector<pick> picks_of(const fworld& w, const built& b, const node_outcome& 
 // means that claim alone has no assignment; a conflict naming claim k means the claims before k fit together and
 // claim k alone, but not all of them: taking claim k away is what makes them fit.
 void check_explanation(const built& b, int node, const reference& ref) {
-  dra::alloc::ledger state;
-  for (const auto& c : b.scenario.claims)
-    if (c.object.allocation) state.add(*c.object.allocation);
-  std::vector<const model::device_class*> classes;
-  for (const auto& c : b.scenario.classes) classes.push_back(&c.object);
-  std::vector<const model::resource_slice*> slices;
-  for (const auto& s : b.scenario.slices) slices.push_back(&s.object);
+  allocator_inputs in(b);
   dra::alloc::basic_allocator<dra::alloc::first_fit, dra::cel::selector_engine> allocator(
-      dra::alloc::features::all(), state, classes, slices, engine());
+      dra::alloc::features::all(), in.state, in.classes, in.slices, engine());
   allocator.set_step_budget(max_search_steps);
   // The explanation asks the allocator about some of the claims alone. An error there (an All request breaking a
   // constraint, which depends on what the other claims took first) stops that search early, so such nodes are not
@@ -781,8 +783,8 @@ void check_explanation(const built& b, int node, const reference& ref) {
     erred = erred || !outcome;
     return outcome && outcome->fits;
   };
-  dra::sim::funnel_builder<dra::cel::selector_engine> funnels(dra::alloc::features::all(), state, classes, slices,
-                                                              engine());
+  dra::sim::funnel_builder<dra::cel::selector_engine> funnels(dra::alloc::features::all(), in.state, in.classes,
+                                                              in.slices, engine());
   const model::node& n = b.nodes[static_cast<std::size_t>(node)];
   const dra::sim::node_diagnosis d = dra::sim::diagnose_node(funnels, n, b.pending, oracle);
   if (erred) return;
