@@ -151,46 +151,48 @@ struct fit_check {
   // Shared devices that already have allocations (ascending): they draw no counters again.
   std::vector<std::uint32_t> drawing_nothing;
 
-  // How many devices of `set` fit in the counters left together, as many as `needed` at most. First in the search's
-  // order; when that falls short, every choice is tried (a device skipped early may leave room for two), up to a
-  // budget past which `needed` is returned: a shortfall is reported only when it is proven.
+  // How many devices of `set` fit in the counters left together (counting stops once `needed` fit). First in the
+  // search's order; when that falls short, every choice is tried (a device skipped early may leave room for two), up
+  // to a budget past which `needed` is returned: a shortfall is reported only when it is proven.
   [[nodiscard]] std::size_t packed(const std::vector<std::uint32_t>& set) const {
     std::size_t free = 0;
     std::vector<std::uint32_t> drawing;
     for (auto ix : set) {
-      if (node->devices[ix].draws.empty() ||
-          std::binary_search(drawing_nothing.begin(), drawing_nothing.end(), ix))
+      if (node->devices[ix].draws.empty() || std::binary_search(drawing_nothing.begin(), drawing_nothing.end(), ix))
         ++free;
       else
         drawing.push_back(ix);
     }
     if (free >= needed) return free;
     std::vector<quantity> used = use->used;
+    // Adds the device's draws when all of them fit, in place; `give_back` undoes it.
     auto take = [&](std::uint32_t ix) {
-      std::vector<quantity> trial = used;
-      for (const auto& d : node->devices[ix].draws) {
-        auto sum = trial[d.counter].add(d.amount);
+      const auto& draws = node->devices[ix].draws;
+      for (const auto& d : draws) {
+        auto sum = used[d.counter].add(d.amount);
         if (!sum || *sum > node->counters[d.counter].total) return false;
-        trial[d.counter] = *sum;
       }
-      used = std::move(trial);
+      for (const auto& d : draws) used[d.counter] = *used[d.counter].add(d.amount);
       return true;
+    };
+    auto give_back = [&](std::uint32_t ix) {
+      for (const auto& d : node->devices[ix].draws)
+        if (auto rest = used[d.counter].sub(d.amount)) used[d.counter] = *rest;
     };
     const std::size_t goal = needed - free;
     std::size_t greedy = 0;
     for (auto ix : drawing) greedy += take(ix) ? 1 : 0;
     if (greedy >= goal) return needed;
     std::size_t best = greedy;
-    long budget = 20'000;
+    long budget = 2'000;
     // Depth-first over the devices from `from`, `taken` of them in `used` already.
     auto search = [&](auto& self, std::size_t from, std::size_t taken) -> void {
       best = std::max(best, taken);
       if (best >= goal || --budget < 0) return;
       for (std::size_t i = from; i < drawing.size() && taken + (drawing.size() - i) > best; ++i) {
-        const std::vector<quantity> before = used;
         if (!take(drawing[i])) continue;
         self(self, i + 1, taken + 1);
-        used = before;
+        give_back(drawing[i]);
         if (best >= goal || budget < 0) return;
       }
     };
