@@ -20,8 +20,9 @@ class RE2;
 
 namespace dra::cel {
 
-// The error an evaluation gives once it runs past its cost limit (Kubernetes' wording); errc::cel_cost_limit.
+// The error an evaluation gives once it runs past its cost limit (cel-go's wording); errc::cel_cost_limit.
 inline constexpr std::string_view cost_limit_message = "operation cancelled: actual cost limit exceeded";
+inline value cost_limit_exceeded() { return value::error(std::string(cost_limit_message)); }
 
 // What a function implementation may use while it runs: the cost meter and
 // the program's compiled regular expressions.

@@ -42,8 +42,6 @@ class activation {
 
 namespace detail {
 
-inline value cost_exceeded() { return value::error(std::string(cost_limit_message)); }
-
 class interpreter {
  public:
   // `borrow_literals`: literal text is returned as views into the tree (the tree must outlive the results).
@@ -56,7 +54,7 @@ class interpreter {
         borrow_literals_(borrow_literals) {}
 
   value eval(const node& n) {
-    if (++ctx_.cost > ctx_.cost_limit) return cost_exceeded();
+    if (++ctx_.cost > ctx_.cost_limit) return cost_limit_exceeded();
     switch (n.kind) {
       case node_kind::literal:
         // Literal text is borrowed from the program (which outlives the evaluation): no reference counting.
@@ -352,7 +350,7 @@ class interpreter {
     for (std::size_t i = 0; i < count; ++i) {
       if (++ctx_.cost > ctx_.cost_limit) {
         locals_.resize(accu_slot);
-        return cost_exceeded();
+        return cost_limit_exceeded();
       }
       switch (range.kind()) {
         case value_kind::list: {

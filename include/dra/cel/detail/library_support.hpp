@@ -46,9 +46,6 @@ inline value no_overload(std::string_view fn) { return value::error(dra::detail:
 // String operations are charged by length, as Kubernetes' cost model does (0.1 per byte).
 inline void charge_text(call_context& c, std::size_t bytes) { c.cost += 1 + bytes / 10; }
 
-// The error of a run past its cost limit, as cel-go words it.
-inline value cost_limit_exceeded() { return value::error(std::string(cost_limit_message)); }
-
 // Charges work before it is done: false when the charge passes the limit, so that a function
 // whose work grows faster than its input (quadratic comparisons, a string that quadruples) stops
 // before doing it rather than being charged after. Saturates instead of wrapping.
