@@ -113,8 +113,8 @@ void BM_MigFourPartitionsWithConstraint(benchmark::State& state) {
     alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), none, classes,
                                                                                  slices, engine);
     auto outcome = allocator.allocate(node, claims);
-    if (!outcome || !outcome->fits) {
-      state.SkipWithError(outcome ? outcome->unschedulable.c_str() : outcome.error().message.c_str());
+    if (!outcome || outcome->fit() == nullptr) {
+      state.SkipWithError(outcome ? std::string(outcome->reason()).c_str() : outcome.error().message.c_str());
       break;
     }
     benchmark::DoNotOptimize(outcome);
@@ -137,7 +137,7 @@ void BM_MigFourPartitionsWarm(benchmark::State& state) {
                                                                                slices, engine);
   for (auto _ : state) {
     auto outcome = allocator.allocate(node, claims);
-    if (!outcome || !outcome->fits) {
+    if (!outcome || outcome->fit() == nullptr) {
       state.SkipWithError("the claim should fit");
       break;
     }
@@ -196,7 +196,7 @@ void BM_ClusterSinglePods(benchmark::State& state) {
   for (auto _ : state) {
     auto report = sim::run_scenario(c.s, engine);
     allocated = static_cast<std::size_t>(std::count_if(report.outcomes.begin(), report.outcomes.end(),
-                                                       [](auto& o) { return o.allocation.has_value(); }));
+                                                       [](auto& o) { return o.allocated() != nullptr; }));
   }
   if (allocated != 4000) state.SkipWithError("expected 4000 allocated pods");
   state.SetLabel("500 nodes x 8 GPUs, 5000 pods (4000 fit)");
@@ -245,7 +245,8 @@ void BM_SharedNicsWithCapacity(benchmark::State& state) {
   dra::cel::selector_engine engine;
   for (auto _ : state) {
     auto report = sim::run_scenario(fixture.s, engine);
-    if (report.outcomes.size() != 40 || !report.outcomes.back().allocation) state.SkipWithError("all 40 should fit");
+    if (report.outcomes.size() != 40 || report.outcomes.back().allocated() == nullptr)
+      state.SkipWithError("all 40 should fit");
     benchmark::DoNotOptimize(report);
   }
   state.SetLabel("4 NICs x 100G, 40 claims x 10G");
@@ -273,7 +274,7 @@ void BM_SeventeenOfSixteen(benchmark::State& state) {
     alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), none, classes,
                                                                                  slices, engine);
     auto outcome = allocator.allocate(c.s.nodes[0].object, claims);
-    if (!outcome || outcome->fits) state.SkipWithError("17 of 16 must not fit");
+    if (!outcome || outcome->fit() != nullptr) state.SkipWithError("17 of 16 must not fit");
     benchmark::DoNotOptimize(outcome);
   }
 }

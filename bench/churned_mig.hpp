@@ -190,8 +190,9 @@ template <dra::alloc::allocation_policy Policy>
   bool rejected = false;
   for (std::size_t i = 0; i < report.outcomes.size(); ++i) {
     const auto& o = report.outcomes[i];
-    if (o.error && out.error.empty()) out.error = o.claim + ": " + *o.error;
-    if (!o.allocation) {
+    if (const auto* failure = o.error(); failure != nullptr && out.error.empty())
+      out.error = o.claim + ": " + failure->to_string();
+    if (o.allocated() == nullptr) {
       rejected = true;
       continue;
     }

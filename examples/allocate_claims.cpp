@@ -20,14 +20,17 @@ int main(int argc, char** argv) {
   const dra::cel::selector_engine engine;
   // Policies are types: dra::alloc::first_fit (the default), sorted, shared_capacity.
   const auto report = dra::sim::run_scenario(doc->scenario(), engine, dra::alloc::features::all(), dra::alloc::first_fit{});
+  // Each outcome is allocated (on a node), unschedulable (with why) or an error (with a dra::errc code).
   for (const dra::model::claim_outcome& outcome : report.outcomes) {
-    std::cout << outcome.claim << " on " << outcome.node.value_or("-") << ":";
-    if (outcome.allocation) {
-      for (const auto& result : outcome.allocation->results) std::cout << ' ' << result.request << '=' << result.device;
-    } else if (outcome.error) {
-      std::cout << " error: " << *outcome.error;
+    const auto* allocated = outcome.allocated();
+    std::cout << outcome.claim << " on " << (allocated != nullptr ? allocated->node : "-") << ":";
+    if (allocated != nullptr) {
+      for (const auto& result : allocated->allocation.results)
+        std::cout << ' ' << result.request << '=' << result.device;
+    } else if (const auto* failure = outcome.error()) {
+      std::cout << " error (" << dra::to_string(failure->code) << "): " << failure->to_string();
     } else {
-      std::cout << " unschedulable: " << outcome.unschedulable.value_or("");
+      std::cout << " unschedulable: " << outcome.unschedulable()->reason;
     }
     std::cout << '\n';
   }

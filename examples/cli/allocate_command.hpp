@@ -33,15 +33,20 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
   };
   std::vector<row> rows{{"CLAIM", "NODE", "DEVICE", "CONSUMED CAPACITY"}};
   for (const auto& o : outcomes) {
-    std::string node = o.node.value_or("-");
-    if (!o.allocation) {
-      rows.push_back(
-          {o.claim, node, o.error ? "error: " + *o.error : "unschedulable: " + o.unschedulable.value_or(""), ""});
-      if (o.explanation) rows.push_back({"  " + dra::sim::one_line(*o.explanation, o.claim), "", "", "", true});
+    if (const auto* failure = o.error()) {
+      rows.push_back({o.claim, "-", "error: " + failure->to_string(), ""});
       continue;
     }
+    if (const auto* unschedulable = o.unschedulable()) {
+      rows.push_back({o.claim, "-", "unschedulable: " + unschedulable->reason, ""});
+      if (unschedulable->why)
+        rows.push_back({"  " + dra::sim::one_line(*unschedulable->why, o.claim), "", "", "", true});
+      continue;
+    }
+    const dra::model::claim_allocated& allocated = *o.allocated();
+    const std::string& node = allocated.node;
     bool first = true;
-    for (const auto& r : o.allocation->results) {
+    for (const auto& r : allocated.allocation.results) {
       std::string consumed;
       for (const auto& c : r.consumed_capacity) {
         if (!consumed.empty()) consumed += ", ";
@@ -80,8 +85,8 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
 // allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim is
 // unschedulable, else 0.
 [[nodiscard]] inline int allocate_exit_code(const std::vector<dra::model::claim_outcome>& outcomes) {
-  if (std::ranges::any_of(outcomes, [](const auto& o) { return o.error.has_value(); })) return 1;
-  if (std::ranges::any_of(outcomes, [](const auto& o) { return !o.allocation.has_value(); })) return 3;
+  if (std::ranges::any_of(outcomes, [](const auto& o) { return o.error() != nullptr; })) return 1;
+  if (std::ranges::any_of(outcomes, [](const auto& o) { return o.allocated() == nullptr; })) return 3;
   return 0;
 }
 

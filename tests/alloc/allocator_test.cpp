@@ -79,8 +79,8 @@ struct builder {
 
 std::vector<std::string> devices_of(const model::claim_outcome& o) {
   std::vector<std::string> out;
-  if (o.allocation)
-    for (const auto& r : o.allocation->results) out.push_back(r.request + "=" + std::string(r.device));
+  if (o.allocated())
+    for (const auto& r : o.allocated()->allocation.results) out.push_back(r.request + "=" + std::string(r.device));
   return out;
 }
 
@@ -181,9 +181,10 @@ TEST(Allocator, FirstFitInSliceOrderWithNodeSelector) {
   auto r = b.run();
   ASSERT_EQ(r.outcomes.size(), 1u);
   EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=device-1", "req-0=device-2"}));
-  ASSERT_TRUE(r.outcomes[0].allocation->node_selector);
-  EXPECT_EQ(r.outcomes[0].allocation->node_selector->terms[0].match_fields[0].values[0], "node-1");
-  EXPECT_EQ(r.outcomes[0].node, "node-1");
+  ASSERT_TRUE(r.outcomes[0].allocated());
+  ASSERT_TRUE(r.outcomes[0].allocated()->allocation.node_selector);
+  EXPECT_EQ(r.outcomes[0].allocated()->allocation.node_selector->terms[0].match_fields[0].values[0], "node-1");
+  EXPECT_EQ(r.outcomes[0].allocated()->node, "node-1");
 }
 
 TEST(Allocator, BacktracksForMatchAttribute) {
@@ -224,8 +225,9 @@ TEST(Allocator, ErrorsNameClaimAndRequest) {
     row.prepare(b);
     auto r = b.run(row.features);
     ASSERT_EQ(r.outcomes.size(), 1u) << row.name;
-    ASSERT_TRUE(r.outcomes[0].error) << row.name;
-    EXPECT_NE(r.outcomes[0].error->find(row.message), std::string::npos) << *r.outcomes[0].error;
+    ASSERT_TRUE(r.outcomes[0].error()) << row.name;
+    EXPECT_NE(r.outcomes[0].error()->message.find(row.message), std::string::npos)
+        << r.outcomes[0].error()->to_string();
   }
 }
 
@@ -238,8 +240,9 @@ TEST(Allocator, DistinctAttributeNeedsTheNewerAllocator) {
   b.claim("claim-0", 2).spec.constraints.push_back({{}, std::nullopt, model::text("driver-a/numa")});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0=a", "req-0=c"}));
   auto stable = b.run(*alloc::features::parse("AdminAccess,PrioritizedList,PartitionableDevices,DeviceTaints"));
-  ASSERT_TRUE(stable.outcomes[0].error);
-  EXPECT_NE(stable.outcomes[0].error->find("claim claim-0, constraint #0: empty constraint"), std::string::npos);
+  ASSERT_TRUE(stable.outcomes[0].error());
+  EXPECT_NE(stable.outcomes[0].error()->message.find("claim claim-0, constraint #0: empty constraint"),
+            std::string::npos);
 }
 
 TEST(Allocator, PrioritizedListFallsBackToSecondSubrequest) {
@@ -259,7 +262,7 @@ TEST(Allocator, PrioritizedListFallsBackToSecondSubrequest) {
   c.spec.requests = {r};
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"req-0/small=device-1"}));
   auto off = b.run(alloc::features::none());
-  ASSERT_TRUE(off.outcomes[0].error);
+  ASSERT_TRUE(off.outcomes[0].error());
 }
 
 // Two partitions of one GPU share its counters: only one fits at a time.
@@ -281,11 +284,11 @@ TEST(Allocator, CountersLimitPartitions) {
   b.claim("two", 1);
   auto r = b.run();
   EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=half-0", "req-0=half-1"}));
-  EXPECT_TRUE(r.outcomes[1].unschedulable);
+  EXPECT_TRUE(r.outcomes[1].unschedulable());
   // Without the feature, devices that consume counters are never allocated.
   builder off = partitioned_gpu();
   off.claim("one");
-  EXPECT_TRUE(off.run(alloc::features::none()).outcomes[0].unschedulable);
+  EXPECT_TRUE(off.run(alloc::features::none()).outcomes[0].unschedulable());
 }
 
 TEST(Allocator, TaintRejectionGivesCountersBack) {
@@ -337,8 +340,8 @@ TEST(Allocator, AdminAccessUsesDevicesInUse) {
   b.claim("admin").spec.requests[0].exactly->admin_access = true;
   auto r = b.run();
   EXPECT_EQ(devices_of(r.outcomes[0]), (std::vector<std::string>{"req-0=device-1"}));
-  ASSERT_TRUE(r.outcomes[1].allocation);
-  EXPECT_EQ(r.outcomes[1].allocation->results[0].admin_access, true);
+  ASSERT_TRUE(r.outcomes[1].allocated());
+  EXPECT_EQ(r.outcomes[1].allocated()->allocation.results[0].admin_access, true);
 }
 
 TEST(Allocator, SharedDeviceConsumesRoundedCapacity) {
@@ -354,14 +357,15 @@ TEST(Allocator, SharedDeviceConsumesRoundedCapacity) {
   auto r = b.run();
   // 2G rounds up to 3G (1G + one 2G step): three shares fit in 10G, the fourth does not.
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(r.outcomes[i].allocation) << i;
-    const auto& result = r.outcomes[i].allocation->results[0];
+    ASSERT_TRUE(r.outcomes[i].allocated()) << i;
+    const auto& result = r.outcomes[i].allocated()->allocation.results[0];
     EXPECT_TRUE(result.share_id);
     ASSERT_EQ(result.consumed_capacity.size(), 1u);
     EXPECT_EQ(result.consumed_capacity[0].value, q("3G"));
   }
-  EXPECT_NE(r.outcomes[0].allocation->results[0].share_id, r.outcomes[1].allocation->results[0].share_id);
-  EXPECT_TRUE(r.outcomes[3].unschedulable);
+  EXPECT_NE(r.outcomes[0].allocated()->allocation.results[0].share_id,
+            r.outcomes[1].allocated()->allocation.results[0].share_id);
+  EXPECT_TRUE(r.outcomes[3].unschedulable());
 }
 
 TEST(Allocator, MixinsAllocateLikeTheirFlattenedForm) {
@@ -420,7 +424,7 @@ TEST(Allocator, MixinCountersAllocateLikeTheirFlattenedForm) {
   ASSERT_EQ(with_mixins.outcomes.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(devices_of(with_mixins.outcomes[i]), devices_of(flattened.outcomes[i])) << i;
-    EXPECT_EQ(with_mixins.outcomes[i].unschedulable, flattened.outcomes[i].unschedulable) << i;
+    EXPECT_EQ(with_mixins.outcomes[i].status.index(), flattened.outcomes[i].status.index()) << i;
   }
   EXPECT_EQ(devices_of(with_mixins.outcomes[0]), (std::vector<std::string>{"req-0=half-0"}));
   EXPECT_EQ(devices_of(with_mixins.outcomes[1]), std::vector<std::string>{});  // only half-1 is left
@@ -441,8 +445,38 @@ TEST(Allocator, HopelessRequestEndsQuickly) {
   const model::resource_claim* claims[] = {&b.s.claims[0].object};
   auto outcome = a.allocate(b.s.nodes[0].object, claims);
   ASSERT_TRUE(outcome);
-  EXPECT_FALSE(outcome->fits);
+  EXPECT_TRUE(std::holds_alternative<alloc::unschedulable>(outcome->result));
+  EXPECT_EQ(outcome->reason(), "cannot allocate all claims");
   EXPECT_LT(outcome->search_steps, 100u);  // upstream explores 2^16 branches
+}
+
+TEST(Allocator, InvalidPoolsRuleOutTheNodeAndMakeTheClaimAnError) {
+  // Two devices named alike make the pool invalid (upstream's ErrFailedAllocationOnNode): the
+  // allocator says so for the node, and with no other node the claim is an error, not unschedulable.
+  builder b;
+  auto& sl = b.slice("slice-1");
+  b.device(sl, "device-1");
+  b.device(sl, "device-1");
+  b.claim("claim-0");
+  dra::cel::selector_engine engine;
+  alloc::ledger none;
+  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), none, classes, slices,
+                                                                        engine);
+  const model::resource_claim* claims[] = {&b.s.claims[0].object};
+  auto outcome = a.allocate(b.s.nodes[0].object, claims);
+  ASSERT_TRUE(outcome);
+  EXPECT_TRUE(std::holds_alternative<alloc::invalid_pools>(outcome->result));
+  EXPECT_EQ(outcome->fit(), nullptr);
+  EXPECT_EQ(outcome->reason(), "invalid resource pools were encountered");
+
+  auto r = b.run();
+  ASSERT_EQ(r.outcomes.size(), 1u);
+  ASSERT_TRUE(r.outcomes[0].error());
+  EXPECT_EQ(r.outcomes[0].error()->code, errc::pool_unavailable);
+  EXPECT_EQ(r.outcomes[0].error()->message, "invalid resource pools were encountered");
+  EXPECT_EQ(r.outcomes[0].unschedulable(), nullptr);
 }
 
 TEST(Allocator, PruningNeverHidesASelectorError) {
@@ -457,10 +491,11 @@ TEST(Allocator, PruningNeverHidesASelectorError) {
       .spec.requests[0]
       .exactly->selectors.push_back({"device.attributes[\"driver-a\"].mode == \"x\""});
   auto r = b.run();
-  ASSERT_TRUE(r.outcomes[0].error);
-  EXPECT_NE(r.outcomes[0].error->find("selector #0 on device driver-a/pool-1/device-3: CEL runtime error"),
+  ASSERT_TRUE(r.outcomes[0].error());
+  EXPECT_EQ(r.outcomes[0].error()->code, errc::cel_runtime);  // the allocator's code reaches the outcome
+  EXPECT_NE(r.outcomes[0].error()->message.find("selector #0 on device driver-a/pool-1/device-3: CEL runtime error"),
             std::string::npos)
-      << *r.outcomes[0].error;
+      << r.outcomes[0].error()->to_string();
 }
 
 TEST(Policy, SharedCapacityPacksSharedDevices) {
@@ -539,11 +574,13 @@ TEST(Allocator, SeesLedgerChangesBetweenCalls) {
   const model::resource_claim* claims[] = {&b.s.claims[0].object};
   auto device_of = [&] {
     auto outcome = a.allocate(b.s.nodes[0].object, claims);
-    return outcome && outcome->fits ? std::string(outcome->results[0].results[0].device) : std::string("none");
+    return outcome && outcome->fit() ? std::string(outcome->fit()->results[0].results[0].device) : std::string("none");
   };
   EXPECT_EQ(device_of(), "device-1");
   auto first = a.allocate(b.s.nodes[0].object, claims);
-  state.add(first->results[0]);  // committed: device-1 is taken now
+  ASSERT_TRUE(first && first->fit());
+  EXPECT_EQ(first->reason(), "");
+  state.add(first->fit()->results[0]);  // committed: device-1 is taken now
   EXPECT_EQ(device_of(), "device-2");
   alloc::ledger replacement;  // assigning a whole ledger invalidates what was cached
   state = replacement;
@@ -563,9 +600,10 @@ TEST(Runner, PodsInOrderThenUnreferencedClaims) {
   auto r = b.run();
   ASSERT_EQ(r.outcomes.size(), 2u);
   EXPECT_EQ(r.outcomes[0].claim, "wanted");
-  EXPECT_TRUE(r.outcomes[0].allocation);
+  EXPECT_TRUE(r.outcomes[0].allocated());
   EXPECT_EQ(r.outcomes[1].claim, "loner");
-  EXPECT_EQ(r.outcomes[1].unschedulable, "cannot allocate all claims");
+  ASSERT_TRUE(r.outcomes[1].unschedulable());
+  EXPECT_EQ(r.outcomes[1].unschedulable()->reason, "cannot allocate all claims");
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("missing"), std::string::npos);
 }
@@ -598,7 +636,8 @@ TEST(Runner, NodesFromSliceNamesWhenNoNodeObjects) {
   b.device(other, "device-9");
   b.claim("claim-0");
   auto r = b.run();
-  EXPECT_EQ(r.outcomes[0].node, "node-2");
+  ASSERT_TRUE(r.outcomes[0].allocated());
+  EXPECT_EQ(r.outcomes[0].allocated()->node, "node-2");
 }
 
 TEST(OvercommitCheck, FindsADeviceHandedOutTwice) {
@@ -613,7 +652,7 @@ TEST(OvercommitCheck, FindsADeviceHandedOutTwice) {
   r.pool = "pool-1";
   r.device = "device-1";
   a.results = {r, r};
-  o.allocation = a;
+  o.status = model::claim_allocated{"node-1", a};
   std::vector<model::claim_outcome> outcomes{o};
   EXPECT_NE(alloc::find_overcommit(b.s, outcomes), "");
 }

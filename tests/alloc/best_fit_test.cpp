@@ -21,11 +21,12 @@ using namespace dra;
 std::vector<std::string> placements(const sim::run_report& report) {
   std::vector<std::string> out;
   for (const auto& o : report.outcomes) {
-    if (!o.allocation) {
+    if (!o.allocated()) {
       out.emplace_back("-");
       continue;
     }
-    for (const auto& r : o.allocation->results) out.push_back(o.node.value_or("?") + "/" + std::string(r.device));
+    for (const auto& r : o.allocated()->allocation.results)
+      out.push_back(o.allocated()->node + "/" + std::string(r.device));
   }
   return out;
 }

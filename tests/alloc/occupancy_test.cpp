@@ -33,8 +33,8 @@ TEST(Occupancy, CountersByClaimOnAMigGpu) {
   const cel::selector_engine engine;
   const auto report = sim::run_scenario(cluster.s, engine);
   ASSERT_EQ(report.outcomes.size(), 1u);
-  ASSERT_TRUE(report.outcomes[0].allocation);
-  const std::string device(report.outcomes[0].allocation->results[0].device);
+  ASSERT_TRUE(report.outcomes[0].allocated());
+  const std::string device(report.outcomes[0].allocated()->allocation.results[0].device);
   const sim::occupancy o = sim::compute_occupancy(cluster.s, report.outcomes);
   EXPECT_EQ(o.claims, (std::vector<std::string>{"held", "default/claim-0"}));
   ASSERT_EQ(o.counter_sets.size(), 1u);

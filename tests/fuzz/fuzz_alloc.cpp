@@ -704,9 +704,12 @@ std::vector<node_outcome> run_policy(const built& b) {
         fail("unexpected error", outcome.error().to_string());
       o.error = true;
     } else {
-      if (outcome->invalid_pools) fail("invalid pools", outcome->unschedulable);
-      o.fits = outcome->fits;
-      o.results = std::move(outcome->results);
+      if (std::holds_alternative<dra::alloc::invalid_pools>(outcome->result))
+        fail("invalid pools", std::string(outcome->reason()));
+      if (auto* fit = outcome->fit()) {
+        o.fits = true;
+        o.results = std::move(fit->results);
+      }
     }
     out.push_back(std::move(o));
   }
@@ -781,7 +784,7 @@ void check_explanation(const built& b, int node, const reference& ref) {
   auto oracle = [&](const model::node& on, std::span<const model::resource_claim* const> claims) {
     auto outcome = allocator.allocate(on, claims);
     erred = erred || !outcome;
-    return outcome && outcome->fits;
+    return outcome && outcome->fit() != nullptr;
   };
   dra::sim::funnel_builder<dra::cel::selector_engine> funnels(dra::alloc::features::all(), in.state, in.classes,
                                                               in.slices, engine());
@@ -822,7 +825,8 @@ void check_node(const fworld& w, const built& b, int node, const std::array<cons
     const std::vector<pick> picks = picks_of(w, b, *o, ref);
     if (ref.check(picks) != reference::verdict::valid) fail("allocation breaks a rule", node_name);
     std::vector<model::claim_outcome> outcomes;
-    for (std::size_t k = 0; k < b.pending.size(); ++k) outcomes.push_back({"", {}, o->results[k], {}, {}, {}});
+    for (std::size_t k = 0; k < b.pending.size(); ++k)
+      outcomes.push_back({"", model::claim_allocated{"", o->results[k]}});
     if (auto over = dra::alloc::find_overcommit(b.scenario, outcomes); !over.empty()) fail("over-commit", over);
   }
   // An error stops the search where the policy's order met it, so the policies need not agree then.

@@ -101,18 +101,16 @@ TEST(Emit, EscapesStringsLikeGo) {
 }
 
 TEST(Emit, WritesTheOutputDocument) {
-  std::vector<dra::model::claim_outcome> outcomes(3);
-  outcomes[0].claim = "default/a";
-  outcomes[0].node = "node-1";
-  outcomes[0].allocation.emplace();
-  outcomes[1].claim = "b";
-  outcomes[1].unschedulable = "cannot allocate all claims";
-  outcomes[2].claim = "default/c";
-  outcomes[2].error = "claim default/c, request r1: CEL compile error";
+  dra::model::explanation why{2, {{"count", 2, "b", "r", "only 1 device"}}};
+  const std::vector<dra::model::claim_outcome> outcomes{
+      {"default/a", dra::model::claim_allocated{"node-1", {}}},
+      {"b", dra::model::claim_unschedulable{"cannot allocate all claims", why}},
+      {"default/c", dra::error{"CEL compile error", "request r1", "claim default/c", dra::errc::cel_compile}}};
   std::string doc = dra::json::output_document(outcomes, 0);
   EXPECT_EQ(doc, R"({"results":[{"claim":"default/a","node":"node-1","allocation":{"devices":{}}},)"
-                 R"({"claim":"b","node":null,"unschedulable":"cannot allocate all claims"},)"
-                 R"({"claim":"default/c","node":null,"error":"claim default/c, request r1: CEL compile error"}]})");
+                 R"({"claim":"b","node":null,"unschedulable":"cannot allocate all claims","explanation":{"nodes":2,)"
+                 R"("reasons":[{"code":"count","nodes":2,"claim":"b","request":"r","message":"only 1 device"}]}},)"
+                 R"({"claim":"default/c","node":null,"error":"claim default/c: request r1: CEL compile error"}]})");
   std::string indented = dra::json::output_document(outcomes, 2);
   std::string diff;
   EXPECT_TRUE(dra_test::json_equal(indented, doc, diff)) << diff;

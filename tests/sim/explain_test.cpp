@@ -110,9 +110,10 @@ model::explanation explanation_of(const run_result& r, std::string_view claim) {
   const auto* o = r.find(claim);
   EXPECT_NE(o, nullptr) << claim;
   if (o == nullptr) return {};
-  EXPECT_TRUE(o->unschedulable) << claim << (o->error ? " error: " + *o->error : "");
-  EXPECT_TRUE(o->explanation) << claim;
-  return o->explanation.value_or(model::explanation{});
+  EXPECT_TRUE(o->unschedulable()) << claim << (o->error() ? " error: " + o->error()->to_string() : "");
+  const model::claim_unschedulable* unschedulable = o->unschedulable();
+  EXPECT_TRUE(unschedulable && unschedulable->why) << claim;
+  return unschedulable && unschedulable->why ? *unschedulable->why : model::explanation{};
 }
 
 void expect_reason(const model::explanation& e, std::size_t index, std::string_view code, std::size_t nodes,
@@ -153,7 +154,7 @@ TEST(Explain, ClassAndSelector) {
   auto r = run(t);
   const auto* ok = r.find("default/class-miss");
   ASSERT_NE(ok, nullptr);
-  EXPECT_TRUE(ok->allocation);  // the gpu slice serves it
+  EXPECT_TRUE(ok->allocated());  // the gpu slice serves it
   auto e = explanation_of(r, "default/selector-miss");
   expect_reason(e, 0, "selector", 1, "default/selector-miss", "gpus", "none matches the request's selectors");
 
@@ -387,11 +388,13 @@ struct plan {
 std::string code_on(const plan& p, std::size_t node, std::string* message = nullptr) {
   auto r = run(p.text("node-" + std::to_string(node)));
   const auto* o = r.find("default/want");
-  if (o == nullptr || o->allocation) return "";
-  EXPECT_TRUE(o->explanation);
-  if (!o->explanation || o->explanation->reasons.size() != 1) return "?";
-  if (message != nullptr) *message = o->explanation->reasons[0].message;
-  return o->explanation->reasons[0].code;
+  if (o == nullptr || o->allocated()) return "";
+  const model::claim_unschedulable* unschedulable = o->unschedulable();
+  EXPECT_TRUE(unschedulable && unschedulable->why);
+  if (!unschedulable || !unschedulable->why || unschedulable->why->reasons.size() != 1) return "?";
+  const model::explanation_reason& reason = unschedulable->why->reasons[0];
+  if (message != nullptr) *message = reason.message;
+  return reason.code;
 }
 
 TEST(ExplainProperty, RemovingTheNamedCauseLetsTheClaimFit) {
@@ -442,12 +445,13 @@ TEST(ExplainProperty, RemovingTheNamedCauseLetsTheClaimFit) {
       ++checked;
       if (after.empty()) ++fixed;
     }
-    if (o->allocation) continue;
+    if (o->allocated()) continue;
     // The whole run's explanation counts each node once, under its own code.
-    ASSERT_TRUE(o->explanation) << "seed " << seed;
-    EXPECT_EQ(o->explanation->nodes, p.nodes.size());
+    ASSERT_TRUE(o->unschedulable() && o->unschedulable()->why) << "seed " << seed;
+    const model::explanation& why = *o->unschedulable()->why;
+    EXPECT_EQ(why.nodes, p.nodes.size());
     std::map<std::string, std::size_t> grouped;
-    for (const auto& r : o->explanation->reasons) grouped[r.code] += r.nodes;
+    for (const auto& r : why.reasons) grouped[r.code] += r.nodes;
     EXPECT_EQ(grouped, per_code) << "seed " << seed;
   }
   EXPECT_GT(checked, 100);
@@ -467,7 +471,7 @@ TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
     for (const auto& o : report.outcomes)
       if (o.claim == "default/want") want = &o;
     ASSERT_NE(want, nullptr);
-    if (!want->allocation) continue;
+    if (!want->allocated()) continue;
     alloc::ledger state;
     std::vector<const model::device_class*> classes;
     std::vector<const model::resource_slice*> slices;
@@ -481,12 +485,12 @@ TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
     sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
     const model::node* node = nullptr;
     for (const auto& n : s.nodes)
-      if (n.object.meta.name == *want->node) node = &n.object;
+      if (n.object.meta.name == want->allocated()->node) node = &n.object;
     ASSERT_NE(node, nullptr);
     auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
     auto d = sim::diagnose_node(funnels, *node, claims, never, true);
     EXPECT_EQ(d.verdict, sim::cause::fits) << "seed " << seed << ": " << d.message;
-    for (const auto& result : want->allocation->results) {
+    for (const auto& result : want->allocated()->allocation.results) {
       const std::string name = dra::detail::concat(result.driver, "/", result.pool, "/", result.device);
       bool usable = false;
       for (const auto& dv : d.claims.at(0).requests.at(0).at(0).devices)

@@ -113,13 +113,13 @@ std::vector<std::string> summary(const sim::run_report& r) {
   std::vector<std::string> out;
   for (const auto& o : r.outcomes) {
     std::string line = o.claim;
-    if (o.error) {
-      line += ": error: " + *o.error;
-    } else if (!o.allocation) {
+    if (o.error()) {
+      line += ": error: " + o.error()->to_string();
+    } else if (!o.allocated()) {
       line += ": unschedulable";
     } else {
-      line += "@" + o.node.value_or("?") + ":";
-      for (const auto& d : o.allocation->results)
+      line += "@" + o.allocated()->node + ":";
+      for (const auto& d : o.allocated()->allocation.results)
         line += " " + d.request + "=" + std::string(d.pool) + "/" + std::string(d.device);
     }
     out.push_back(line);
@@ -239,6 +239,10 @@ TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
   EXPECT_TRUE(r.generated.empty());
   EXPECT_EQ(r.subjects[1].claim, std::nullopt);
   EXPECT_EQ(r.subjects[1].generated, std::nullopt);
+  for (const auto& o : r.outcomes) {
+    ASSERT_TRUE(o.error()) << o.claim;
+    EXPECT_EQ(o.error()->code, errc::not_found) << o.claim;
+  }
 }
 
 TEST(Templates, GeneratedNameTakenByAnotherClaimIsAnError) {
@@ -325,9 +329,9 @@ TEST(TaintRules, UntoleratedTaintOverAPoolSkipsItsDevices) {
   EXPECT_EQ(summary(r), (lines{"default/first@node-1: req-0=clean/dev-1", "default/second@node-1: req-0=tainted/dev-0",
                                "default/third: unschedulable"}));
   // The result records the request's tolerations, as upstream's does.
-  ASSERT_TRUE(r.outcomes[1].allocation);
-  EXPECT_EQ(r.outcomes[1].allocation->results[0].tolerations, std::vector<model::device_toleration>{t});
-  EXPECT_TRUE(r.outcomes[0].allocation->results[0].tolerations.empty());
+  ASSERT_TRUE(r.outcomes[1].allocated());
+  EXPECT_EQ(r.outcomes[1].allocated()->allocation.results[0].tolerations, std::vector<model::device_toleration>{t});
+  EXPECT_TRUE(r.outcomes[0].allocated()->allocation.results[0].tolerations.empty());
 }
 
 TEST(TaintRules, SelectorFieldsNarrowWhatTheyTaint) {

@@ -118,7 +118,8 @@ TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
   const std::string twice = after(once, &second);
   ASSERT_EQ(second.outcomes.size(), 1u);
   EXPECT_EQ(second.outcomes[0].claim, "ml/too-big");
-  EXPECT_EQ(second.outcomes[0].unschedulable, "cannot allocate all claims");
+  ASSERT_TRUE(second.outcomes[0].unschedulable());
+  EXPECT_EQ(second.outcomes[0].unschedulable()->reason, "cannot allocate all claims");
   EXPECT_EQ(twice, once);
 }
 
@@ -126,9 +127,9 @@ TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
 std::vector<std::string> summary(const sim::run_report& r) {
   std::vector<std::string> out;
   for (const auto& o : r.outcomes) {
-    std::string line = o.claim + "@" + o.node.value_or("-") + ":";
-    if (o.allocation)
-      for (const auto& d : o.allocation->results) {
+    std::string line = o.claim + "@" + (o.allocated() ? o.allocated()->node : "-") + ":";
+    if (o.allocated())
+      for (const auto& d : o.allocated()->allocation.results) {
         line += " " + d.request + "=" + std::string(d.pool) + "/" + std::string(d.device);
         for (const auto& t : d.tolerations) line += " tolerates " + std::string(t.key);
       }
@@ -163,7 +164,9 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   EXPECT_EQ(s.claims[1].source.index, s.pods[0].source.index + 1);
   for (std::size_t i = 0; i < 3; ++i) {
     ASSERT_TRUE(s.claims[i].object.allocation) << i;
-    EXPECT_EQ(*s.claims[i].object.allocation, *report.outcomes[i == 0 ? 1 : i == 1 ? 0 : 2].allocation) << i;
+    const auto* allocated = report.outcomes[i == 0 ? 1 : i == 1 ? 0 : 2].allocated();
+    ASSERT_TRUE(allocated) << i;
+    EXPECT_EQ(*s.claims[i].object.allocation, allocated->allocation) << i;
   }
   EXPECT_EQ(s.claims[0].object.reserved_for,
             (std::vector<model::resource_claim_consumer_reference>{{"", "pods", "trainer", "p0"}}));

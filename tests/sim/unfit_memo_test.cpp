@@ -156,10 +156,12 @@ TEST(UnfitMemo, TheRunnerSkipsNodesKnownNotToFitWithTheSameResults) {
   const sim::run_report one_shape = run_six(one, true), many_shapes = run_six(many, false);
   ASSERT_EQ(one_shape.outcomes.size(), 6u);
   for (std::size_t i = 0; i < 6; ++i) {
-    ASSERT_TRUE(one_shape.outcomes[i].allocation);
-    EXPECT_EQ(one_shape.outcomes[i].node, "node-" + std::to_string(i));
-    EXPECT_EQ(one_shape.outcomes[i].node, many_shapes.outcomes[i].node);
-    EXPECT_EQ(one_shape.outcomes[i].allocation->results, many_shapes.outcomes[i].allocation->results);
+    ASSERT_TRUE(one_shape.outcomes[i].allocated());
+    ASSERT_TRUE(many_shapes.outcomes[i].allocated());
+    EXPECT_EQ(one_shape.outcomes[i].allocated()->node, "node-" + std::to_string(i));
+    EXPECT_EQ(one_shape.outcomes[i].allocated()->node, many_shapes.outcomes[i].allocated()->node);
+    EXPECT_EQ(one_shape.outcomes[i].allocated()->allocation.results,
+              many_shapes.outcomes[i].allocated()->allocation.results);
   }
   // Pod k searches k full nodes when every pod has its own shape, and only the node filled last otherwise.
   EXPECT_LT(one_shape.search_steps, many_shapes.search_steps);

@@ -33,19 +33,38 @@ namespace dra::alloc {
 // The most results one AllocationResult may hold (resourceapi.AllocationResultsMaxSize).
 inline constexpr std::size_t allocation_results_max_size = 32;
 
-// What one allocate() call found. `results` has one entry per claim when
-// the claims fit; otherwise `unschedulable` says why not. When the node
-// had invalid pools and nothing fit, `invalid_pools` is set: that rules
-// out this node only (upstream's ErrFailedAllocationOnNode).
-struct allocation_outcome {
-  std::vector<model::allocation_result> results;
-  bool fits = false;
-  bool invalid_pools = false;
-  std::string unschedulable;  // a short reason when !fits
-  std::uint64_t search_steps = 0;
+// allocate() found devices for every claim on the node.
+struct allocated {
+  std::vector<model::allocation_result> results;  // one per claim, in the order given
   // What the chosen devices cost the node's counter sets (candidate_facts::placements_lost,
   // summed); computed for policies other than first_fit, which lets a runner compare nodes.
   double placements_lost = 0;
+};
+
+// The claims do not fit on the node together.
+struct unschedulable {
+  static constexpr std::string_view message = "cannot allocate all claims";
+};
+
+// Nothing fits and the node had invalid pools: upstream's ErrFailedAllocationOnNode, which
+// rules out this node only (another node may still take the claims).
+struct invalid_pools {
+  static constexpr std::string_view message = "invalid resource pools were encountered";
+};
+
+// What one allocate() call found (broken input is the result's error instead).
+struct allocation_outcome {
+  std::variant<allocated, unschedulable, invalid_pools> result;
+  std::uint64_t search_steps = 0;
+
+  [[nodiscard]] allocated* fit() noexcept { return std::get_if<allocated>(&result); }
+  [[nodiscard]] const allocated* fit() const noexcept { return std::get_if<allocated>(&result); }
+  // Why the claims do not fit; empty when they do.
+  [[nodiscard]] std::string_view reason() const noexcept {
+    if (std::holds_alternative<unschedulable>(result)) return unschedulable::message;
+    if (std::holds_alternative<invalid_pools>(result)) return invalid_pools::message;
+    return {};
+  }
 };
 
 // "namespace/name", or "name" without a namespace (klog.KObj).

@@ -50,8 +50,9 @@ inline std::string device_label(const device_ref& d) {
       after.add(*c.object.allocation);
     }
   for (const auto& o : outcomes) {
-    if (!o.allocation) continue;
-    for (const auto& r : o.allocation->results) {
+    const auto* allocated = o.allocated();
+    if (allocated == nullptr) continue;
+    for (const auto& r : allocated->allocation.results) {
       if (r.admin_access.value_or(false)) continue;
       device_ref id{r.driver, r.pool, r.device};
       if (!r.share_id) {
@@ -61,12 +62,13 @@ inline std::string device_label(const device_ref& d) {
         return "device " + detail::device_label(id) + " shared while held exclusively";
       }
     }
-    after.add(*o.allocation);
+    after.add(allocated->allocation);
   }
   // Consumable capacity of shared devices.
   for (const auto& o : outcomes) {
-    if (!o.allocation) continue;
-    for (const auto& r : o.allocation->results) {
+    const auto* allocated = o.allocated();
+    if (allocated == nullptr) continue;
+    for (const auto& r : allocated->allocation.results) {
       if (!r.share_id) continue;
       device_ref id{r.driver, r.pool, r.device};
       auto it = devices.find(key{r.driver, r.pool, r.device});

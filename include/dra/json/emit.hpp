@@ -332,19 +332,20 @@ template <class T>
   w.begin_object().key("results").begin_array();
   for (const auto& o : outcomes) {
     w.begin_object().field("claim", o.claim).key("node");
-    if (o.node)
-      w.string(*o.node);
-    else
+    const auto* allocated = o.allocated();
+    const auto* unschedulable = o.unschedulable();
+    if (allocated != nullptr) {
+      w.string(allocated->node).key("allocation");
+      write(w, allocated->allocation);
+    } else {
       w.null();
-    if (o.allocation) {
-      w.key("allocation");
-      write(w, *o.allocation);
     }
-    if (o.unschedulable) w.field("unschedulable", *o.unschedulable);
-    if (o.explanation) {
-      w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(o.explanation->nodes));
+    if (unschedulable != nullptr) w.field("unschedulable", unschedulable->reason);
+    if (unschedulable != nullptr && unschedulable->why) {
+      const model::explanation& why = *unschedulable->why;
+      w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(why.nodes));
       w.key("reasons").begin_array();
-      for (const auto& r : o.explanation->reasons)
+      for (const auto& r : why.reasons)
         w.begin_object()
             .field("code", r.code)
             .field("nodes", static_cast<std::int64_t>(r.nodes))
@@ -354,7 +355,7 @@ template <class T>
             .end_object();
       w.end_array().end_object();
     }
-    if (o.error) w.field("error", *o.error);
+    if (const auto* failure = o.error()) w.field("error", failure->to_string());
     w.end_object();
   }
   w.end_array().end_object();

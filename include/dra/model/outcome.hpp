@@ -1,11 +1,13 @@
 // The outcome of allocating one claim: what the dra command's output document lists per pending claim.
 #pragma once
 
+#include <dra/core/result.hpp>
 #include <dra/model/resource_claim.hpp>
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace dra::model {
@@ -28,14 +30,31 @@ struct explanation {
   friend bool operator==(const explanation&, const explanation&) = default;
 };
 
-// Exactly one of allocation, unschedulable and error is set.
+// The claim got devices on `node`.
+struct claim_allocated {
+  std::string node;
+  allocation_result allocation;
+  friend bool operator==(const claim_allocated&, const claim_allocated&) = default;
+};
+
+// No node can take the claim (together with the other claims of its pod).
+struct claim_unschedulable {
+  std::string reason;                     // "cannot allocate all claims"
+  std::optional<model::explanation> why;  // the nodes tried and what ruled each out, when worked out
+  friend bool operator==(const claim_unschedulable&, const claim_unschedulable&) = default;
+};
+
+// What became of one pending claim: allocated, unschedulable, or an error (the input is broken:
+// a missing template or class, a CEL error, only invalid pools).
 struct claim_outcome {
-  std::string claim;                // "namespace/name", or "name" without a namespace
-  std::optional<std::string> node;  // the node it was allocated on
-  std::optional<allocation_result> allocation;
-  std::optional<std::string> unschedulable;  // fits on no node
-  std::optional<std::string> error;          // the input is broken
-  std::optional<model::explanation> explanation;  // with unschedulable: why
+  std::string claim;  // "namespace/name", or "name" without a namespace
+  std::variant<claim_allocated, claim_unschedulable, dra::error> status;
+
+  [[nodiscard]] const claim_allocated* allocated() const noexcept { return std::get_if<claim_allocated>(&status); }
+  [[nodiscard]] const claim_unschedulable* unschedulable() const noexcept {
+    return std::get_if<claim_unschedulable>(&status);
+  }
+  [[nodiscard]] const dra::error* error() const noexcept { return std::get_if<dra::error>(&status); }
   friend bool operator==(const claim_outcome&, const claim_outcome&) = default;
 };
 

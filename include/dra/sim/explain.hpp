@@ -152,7 +152,7 @@ struct allocator_oracle {
     const auto serial = allocator->share_serial();
     auto outcome = allocator->allocate(node, claims);
     allocator->set_share_serial(serial);
-    return outcome && outcome->fits;
+    return outcome && outcome->fit() != nullptr;
   }
 };
 

@@ -117,35 +117,41 @@ template <alloc::selector_engine Engine>
     const model::node* pinned = nullptr;
     std::vector<model::node> owned;
     owned.reserve(1);
-    std::vector<std::size_t> unit = o.allocation ? std::vector<std::size_t>{claim_index}
-                                                 : detail::unit_of(s, claim_index, &pinned, nodes, owned);
+    const model::claim_allocated* allocated = o.allocated();
+    std::vector<std::size_t> unit = allocated != nullptr ? std::vector<std::size_t>{claim_index}
+                                                         : detail::unit_of(s, claim_index, &pinned, nodes, owned);
     // What was allocated before: the scenario's own allocations, then the run's, up to this claim's unit.
     std::size_t before = at;
-    for (std::size_t i = 0; i < at && !o.allocation; ++i)
+    for (std::size_t i = 0; i < at && allocated == nullptr; ++i)
       for (auto u : unit)
         if (report.outcomes[i].claim == alloc::object_name(s.claims[u].object.meta)) before = std::min(before, i);
     alloc::ledger state;
     for (const auto& c : s.claims)
       if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
     for (std::size_t i = 0; i < before; ++i)
-      if (report.outcomes[i].allocation) state.add(*report.outcomes[i].allocation, report.outcomes[i].claim);
+      if (const auto* earlier = report.outcomes[i].allocated())
+        state.add(earlier->allocation, report.outcomes[i].claim);
     alloc::basic_allocator<alloc::first_fit, Engine> allocator(features, state, classes, slices, engine);
     funnel_builder<Engine> funnels(features, state, classes, slices, engine);
     allocator_oracle<decltype(allocator)> oracle{&allocator};
     std::vector<const model::resource_claim*> claims;
     for (auto u : unit) claims.push_back(&s.claims[u].object);
     std::vector<const model::node*> tried;
-    if (o.allocation) {
+    if (allocated != nullptr) {
       e.status = "allocated";
-      e.node = o.node;
+      e.node = allocated->node;
       for (const auto* n : nodes.nodes)
-        if (o.node && n->meta.name == *o.node) tried.push_back(n);
-      for (const auto& r : o.allocation->results)
+        if (n->meta.name == allocated->node) tried.push_back(n);
+      for (const auto& r : allocated->allocation.results)
         e.chosen.emplace_back(r.request, dra::detail::concat(r.driver, "/", r.pool, "/", r.device));
     } else {
-      e.status = o.error ? "error" : "unschedulable";
-      e.error = o.error.value_or("");
-      e.summary = o.explanation;
+      if (const auto* failure = o.error()) {
+        e.status = "error";
+        e.error = failure->to_string();
+      } else {
+        e.status = "unschedulable";
+        e.summary = o.unschedulable()->why;
+      }
       if (pinned != nullptr)
         tried.push_back(pinned);
       else

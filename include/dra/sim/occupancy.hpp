@@ -108,7 +108,7 @@ struct occupancy {
   for (const auto& c : s.claims)
     if (c.object.allocation) take(alloc::object_name(c.object.meta), *c.object.allocation);
   for (const auto& o : outcomes)
-    if (o.allocation) take(o.claim, *o.allocation);
+    if (const auto* allocated = o.allocated()) take(o.claim, allocated->allocation);
   return out;
 }
 

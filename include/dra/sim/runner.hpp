@@ -139,15 +139,17 @@ class scenario_run {
   }
 
   // Makes the claim a template entry asks for; an error when the template does not exist.
-  std::optional<std::string> generate(std::size_t pod_index, const model::pod_resource_claim& ref,
-                                      std::vector<member>& unit) {
+  std::optional<dra::error> generate(std::size_t pod_index, const model::pod_resource_claim& ref,
+                                     std::vector<member>& unit) {
     const model::pod& pod = s_.pods[pod_index].object;
     auto name = std::make_shared<const std::string>(std::string(pod.meta.name) + "-" + std::string(ref.name));
     auto it = template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
     if (it == template_index_.end()) {
       unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
-      return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) + ": ResourceClaimTemplate " +
-             model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found";
+      return dra::error{
+          "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) + ": ResourceClaimTemplate " +
+              model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found",
+          "", "", errc::not_found};
     }
     // Kubernetes adds a random suffix, so its generated claims never take an existing name; without
     // the suffix, a name already in use would make two claims one.
@@ -157,11 +159,13 @@ class scenario_run {
                        });
     if (taken) {
       unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
-      return "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) +
-             ": the claim made from ResourceClaimTemplate " +
-             model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) + " would be named " +
-             model::namespaced_name(pod.meta.namespace_, *name) +
-             ", which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
+      return dra::error{"pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) +
+                            ": the claim made from ResourceClaimTemplate " +
+                            model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) +
+                            " would be named " + model::namespaced_name(pod.meta.namespace_, *name) +
+                            ", which another ResourceClaim has; name the claim in the pod's "
+                            "status.resourceClaimStatuses",
+                        "", "", errc::invalid_object};
     }
     const model::resource_claim_template& t = s_.claim_templates[it->second].object;
     generated_claim g{pod_index, ref.name, it->second, {}, name};
@@ -178,7 +182,7 @@ class scenario_run {
   void run_pod(std::size_t pod_index) {
     const model::pod& pod = s_.pods[pod_index].object;
     std::vector<member> unit;
-    std::optional<std::string> error;
+    std::optional<dra::error> error;
     auto add_claim = [&](std::optional<std::size_t> i) {
       if (i && std::none_of(unit.begin(), unit.end(), [&](const member& m) { return m.claim == i; }))
         unit.push_back({i, std::nullopt, {}});
@@ -221,7 +225,7 @@ class scenario_run {
 
   // Allocates the unit's claims together on the first node where they all fit (or reports why not).
   void run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
-                std::optional<std::string> failure) {
+                std::optional<dra::error> failure) {
     std::vector<const model::resource_claim*> claims;
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
@@ -247,23 +251,23 @@ class scenario_run {
         }
       auto outcome = allocator_->allocate(*node, claims);
       if (!outcome) {
-        if (chosen == nullptr) failure = outcome.error().to_string();
+        if (chosen == nullptr) failure = std::move(outcome).error();
         break;
       }
       report_.search_steps += outcome->search_steps;
-      if (!outcome->fits && indexed != node_index_.end())
-        unfit_.remember_unfit(shape, indexed->second, outcome->invalid_pools);
-      if (outcome->fits) {
+      if (auto* fit = outcome->fit()) {
         // A node-ranking policy takes the fitting node whose devices cost the fewest placements
         // (ties: the earlier in its ranking); first fit takes the first node that fits.
-        if (chosen != nullptr && !(outcome->placements_lost < chosen_cost)) continue;
+        if (chosen != nullptr && !(fit->placements_lost < chosen_cost)) continue;
         chosen = node;
-        chosen_cost = outcome->placements_lost;
-        results = std::move(outcome->results);
+        chosen_cost = fit->placements_lost;
+        results = std::move(fit->results);
         if (!alloc::node_ranking_policy<Policy> || chosen_cost == 0) break;
         continue;
       }
-      invalid_pools = invalid_pools || outcome->invalid_pools;
+      const bool node_invalid = std::holds_alternative<alloc::invalid_pools>(outcome->result);
+      if (indexed != node_index_.end()) unfit_.remember_unfit(shape, indexed->second, node_invalid);
+      invalid_pools = invalid_pools || node_invalid;
     }
     std::optional<model::explanation> why;
     if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims);
@@ -272,19 +276,17 @@ class scenario_run {
       model::claim_outcome o;
       o.claim = (m.claim || m.generated) ? alloc::object_name(claim_of(m).meta) : m.missing_name;
       if (failure) {
-        o.error = *failure;
+        o.status = *failure;
       } else if (chosen != nullptr) {
-        o.node = std::string(chosen->meta.name);
         state_.add(results[k], o.claim);
         unfit_.committed(results[k]);
         ++commits_;
         if (usage_) usage_->add(results[k]);
-        o.allocation = std::move(results[k]);
+        o.status = model::claim_allocated{std::string(chosen->meta.name), std::move(results[k])};
       } else if (invalid_pools) {
-        o.error = "invalid resource pools were encountered";
+        o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
       } else {
-        o.unschedulable = "cannot allocate all claims";
-        o.explanation = why;
+        o.status = model::claim_unschedulable{std::string(alloc::unschedulable::message), why};
       }
       if (m.claim || m.generated) ++k;
       report_.outcomes.push_back(std::move(o));

@@ -24,9 +24,9 @@ namespace detail {
 
 // What a run did to each object of the scenario.
 struct run_effects {
-  std::vector<const model::claim_outcome*> claim_allocated;       // per scenario claim: its outcome, if allocated
+  std::vector<const model::claim_allocated*> claim_allocated;     // per scenario claim: its allocation, if any
   std::vector<std::optional<std::size_t>> claim_pod;              // per scenario claim: the pod it was allocated for
-  std::vector<const model::claim_outcome*> generated_allocated;   // per generated claim
+  std::vector<const model::claim_allocated*> generated_allocated;  // per generated claim
   std::vector<std::optional<std::string_view>> pod_node;          // per pod: the node its unit went to
   std::vector<std::vector<std::size_t>> pod_generated;            // per pod: the claims generated for it
 
@@ -39,24 +39,25 @@ struct run_effects {
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
       const outcome_subject& subject = report.subjects[i];
-      if (!o.allocation) continue;
+      const model::claim_allocated* allocated = o.allocated();
+      if (allocated == nullptr) continue;
       if (subject.claim) {
-        claim_allocated[*subject.claim] = &o;
+        claim_allocated[*subject.claim] = allocated;
         claim_pod[*subject.claim] = subject.pod;
       }
-      if (subject.generated) generated_allocated[*subject.generated] = &o;
-      if (subject.pod && o.node) pod_node[*subject.pod] = *o.node;
+      if (subject.generated) generated_allocated[*subject.generated] = allocated;
+      if (subject.pod) pod_node[*subject.pod] = allocated->node;
     }
     for (std::size_t g = 0; g < report.generated.size(); ++g) pod_generated[report.generated[g].pod].push_back(g);
   }
 };
 
 // status.allocation and status.reservedFor of a claim allocated for `pod` (if any), after `reserved` already there.
-inline std::vector<json::field_override> claim_status(const model::claim_outcome& outcome,
-                                                      const std::vector<model::resource_claim_consumer_reference>& reserved,
-                                                      const model::pod* pod) {
+inline std::vector<json::field_override> claim_status(
+    const model::claim_allocated& allocated, const std::vector<model::resource_claim_consumer_reference>& reserved,
+    const model::pod* pod) {
   std::vector<json::field_override> out;
-  out.push_back({{"status", "allocation"}, [&outcome](json::writer& w) { json::write(w, *outcome.allocation); }});
+  out.push_back({{"status", "allocation"}, [&allocated](json::writer& w) { json::write(w, allocated.allocation); }});
   if (pod == nullptr && reserved.empty()) return out;
   out.push_back({{"status", "reservedFor"}, [&reserved, pod](json::writer& w) {
                    auto consumer = [&w](std::string_view group, std::string_view resource, std::string_view name,
@@ -83,7 +84,7 @@ inline void write_string_map(json::writer& w, std::string_view key, const model:
 // A claim generated from a template, as the resourceclaim controller would create it: the template's apiVersion
 // and spec.spec as written, the generated name and the template's claim labels and annotations.
 inline dra::status write_generated(json::writer& w, const generated_claim& g, const model::scenario& s,
-                                   const model::claim_outcome* allocated, const model::pod& pod) {
+                                   const model::claim_allocated* allocated, const model::pod& pod) {
   const auto& t = s.claim_templates[g.claim_template];
   auto defaulted = json::with_api_server_defaults(t.source.json);
   if (!defaulted) return std::move(defaulted).error().within(model::object_label("ResourceClaimTemplate", t.object.meta));
@@ -108,7 +109,7 @@ inline dra::status write_generated(json::writer& w, const generated_claim& g, co
     w.begin_object().end_object();
   if (allocated != nullptr) {
     w.key("status").begin_object().key("allocation");
-    json::write(w, *allocated->allocation);
+    json::write(w, allocated->allocation);
     w.key("reservedFor").begin_array().begin_object().field("resource", "pods").field("name", pod.meta.name);
     w.field("uid", pod.meta.uid).end_object().end_array().end_object();
   }

@@ -189,24 +189,22 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
   allocation_outcome outcome;
   outcome.search_steps = steps_;
   if (*found != step::done) {
-    for (const auto& p : *pools_)
-      if (p.invalid) {
-        outcome.invalid_pools = true;
-        outcome.unschedulable = "invalid resource pools were encountered";
-        return outcome;
-      }
-    outcome.unschedulable = "cannot allocate all claims";
+    if (std::ranges::any_of(*pools_, &pool::invalid))
+      outcome.result = invalid_pools{};
+    else
+      outcome.result = unschedulable{};
     return outcome;
   }
-  outcome.fits = true;
+  allocated fit;
   for (const auto& claim_results : results_)
     for (const auto& r : claim_results)
-      if (r.candidate < facts_.size()) outcome.placements_lost += facts_[r.candidate].placements_lost;
+      if (r.candidate < facts_.size()) fit.placements_lost += facts_[r.candidate].placements_lost;
   for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
     auto built = build_result(ci);
     if (!built) return built.error();
-    outcome.results.push_back(std::move(built).value());
+    fit.results.push_back(std::move(built).value());
   }
+  outcome.result = std::move(fit);
   return outcome;
 }
 
