@@ -5,6 +5,8 @@
 #include <dra/alloc/check.hpp>
 #include <dra/alloc/concepts.hpp>
 #include <dra/alloc/features.hpp>
+#include <dra/alloc/inventory.hpp>
+#include <dra/alloc/inventory_concepts.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
 #include <dra/alloc/pools.hpp>

@@ -146,6 +146,14 @@ class device_builder {
     device_.consumes_counters.push_back({counter_set, std::move(*map), {}, {}});
     return *this;
   }
+  // The same with counters already parsed (sorted here; a counter given twice is an error).
+  device_builder& consumes(text counter_set, counter_map counters) {
+    detail::sort_into(
+        counters, errors_,
+        dra::detail::concat("consumesCounters[", std::to_string(device_.consumes_counters.size()), "].counters"));
+    device_.consumes_counters.push_back({counter_set, std::move(counters), {}, {}});
+    return *this;
+  }
 
   device_builder& taint(device_taint t) {
     device_.taints.push_back(std::move(t));
@@ -210,6 +218,11 @@ class slice_builder {
     slice_.devices.push_back(std::move(d.device_));
     return *this;
   }
+  // A device device_builder::build() made.
+  slice_builder& device(model::device d) {
+    slice_.devices.push_back(std::move(d));
+    return *this;
+  }
   // A shared counter set: {{"memory", "80Gi"}, …}.
   slice_builder& counter_set(text name, std::initializer_list<std::pair<text, text>> counters) {
     auto map = detail::make_counters(counters);
@@ -217,6 +230,14 @@ class slice_builder {
       errors_.note(std::move(map).error(),
                    dra::detail::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters"));
     slice_.shared_counters.push_back({name, map ? std::move(*map) : counter_map{}, {}});
+    return *this;
+  }
+  // The same with counters already parsed (sorted here; a counter given twice is an error).
+  slice_builder& counter_set(text name, counter_map counters) {
+    detail::sort_into(
+        counters, errors_,
+        dra::detail::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters"));
+    slice_.shared_counters.push_back({name, std::move(counters), {}});
     return *this;
   }
 
@@ -274,8 +295,11 @@ class request_builder {
       errors_.note(std::move(q).error(), dra::detail::concat("exactly.capacity.requests.", name));
       return *this;
     }
+    return capacity(name, *q);
+  }
+  request_builder& capacity(text name, quantity amount) {
     if (!spec().capacity) spec().capacity.emplace();
-    spec().capacity->requests.push_back({name, *q});
+    spec().capacity->requests.push_back({name, amount});
     return *this;
   }
   request_builder& toleration(device_toleration t) {

@@ -1,0 +1,295 @@
+// Allocating a scheduler's own inventory and claim types (alloc/inventory_concepts.hpp) without building model::
+// objects: the inventory is read once, each call's claims as they come, and results come back as plain values.
+//
+//   auto allocator = dra::alloc::inventory_allocator<>::make(my_pools, my_classes, engine);  // result<...>
+//   auto outcome = allocator->allocate("node-1", my_claims);  // result<inventory_outcome>
+//   if (const auto* placed = outcome->fit()) allocator->commit(*placed);  // its devices are taken from now on
+//
+// The inventory_allocator copies every text it reads, so the user's objects need not outlive it; the selector
+// engine is borrowed. Inside, model:: objects and alloc::basic_allocator do the work: results are those of the
+// model path for the same objects (tests/alloc/inventory_test.cpp checks it).
+#pragma once
+
+#include <dra/alloc/allocator.hpp>
+#include <dra/alloc/inventory_concepts.hpp>
+#include <dra/cel/selector.hpp>
+#include <dra/model/build.hpp>
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace dra::alloc {
+
+// One device given to one request of a claim.
+struct device_choice {
+  std::string request;  // the request's name
+  std::string driver;
+  std::string pool;
+  std::string device;
+  std::optional<std::string> share_id;                     // set for a shared device (KEP-5075)
+  std::vector<std::pair<std::string, quantity>> consumed;  // what the request takes of a shared device's capacity
+  friend bool operator==(const device_choice&, const device_choice&) = default;
+};
+
+// Devices for every claim of one allocate() call on `node`: `claims[i]` are the devices of the i-th claim given.
+class placement {
+ public:
+  std::string node;
+  std::vector<std::vector<device_choice>> claims;
+
+ private:
+  template <allocation_policy, selector_engine>
+  friend class inventory_allocator;
+  std::vector<model::allocation_result> results_;  // what commit() records, borrowing the allocator's texts
+};
+
+// What inventory_allocator::allocate() found (broken input is the result's error instead).
+struct inventory_outcome {
+  std::variant<placement, unschedulable, invalid_pools> result;
+  std::uint64_t search_steps = 0;
+
+  [[nodiscard]] const placement* fit() const noexcept { return std::get_if<placement>(&result); }
+  // Why the claims do not fit; empty when they do.
+  [[nodiscard]] std::string_view reason() const noexcept {
+    if (std::holds_alternative<unschedulable>(result)) return unschedulable::message;
+    if (std::holds_alternative<invalid_pools>(result)) return invalid_pools::message;
+    return {};
+  }
+};
+
+// The allocator over a user's inventory: upstream's search (and results, under first_fit) for claims of the
+// user's types. Movable; not copyable.
+template <allocation_policy Policy = first_fit, selector_engine Engine = cel::selector_engine>
+class inventory_allocator {
+ public:
+  // Reads the pools and classes; an error names the pool, device and field of the first malformed value
+  // (a quantity or version that does not parse, a name given twice).
+  template <inventory Pools, inventory_device_classes Classes>
+  [[nodiscard]] static result<inventory_allocator> make(const Pools& pools, const Classes& classes,
+                                                        const Engine& engine, features f = features::all(),
+                                                        Policy policy = {}) {
+    inventory_allocator out;
+    out.state_ = std::make_unique<state>();
+    state& s = *out.state_;
+    for (const auto& pool : pools) {
+      auto slice = s.read_pool(pool);
+      if (!slice) return std::move(slice).error();
+      s.slices.push_back(std::move(*slice));
+    }
+    for (const auto& device_class : classes) s.classes.push_back(s.read_class(device_class));
+    for (const auto& slice : s.slices) s.slice_pointers.push_back(&slice);
+    for (const auto& device_class : s.classes) s.class_pointers.push_back(&device_class);
+    s.allocator.emplace(f, s.committed_state, s.class_pointers, s.slice_pointers, engine, std::move(policy));
+    return out;
+  }
+
+  // Allocates all `claims` together on `node` (pools for that node and for every node): either each claim gets
+  // devices, or none does. Nothing is taken until commit().
+  template <inventory_claims Claims>
+  [[nodiscard]] result<inventory_outcome> allocate(std::string_view node, const Claims& claims) {
+    state& s = *state_;
+    std::vector<model::resource_claim> read;
+    for (const auto& claim : claims) {
+      auto c = s.read_claim(claim);
+      if (!c) return std::move(c).error();
+      read.push_back(std::move(*c));
+    }
+    std::vector<const model::resource_claim*> pointers;
+    for (const auto& c : read) pointers.push_back(&c);
+    model::node on;
+    on.meta.name = s.intern(node);
+    auto found = s.allocator->allocate(on, pointers);
+    if (!found) return std::move(found).error();
+    inventory_outcome out;
+    out.search_steps = found->search_steps;
+    if (auto* fit = found->fit()) {
+      placement p;
+      p.node = std::string(node);
+      for (const auto& a : fit->results) p.claims.push_back(choices_of(a));
+      // Share IDs and request names the search made belong to this call: keep them with the placement.
+      p.results_ = std::move(fit->results);
+      out.result = std::move(p);
+    } else if (std::holds_alternative<invalid_pools>(found->result)) {
+      out.result = invalid_pools{};
+    } else {
+      out.result = unschedulable{};
+    }
+    return out;
+  }
+
+  // Records a placement from this allocator: its devices (and shared capacity) are taken for later calls.
+  void commit(const placement& p) {
+    state& s = *state_;
+    for (const auto& a : p.results_) s.committed_state.add(s.committed.emplace_back(a));
+  }
+
+  // At most `steps` search steps per allocate() call (0: no limit), as basic_allocator::set_step_budget.
+  void set_step_budget(std::uint64_t steps) noexcept { state_->allocator->set_step_budget(steps); }
+
+ private:
+  inventory_allocator() = default;
+
+  static std::vector<device_choice> choices_of(const model::allocation_result& a) {
+    std::vector<device_choice> out;
+    for (const auto& r : a.results) {
+      device_choice c{r.request, std::string(r.driver), std::string(r.pool), std::string(r.device), r.share_id, {}};
+      for (const auto& used : r.consumed_capacity) c.consumed.emplace_back(std::string(used.name), used.value);
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  // Everything the inner allocator borrows, in one place that does not move.
+  struct state {
+    std::set<std::string, std::less<>> texts;  // every text read, once: model:: objects borrow from here
+    std::deque<model::resource_slice> slices;
+    std::deque<model::device_class> classes;
+    std::vector<const model::resource_slice*> slice_pointers;
+    std::vector<const model::device_class*> class_pointers;
+    std::deque<model::allocation_result> committed;
+    ledger committed_state;
+    std::optional<basic_allocator<Policy, Engine>> allocator;
+
+    model::text intern(std::string_view t) { return *texts.emplace(t).first; }
+
+    template <class Q>
+    result<quantity> read_quantity(const Q& q) {
+      if constexpr (std::convertible_to<const Q&, quantity>)
+        return quantity(q);
+      else
+        return quantity::parse(std::string_view(q));
+    }
+
+    template <class Counters>
+    result<model::counter_map> read_counters(const Counters& counters) {
+      model::counter_map out;
+      for (const auto& counter : counters) {
+        const std::string_view name = counter.first;
+        auto q = read_quantity(counter.second);
+        if (!q) return std::move(q).error().within(dra::detail::concat(name, ".value"));
+        out.push_back({intern(name), *q});
+      }
+      return model::make_sorted_map(std::move(out));
+    }
+
+    template <inventory_device D>
+    result<model::device> read_device(const D& d) {
+      model::device_builder b(intern(d.name()));
+      for (const auto& attribute : d.attributes()) {
+        const model::text key = intern(attribute.first);
+        std::visit(
+            [&]<class V>(const V& v) {
+              if constexpr (std::is_same_v<V, version_text>)
+                b.version(key, intern(v.text));
+              else if constexpr (std::is_same_v<V, std::string_view>)
+                b.string(key, intern(v));
+              else
+                b.attribute(key, v);
+            },
+            attribute_value_view(attribute.second));
+      }
+      if constexpr (requires { d.capacities(); })
+        for (const auto& capacity : d.capacities()) {
+          const std::string_view name = capacity.first;
+          auto q = read_quantity(capacity.second);
+          if (!q) return std::move(q).error().within(dra::detail::concat("capacity.", name, ".value"));
+          b.capacity(intern(name), model::device_capacity{*q, {}});
+        }
+      if constexpr (requires { d.counters(); })
+        for (const auto& consumption : d.counters()) {
+          const std::string_view set = consumption.first;
+          auto map = read_counters(consumption.second);
+          if (!map) return std::move(map).error().within(dra::detail::concat("consumesCounters.", set));
+          b.consumes(intern(set), std::move(*map));
+        }
+      if constexpr (requires { d.shared(); }) b.allow_multiple_allocations(static_cast<bool>(d.shared()));
+      return b.build();
+    }
+
+    template <inventory_pool P>
+    result<model::resource_slice> read_pool(const P& p) {
+      const std::string_view driver = p.driver(), pool = p.name(), node = p.node();
+      std::int64_t generation = 1;
+      if constexpr (requires { p.generation(); }) generation = p.generation();
+      // An error names the pool as its object ("pool gpu.example.com/node-1") and the field inside it.
+      auto in_pool = [&](dra::error e, std::string_view path) {
+        e = std::move(e).within(path);
+        e.object = dra::detail::concat("pool ", driver, "/", pool);
+        return e;
+      };
+      model::slice_builder b(intern(dra::detail::concat(driver, "/", pool)), intern(driver));
+      b.pool(intern(pool), generation, 1);
+      if (node.empty())
+        b.all_nodes();
+      else
+        b.node_name(intern(node));
+      if constexpr (requires { p.counter_sets(); })
+        for (const auto& set : p.counter_sets()) {
+          const std::string_view name = set.first;
+          auto map = read_counters(set.second);
+          if (!map) return in_pool(std::move(map).error(), dra::detail::concat("counterSets.", name));
+          b.counter_set(intern(name), std::move(*map));
+        }
+      for (const auto& d : p.devices()) {
+        auto device = read_device(d);
+        if (!device)
+          return in_pool(std::move(device).error(), dra::detail::concat("devices.", std::string_view(d.name())));
+        b.device(std::move(*device));
+      }
+      auto slice = b.build();
+      if (!slice) return in_pool(std::move(slice).error(), {});
+      return slice;
+    }
+
+    template <inventory_device_class C>
+    model::device_class read_class(const C& c) {
+      model::class_builder b(intern(c.name()));
+      for (const auto& selector : c.selectors()) b.selector(intern(selector));
+      return std::move(b.build()).value();
+    }
+
+    template <inventory_claim C>
+    result<model::resource_claim> read_claim(const C& c) {
+      std::string_view namespace_name;
+      if constexpr (requires { c.namespace_name(); }) namespace_name = c.namespace_name();
+      model::claim_builder b(intern(namespace_name), intern(c.name()));
+      for (const auto& r : c.requests()) {
+        model::request_builder rb(intern(r.name()), intern(r.device_class()));
+        if constexpr (requires { r.selectors(); })
+          for (const auto& selector : r.selectors()) rb.selector(intern(selector));
+        if constexpr (requires { r.count(); }) rb.count(static_cast<std::int64_t>(r.count()));
+        if constexpr (requires { r.all(); })
+          if (r.all()) rb.all();
+        if constexpr (requires { r.capacity(); })
+          for (const auto& ask : r.capacity()) {
+            const std::string_view name = ask.first;
+            auto q = read_quantity(ask.second);
+            if (!q) {
+              dra::error e = std::move(q).error().within(
+                  dra::detail::concat("requests.", std::string_view(r.name()), ".capacity.", name));
+              e.object =
+                  dra::detail::concat("claim ", std::string_view(namespace_name), "/", std::string_view(c.name()));
+              return e;
+            }
+            rb.capacity(intern(name), *q);
+          }
+        b.request(std::move(rb));
+      }
+      if constexpr (requires { c.match_attributes(); })
+        for (const auto& attribute : c.match_attributes()) b.match_attribute(intern(attribute));
+      if constexpr (requires { c.distinct_attributes(); })
+        for (const auto& attribute : c.distinct_attributes()) b.distinct_attribute(intern(attribute));
+      return b.build();
+    }
+  };
+
+  std::unique_ptr<state> state_;
+};
+
+}  // namespace dra::alloc

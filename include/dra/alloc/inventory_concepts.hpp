@@ -1,0 +1,73 @@
+// What a scheduler's own inventory, device class and claim types must provide to be allocated without model:: objects.
+//
+// Each concept asks for a few member functions; optional members (capacities(), counters(), ...) may be left out,
+// and when present must have the right shape. Names, selectors and quantities may be anything convertible to
+// std::string_view (quantities also dra::quantity); named entries are anything with `first` and `second`
+// (std::pair, std::map). alloc::inventory_allocator reads them, copying what it keeps.
+#pragma once
+
+#include <dra/alloc/detail/inventory_parts.hpp>
+
+#include <concepts>
+#include <ranges>
+
+namespace dra::alloc {
+
+// A device: name() and attributes() (qualified names such as "gpu.example.com/model", or short ones the driver's
+// domain qualifies, as in a ResourceSlice). Optional: capacities() (name -> quantity), counters() (counter set ->
+// counter -> quantity drawn, KEP-4815) and shared() (allowMultipleAllocations, KEP-5075).
+template <class D>
+concept inventory_device = requires(const D& d) {
+  { d.name() } -> detail::text_like;
+  { d.attributes() } -> detail::named_attributes;
+}
+&&detail::optional_capacities<D>&& detail::optional_counters<D>&& detail::optional_shared<D>;
+
+// A pool: one driver's devices for one node (node() empty: for every node). Optional: counter_sets()
+// (name -> counter -> quantity) and generation().
+template <class P>
+concept inventory_pool = requires(const P& p) {
+  { p.driver() } -> detail::text_like;
+  { p.name() } -> detail::text_like;
+  { p.node() } -> detail::text_like;
+  { p.devices() } -> std::ranges::input_range;
+}
+&&inventory_device<detail::devices_of<P>>&& detail::optional_counter_sets<P>&& detail::optional_generation<P>;
+
+// Everything a cluster offers: a range of pools.
+template <class R>
+concept inventory = std::ranges::input_range<R> && inventory_pool<std::ranges::range_value_t<R>>;
+
+// A device class: name() and CEL selectors().
+template <class C>
+concept inventory_device_class = requires(const C& c) {
+  { c.name() } -> detail::text_like;
+  { c.selectors() } -> detail::text_range;
+};
+
+template <class R>
+concept inventory_device_classes = std::ranges::input_range<R> && inventory_device_class<std::ranges::range_value_t<R>>;
+
+// A request: name() and device_class(). Optional: CEL selectors(), count() (1 when absent), all() (every
+// matching device), capacity() (name -> quantity asked of a shared device).
+template <class R>
+concept inventory_request = requires(const R& r) {
+  { r.name() } -> detail::text_like;
+  { r.device_class() } -> detail::text_like;
+}
+&&detail::optional_selectors<R>&& detail::optional_count<R>&& detail::optional_all<R>&&
+    detail::optional_capacity_asks<R>;
+
+// A claim: name() and requests(). Optional: namespace_name(), match_attributes() and distinct_attributes()
+// (constraints over all of its requests).
+template <class C>
+concept inventory_claim = requires(const C& c) {
+  { c.name() } -> detail::text_like;
+  { c.requests() } -> std::ranges::input_range;
+}
+&&inventory_request<detail::requests_of<C>>&& detail::optional_namespace<C>&& detail::optional_constraints<C>;
+
+template <class R>
+concept inventory_claims = std::ranges::input_range<R> && inventory_claim<std::ranges::range_value_t<R>>;
+
+}  // namespace dra::alloc

@@ -1,0 +1,460 @@
+// The concept boundary: a scheduler's own inventory and claim types (no model:: in sight) allocate through
+// alloc::inventory_allocator, with the same results as the same objects read from JSON and allocated by
+// basic_allocator; what the concepts accept and reject; errors naming the pool and field.
+#include <dra/alloc/inventory.hpp>
+#include <dra/json/ingest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+namespace alloc = dra::alloc;
+
+// ---- A user's own types: what a scheduler might keep in its inventory. ----
+
+using quantities = std::map<std::string, std::string>;  // name -> "16Gi"
+
+struct gpu_record {
+  std::string id;
+  std::vector<std::pair<std::string, alloc::attribute_value_view>> labels;  // values borrow string literals
+  quantities memory;
+  std::map<std::string, quantities> draws;  // counter set -> counters drawn
+  bool multi = false;
+
+  std::string_view name() const { return id; }
+  const auto& attributes() const { return labels; }
+  const quantities& capacities() const { return memory; }
+  const std::map<std::string, quantities>& counters() const { return draws; }
+  bool shared() const { return multi; }
+};
+
+struct host_pool {
+  std::string vendor, id, host;  // host empty: the pool serves every node
+  std::vector<gpu_record> gpus;
+  std::map<std::string, quantities> sets;
+
+  const std::string& driver() const { return vendor; }
+  const std::string& name() const { return id; }
+  const std::string& node() const { return host; }
+  const std::vector<gpu_record>& devices() const { return gpus; }
+  const std::map<std::string, quantities>& counter_sets() const { return sets; }
+};
+
+struct kind_of_device {
+  std::string id;
+  std::vector<std::string> cel;
+  std::string_view name() const { return id; }
+  const std::vector<std::string>& selectors() const { return cel; }
+};
+
+struct ask {
+  std::string id, kind;
+  std::vector<std::string> cel;
+  std::int64_t how_many = 1;
+  bool every = false;
+  quantities amounts;
+
+  std::string_view name() const { return id; }
+  std::string_view device_class() const { return kind; }
+  const std::vector<std::string>& selectors() const { return cel; }
+  std::int64_t count() const { return how_many; }
+  bool all() const { return every; }
+  const quantities& capacity() const { return amounts; }
+};
+
+struct job {
+  std::string id;
+  std::vector<ask> asks;
+  std::vector<std::string> same;  // attributes all of its devices must share
+
+  std::string_view name() const { return id; }
+  std::string_view namespace_name() const { return "default"; }
+  const std::vector<ask>& requests() const { return asks; }
+  const std::vector<std::string>& match_attributes() const { return same; }
+};
+
+// The smallest types the concepts accept: only the required members.
+struct bare_device {
+  std::string_view name() const { return "d"; }
+  std::vector<std::pair<std::string_view, alloc::attribute_value_view>> attributes() const { return {}; }
+};
+struct bare_pool {
+  std::string_view driver() const { return "x.example.com"; }
+  std::string_view name() const { return "p"; }
+  std::string_view node() const { return ""; }
+  std::vector<bare_device> devices() const { return {bare_device{}}; }
+};
+struct bare_request {
+  std::string_view name() const { return "r"; }
+  std::string_view device_class() const { return "c"; }
+};
+struct bare_claim {
+  std::string_view name() const { return "claim"; }
+  std::vector<bare_request> requests() const { return {bare_request{}}; }
+};
+
+static_assert(alloc::inventory_device<gpu_record>);
+static_assert(alloc::inventory_pool<host_pool>);
+static_assert(alloc::inventory<std::vector<host_pool>>);
+static_assert(alloc::inventory_device_classes<std::vector<kind_of_device>>);
+static_assert(alloc::inventory_request<ask>);
+static_assert(alloc::inventory_claim<job>);
+static_assert(alloc::inventory_claims<std::vector<job>>);
+static_assert(alloc::inventory_device<bare_device>);
+static_assert(alloc::inventory_pool<bare_pool>);
+static_assert(alloc::inventory_claim<bare_claim>);
+
+// Missing a required member, or an optional member of the wrong shape: rejected, not ignored.
+struct nameless_device {
+  std::vector<std::pair<std::string_view, alloc::attribute_value_view>> attributes() const { return {}; }
+};
+struct device_with_numeric_capacities : bare_device {
+  std::vector<int> capacities() const { return {}; }
+};
+struct device_with_text_sharing : bare_device {
+  std::string shared() const { return "yes"; }
+};
+struct device_with_double_attributes : bare_device {
+  std::vector<std::pair<std::string_view, std::vector<double>>> attributes() const { return {}; }
+};
+struct pool_of_numbers : bare_pool {
+  std::vector<int> devices() const { return {}; }
+};
+struct classless_request {
+  std::string_view name() const { return "r"; }
+};
+struct request_with_text_count : bare_request {
+  std::string count() const { return "2"; }
+};
+struct claim_of_numbers : bare_claim {
+  std::vector<int> requests() const { return {}; }
+};
+static_assert(!alloc::inventory_device<nameless_device>);
+static_assert(!alloc::inventory_device<device_with_numeric_capacities>);
+static_assert(!alloc::inventory_device<device_with_text_sharing>);
+static_assert(!alloc::inventory_device<device_with_double_attributes>);
+static_assert(!alloc::inventory_device<int>);
+static_assert(!alloc::inventory_pool<pool_of_numbers>);
+static_assert(!alloc::inventory<std::vector<bare_device>>);
+static_assert(!alloc::inventory_request<classless_request>);
+static_assert(!alloc::inventory_request<request_with_text_count>);
+static_assert(!alloc::inventory_claim<claim_of_numbers>);
+static_assert(!alloc::inventory_claims<bare_claim>);
+
+// ---- One random cluster, as the user's types and as a JSON scenario. ----
+
+struct world {
+  std::vector<host_pool> pools;
+  std::vector<kind_of_device> classes;
+  std::vector<job> jobs;
+};
+
+constexpr const char* models[] = {"a100", "h100"};
+constexpr const char* versions[] = {"1.0.0", "2.1.0"};
+
+world random_world(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  world w;
+  w.classes.push_back({"gpu", {R"(device.driver == "gpu.example.com")"}});
+  w.classes.push_back({"nic", {R"(device.driver == "nic.example.com")"}});
+  // GPUs on the node, drawing from one counter set half the time.
+  host_pool gpus{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  const bool partitioned = pick(2) == 0;
+  if (partitioned) gpus.sets["gpu-0"] = {{"memory", "32Gi"}};
+  for (int i = 0, n = 1 + pick(6); i < n; ++i) {
+    gpu_record d{"gpu-" + std::to_string(i), {}, {}, {}, false};
+    d.labels.emplace_back("model", std::string_view(models[pick(2)]));
+    d.labels.emplace_back("index", std::int64_t{i});
+    d.labels.emplace_back("fast", pick(2) == 0);
+    d.labels.emplace_back("driverVersion", alloc::version_text{versions[pick(2)]});
+    d.memory["memory"] = pick(2) == 0 ? "8Gi" : "16Gi";
+    if (partitioned) d.draws["gpu-0"] = {{"memory", d.memory["memory"]}};
+    gpus.gpus.push_back(std::move(d));
+  }
+  w.pools.push_back(std::move(gpus));
+  // Shared NICs for every node, some of the time.
+  if (pick(2) == 0) {
+    host_pool nics{"nic.example.com", "fabric", "", {}, {}};
+    for (int i = 0, n = 1 + pick(2); i < n; ++i)
+      nics.gpus.push_back({"nic-" + std::to_string(i), {}, {{"bandwidth", "10Gi"}}, {}, true});
+    w.pools.push_back(std::move(nics));
+  }
+  for (int c = 0, n = 1 + pick(4); c < n; ++c) {
+    job j{"job-" + std::to_string(c), {}, {}};
+    for (int r = 0, m = 1 + pick(2); r < m; ++r) {
+      ask a{"req-" + std::to_string(r), "gpu", {}, 1 + pick(3), pick(10) == 0, {}};
+      if (pick(3) == 0)
+        a.cel.push_back(std::string(R"(device.attributes["gpu.example.com"].model == ")") + models[pick(2)] + "\"");
+      if (pick(4) == 0)
+        a.cel.emplace_back(R"(device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("2.0.0")))");
+      if (pick(4) == 0)
+        a.cel.emplace_back(R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)");
+      if (w.pools.size() > 1 && pick(3) == 0) {
+        a = ask{"req-" + std::to_string(r), "nic", {}, 1, false, {{"bandwidth", pick(2) == 0 ? "4Gi" : "6Gi"}}};
+      }
+      j.asks.push_back(std::move(a));
+    }
+    if (pick(3) == 0 && std::ranges::all_of(j.asks, [](const ask& a) { return a.kind == "gpu"; }))
+      j.same.emplace_back("gpu.example.com/model");
+    w.jobs.push_back(std::move(j));
+  }
+  return w;
+}
+
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string quantity_map(const quantities& q, bool wrap_value) {
+  std::string out = "{";
+  for (const auto& [name, amount] : q) {
+    if (out.size() > 1) out += ",";
+    out += json_string(name) + ":" + (wrap_value ? "{\"value\":" + json_string(amount) + "}" : json_string(amount));
+  }
+  return out + "}";
+}
+
+std::string counter_maps(const std::map<std::string, quantities>& sets, const char* key) {
+  std::string out = "[";
+  for (const auto& [name, counters] : sets) {
+    if (out.size() > 1) out += ",";
+    out += "{\"" + std::string(key) + "\":" + json_string(name) + ",\"counters\":" + quantity_map(counters, true) + "}";
+  }
+  return out + "]";
+}
+
+// The same world as a scenario document, read by the JSON path (written independently of the adapter).
+std::string as_json(const world& w) {
+  std::string items;
+  auto add = [&](const std::string& item) { items += (items.empty() ? "" : ",") + item; };
+  for (const auto& p : w.pools) {
+    std::string devices;
+    for (const auto& d : p.gpus) {
+      std::string attributes;
+      for (const auto& [name, value] : d.labels) {
+        if (!attributes.empty()) attributes += ",";
+        attributes += json_string(name) + ":";
+        if (const auto* i = std::get_if<std::int64_t>(&value)) attributes += "{\"int\":" + std::to_string(*i) + "}";
+        if (const auto* b = std::get_if<bool>(&value))
+          attributes += std::string("{\"bool\":") + (*b ? "true" : "false") + "}";
+        if (const auto* s = std::get_if<std::string_view>(&value)) attributes += "{\"string\":" + json_string(*s) + "}";
+        if (const auto* v = std::get_if<alloc::version_text>(&value))
+          attributes += "{\"version\":" + json_string(v->text) + "}";
+      }
+      devices += std::string(devices.empty() ? "" : ",") + "{\"name\":" + json_string(d.id) + ",\"attributes\":{" +
+                 attributes + "},\"capacity\":" + quantity_map(d.memory, true) +
+                 (d.draws.empty() ? "" : ",\"consumesCounters\":" + counter_maps(d.draws, "counterSet")) +
+                 (d.multi ? ",\"allowMultipleAllocations\":true" : "") + "}";
+    }
+    add("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":" +
+        json_string(p.vendor + "-" + p.id) + "},\"spec\":{\"driver\":" + json_string(p.vendor) +
+        ",\"pool\":{\"name\":" + json_string(p.id) + ",\"generation\":1,\"resourceSliceCount\":1}," +
+        (p.host.empty() ? "\"allNodes\":true" : "\"nodeName\":" + json_string(p.host)) +
+        (p.sets.empty() ? "" : ",\"sharedCounters\":" + counter_maps(p.sets, "name")) + ",\"devices\":[" + devices +
+        "]}}");
+  }
+  for (const auto& c : w.classes) {
+    std::string selectors;
+    for (const auto& s : c.cel)
+      selectors += (selectors.empty() ? "" : ",") + ("{\"cel\":{\"expression\":" + json_string(s) + "}}");
+    add("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":" + json_string(c.id) +
+        "},\"spec\":{\"selectors\":[" + selectors + "]}}");
+  }
+  for (const auto& j : w.jobs) {
+    std::string requests;
+    for (const auto& a : j.asks) {
+      std::string selectors;
+      for (const auto& s : a.cel)
+        selectors += (selectors.empty() ? "" : ",") + ("{\"cel\":{\"expression\":" + json_string(s) + "}}");
+      requests += std::string(requests.empty() ? "" : ",") + "{\"name\":" + json_string(a.id) +
+                  ",\"exactly\":{\"deviceClassName\":" + json_string(a.kind) + ",\"selectors\":[" + selectors + "]," +
+                  (a.every ? "\"allocationMode\":\"All\""
+                           : "\"allocationMode\":\"ExactCount\",\"count\":" + std::to_string(a.how_many)) +
+                  (a.amounts.empty() ? "" : ",\"capacity\":{\"requests\":" + quantity_map(a.amounts, false) + "}") +
+                  "}}";
+    }
+    std::string constraints;
+    for (const auto& s : j.same)
+      constraints += (constraints.empty() ? "" : ",") + ("{\"matchAttribute\":" + json_string(s) + "}");
+    add("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":" +
+        json_string(j.id) + ",\"namespace\":\"default\"},\"spec\":{\"devices\":{\"requests\":[" + requests +
+        "],\"constraints\":[" + constraints + "]}}}");
+  }
+  return "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" + items + "]}";
+}
+
+// What became of each claim, allocated one after the other on node-1 and committed when it fits.
+using claim_line = std::string;
+
+std::string describe(const std::vector<alloc::device_choice>& devices) {
+  std::string out;
+  for (const auto& d : devices) {
+    out += " " + d.request + "=" + d.driver + "/" + d.pool + "/" + d.device;
+    if (d.share_id) out += "#" + *d.share_id;
+    for (const auto& [name, amount] : d.consumed) out += " " + name + ":" + amount.to_string();
+  }
+  return out;
+}
+
+std::vector<claim_line> through_the_concepts(const world& w, const dra::cel::selector_engine& engine) {
+  auto allocator = alloc::inventory_allocator<>::make(w.pools, w.classes, engine);
+  if (!allocator) return {"make: " + allocator.error().to_string()};
+  std::vector<claim_line> out;
+  for (const auto& j : w.jobs) {
+    auto outcome = allocator->allocate("node-1", std::vector<job>{j});
+    if (!outcome) {
+      out.push_back(j.id + ": error: " + outcome.error().message);
+    } else if (const auto* placed = outcome->fit()) {
+      out.push_back(j.id + " on " + placed->node + ":" + describe(placed->claims.at(0)));
+      allocator->commit(*placed);
+    } else {
+      out.push_back(j.id + ": " + std::string(outcome->reason()));
+    }
+  }
+  return out;
+}
+
+std::vector<claim_line> through_json(const world& w, const dra::cel::selector_engine& engine) {
+  auto doc = dra::json::load(as_json(w));
+  if (!doc) return {"load: " + doc.error().to_string()};
+  const dra::model::scenario& s = doc->scenario();
+  std::vector<const dra::model::resource_slice*> slices;
+  for (const auto& x : s.slices) slices.push_back(&x.object);
+  std::vector<const dra::model::device_class*> classes;
+  for (const auto& x : s.classes) classes.push_back(&x.object);
+  dra::model::node node;
+  node.meta.name = "node-1";
+  alloc::ledger state;
+  std::vector<dra::model::allocation_result> kept;
+  kept.reserve(s.claims.size());  // the ledger borrows from the results it is given
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), state, classes,
+                                                                                slices, engine);
+  std::vector<claim_line> out;
+  for (const auto& c : s.claims) {
+    const dra::model::resource_claim* claims[] = {&c.object};
+    auto outcome = allocator.allocate(node, claims);
+    std::string name(c.object.meta.name);
+    if (!outcome) {
+      out.push_back(name + ": error: " + outcome.error().message);
+    } else if (auto* fit = outcome->fit()) {
+      std::vector<alloc::device_choice> devices;
+      for (const auto& r : fit->results[0].results) {
+        alloc::device_choice d{r.request, std::string(r.driver), std::string(r.pool), std::string(r.device), r.share_id,
+                               {}};
+        for (const auto& used : r.consumed_capacity) d.consumed.emplace_back(std::string(used.name), used.value);
+        devices.push_back(std::move(d));
+      }
+      out.push_back(name + " on node-1:" + describe(devices));
+      state.add(kept.emplace_back(std::move(fit->results[0])));
+    } else {
+      out.push_back(name + ": " + std::string(outcome->reason()));
+    }
+  }
+  return out;
+}
+
+TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
+  const dra::cel::selector_engine engine;
+  int allocated = 0, unschedulable = 0, shared = 0;
+  for (std::uint32_t seed = 0; seed < 300; ++seed) {
+    const world w = random_world(seed);
+    const auto mine = through_the_concepts(w, engine);
+    ASSERT_EQ(mine, through_json(w, engine)) << "seed " << seed << "\n" << as_json(w);
+    for (const auto& line : mine) {
+      allocated += line.find(" on node-1:") != std::string::npos;
+      unschedulable += line.find(": cannot allocate all claims") != std::string::npos;
+      shared += line.find('#') != std::string::npos;
+    }
+  }
+  // The cases cover every kind of outcome and shared devices.
+  EXPECT_GT(allocated, 200);
+  EXPECT_GT(unschedulable, 50);
+  EXPECT_GT(shared, 10);
+}
+
+TEST(Inventory, BareTypesAllocate) {
+  const dra::cel::selector_engine engine;
+  const std::vector<kind_of_device> classes{{"c", {}}};
+  auto allocator = alloc::inventory_allocator<>::make(std::vector<bare_pool>{bare_pool{}}, classes, engine);
+  ASSERT_TRUE(allocator) << allocator.error().to_string();
+  auto outcome = allocator->allocate("any-node", std::vector<bare_claim>{bare_claim{}});
+  ASSERT_TRUE(outcome) << outcome.error().to_string();
+  ASSERT_TRUE(outcome->fit());
+  EXPECT_EQ(outcome->fit()->node, "any-node");
+  ASSERT_EQ(outcome->fit()->claims.size(), 1u);
+  EXPECT_EQ(describe(outcome->fit()->claims[0]), " r=x.example.com/p/d");
+  EXPECT_EQ(outcome->reason(), "");
+}
+
+TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
+  const dra::cel::selector_engine engine;
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  pool.gpus.push_back({"gpu-0", {}, {}, {}, false});
+  const std::vector<kind_of_device> classes{{"gpu", {}}};
+  auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_TRUE(allocator);
+  const std::vector<job> one{{"first", {ask{"gpu", "gpu", {}, 1, false, {}}}, {}}};
+  auto first = allocator->allocate("node-1", one);
+  ASSERT_TRUE(first && first->fit());
+  auto again = allocator->allocate("node-1", one);  // not committed: the device is still free
+  ASSERT_TRUE(again && again->fit());
+  allocator->commit(*first->fit());
+  auto after = allocator->allocate("node-1", one);
+  ASSERT_TRUE(after);
+  EXPECT_TRUE(std::holds_alternative<alloc::unschedulable>(after->result));
+  EXPECT_EQ(after->reason(), "cannot allocate all claims");
+  auto elsewhere = allocator->allocate("node-2", one);  // the pool is node-1's
+  ASSERT_TRUE(elsewhere);
+  EXPECT_EQ(elsewhere->fit(), nullptr);
+}
+
+TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
+  const dra::cel::selector_engine engine;
+  const std::vector<kind_of_device> classes{{"gpu", {}}};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  pool.gpus.push_back({"gpu-0", {}, {{"memory", "80 gigs"}}, {}, false});
+  auto bad_quantity = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(bad_quantity);
+  EXPECT_EQ(bad_quantity.error().object, "pool gpu.example.com/node-1-gpus");
+  EXPECT_EQ(bad_quantity.error().path, "devices.gpu-0.capacity.memory.value");
+
+  pool.gpus[0].memory.clear();
+  pool.gpus[0].labels.emplace_back("driverVersion", alloc::version_text{"v550"});
+  auto bad_version = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(bad_version);
+  EXPECT_EQ(bad_version.error().object, "pool gpu.example.com/node-1-gpus");
+  EXPECT_EQ(bad_version.error().path, "devices.gpu-0.attributes.driverVersion.version");
+
+  pool.gpus[0].labels = {{"model", std::string_view("a")}, {"model", std::string_view("b")}};
+  auto twice = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().to_string().find("model"), std::string::npos) << twice.error().to_string();
+
+  pool.gpus[0].labels.clear();
+  auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_TRUE(allocator);
+  const std::vector<job> greedy{{"greedy", {ask{"gpu", "gpu", {}, 1, false, {{"memory", "lots"}}}}, {}}};
+  auto asked = allocator->allocate("node-1", greedy);
+  ASSERT_FALSE(asked);
+  EXPECT_EQ(asked.error().object, "claim default/greedy");
+  EXPECT_EQ(asked.error().path, "requests.gpu.capacity.memory");
+  const std::vector<job> unknown{{"lost", {ask{"gpu", "no-such-class", {}, 1, false, {}}}, {}}};
+  auto lost = allocator->allocate("node-1", unknown);
+  ASSERT_FALSE(lost);  // an unknown class is broken input, as on the model path
+  EXPECT_EQ(lost.error().code, dra::errc::not_found) << lost.error().to_string();
+}
+
+}  // namespace
