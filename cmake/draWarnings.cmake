@@ -1,5 +1,6 @@
 # Warning flags for dra's own programs (tests, examples, benchmarks, fuzzers).
 # DRA_WARNINGS_AS_ERRORS turns them into errors; CI sets it.
+include_guard(GLOBAL)
 option(DRA_WARNINGS_AS_ERRORS "Treat warnings in dra's own code as errors" OFF)
 add_library(dra_warnings INTERFACE)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
