@@ -4,6 +4,7 @@
 #include "default_scenario.hpp"
 #include "explain_command.hpp"
 #include "occupancy_command.hpp"
+#include "text_output.hpp"
 #include "validate_command.hpp"
 
 #include <dra/dra.hpp>
@@ -56,7 +57,7 @@ int run_flatten(const dra::json::document& doc, std::ostream& out) {
 
 int run_summary(const dra_cli::invocation& call, const dra::json::document& doc, std::ostream& out) {
   dra::sim::scenario_summary summary = dra::sim::summarize(doc.scenario());
-  out << (call.output == dra_cli::output_format::json ? dra::sim::to_json(summary) : dra::sim::to_text(summary));
+  out << (call.output == dra_cli::output_format::json ? dra::sim::to_json(summary) : dra_cli::summary_text(summary));
   return 0;
 }
 
@@ -75,7 +76,7 @@ int run_select(const dra_cli::invocation& call, const dra::json::document& doc, 
       err << "dra: " << matches.error().to_string() << "\n";
     return 1;
   }
-  out << (json ? dra::sim::to_json(*matches) : dra::sim::to_text(*matches));
+  out << (json ? dra::sim::to_json(*matches) : dra_cli::matches_text(*matches));
   return 0;
 }
 

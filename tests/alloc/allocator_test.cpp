@@ -77,6 +77,18 @@ struct builder {
   }
 };
 
+// The first claim allocated on node-1 by a basic_allocator over the builder's first class and slice, nothing held.
+dra::result<alloc::allocation_outcome> allocate_first_claim(const builder& b) {
+  const dra::cel::selector_engine engine;
+  const alloc::ledger none;
+  const model::device_class* classes[] = {&b.s.classes[0].object};
+  const model::resource_slice* slices[] = {&b.s.slices[0].object};
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), none, classes, slices,
+                                                                        engine);
+  const model::resource_claim* claims[] = {&b.s.claims[0].object};
+  return a.allocate(b.s.nodes[0].object, claims);
+}
+
 std::vector<std::string> devices_of(const model::claim_outcome& o) {
   std::vector<std::string> out;
   if (o.allocated())
@@ -436,14 +448,7 @@ TEST(Allocator, HopelessRequestEndsQuickly) {
   auto& sl = b.slice("slice-1");
   for (int i = 0; i < 16; ++i) b.device(sl, "d" + std::to_string(i));
   b.claim("claim-0", 17);
-  dra::cel::selector_engine engine;
-  alloc::ledger none;
-  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
-  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
-  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), none, classes, slices,
-                                                                       engine);
-  const model::resource_claim* claims[] = {&b.s.claims[0].object};
-  auto outcome = a.allocate(b.s.nodes[0].object, claims);
+  auto outcome = allocate_first_claim(b);
   ASSERT_TRUE(outcome);
   EXPECT_TRUE(std::holds_alternative<alloc::unschedulable>(outcome->result));
   EXPECT_EQ(outcome->reason(), "cannot allocate all claims");
@@ -458,14 +463,7 @@ TEST(Allocator, InvalidPoolsRuleOutTheNodeAndMakeTheClaimAnError) {
   b.device(sl, "device-1");
   b.device(sl, "device-1");
   b.claim("claim-0");
-  dra::cel::selector_engine engine;
-  alloc::ledger none;
-  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
-  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
-  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), none, classes, slices,
-                                                                        engine);
-  const model::resource_claim* claims[] = {&b.s.claims[0].object};
-  auto outcome = a.allocate(b.s.nodes[0].object, claims);
+  auto outcome = allocate_first_claim(b);
   ASSERT_TRUE(outcome);
   EXPECT_TRUE(std::holds_alternative<alloc::invalid_pools>(outcome->result));
   EXPECT_EQ(outcome->fit(), nullptr);

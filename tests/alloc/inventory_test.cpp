@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -412,6 +413,22 @@ TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
   auto again = allocator->allocate("node-1", one);  // not committed: the device is still free
   ASSERT_TRUE(again && again->fit());
   allocator->commit(*first->fit());
+  // A placement of another allocator over the same inventory counts by device name, and stays valid after
+  // that allocator is gone.
+  std::optional<alloc::placement> placed_elsewhere;
+  {
+    auto other = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+    ASSERT_TRUE(other);
+    auto there = other->allocate("node-1", one);
+    ASSERT_TRUE(there && there->fit());
+    placed_elsewhere = *there->fit();
+  }
+  auto fresh = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_TRUE(fresh);
+  fresh->commit(*placed_elsewhere);
+  auto taken = fresh->allocate("node-1", one);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->fit(), nullptr);
   auto after = allocator->allocate("node-1", one);
   ASSERT_TRUE(after);
   EXPECT_TRUE(std::holds_alternative<alloc::unschedulable>(after->result));

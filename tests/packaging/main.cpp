@@ -2,28 +2,14 @@
 // compiles a CEL selector, allocates a claim, and checks the exact results.
 #include <dra/dra.hpp>
 
+#include "consumer_case.hpp"
+
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace {
-
-// One node with two GPUs of different models, a class for them, and a claim that
-// wants the "b" model.
-constexpr std::string_view scenario_json = R"({"apiVersion": "v1", "kind": "List", "items": [
-  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-1-gpus"},
-   "spec": {"driver": "gpu.example.com", "nodeName": "node-1",
-            "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
-            "devices": [
-              {"name": "gpu-0", "attributes": {"model": {"string": "a"}}},
-              {"name": "gpu-1", "attributes": {"model": {"string": "b"}}}]}},
-  {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-   "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}},
-  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "want-b", "namespace": "default"},
-   "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu",
-     "selectors": [{"cel": {"expression": "device.attributes[\"gpu.example.com\"].model == \"b\""}}]}}]}}}
-]})";
 
 int fail(std::string_view what, std::string_view detail) {
   std::cerr << "dra consumer failed: " << what << ": " << detail << '\n';
@@ -33,7 +19,7 @@ int fail(std::string_view what, std::string_view detail) {
 }  // namespace
 
 int main() {
-  auto doc = dra::json::load(scenario_json);
+  auto doc = dra::json::load(consumer_case::scenario_json);
   if (!doc) return fail("load", doc.error().to_string());
   const dra::model::scenario& scenario = doc->scenario();
   if (scenario.slices.size() != 1 || scenario.classes.size() != 1 || scenario.claims.size() != 1)
@@ -56,11 +42,7 @@ int main() {
   // The claim allocated as kube-scheduler would: gpu-1 on node-1.
   const auto report = dra::sim::run_scenario(scenario, engine);
   const std::string output = dra::json::output_document(report.outcomes, 0);
-  const std::string expected =
-      R"({"results":[{"claim":"default/want-b","node":"node-1","allocation":{"devices":{"results":[)"
-      R"({"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-1"}]},)"
-      R"("nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}}}]})";
-  if (output != expected) return fail("allocate", output);
+  if (output != consumer_case::expected_output) return fail("allocate", output);
 
   std::cout << "dra consumer ok\n";
   return 0;

@@ -46,7 +46,8 @@ class placement {
  private:
   template <allocation_policy, selector_engine>
   friend class inventory_allocator;
-  std::vector<model::allocation_result> results_;  // what commit() records, borrowing the allocator's texts
+  std::vector<model::allocation_result> results_;  // what commit() records
+  std::shared_ptr<const void> texts_;              // the store of the allocator that made it, which results_ borrow
 };
 
 // What inventory_allocator::allocate() found (broken input is the result's error instead).
@@ -75,7 +76,7 @@ class inventory_allocator {
                                                         const Engine& engine, features f = features::all(),
                                                         Policy policy = {}) {
     inventory_allocator out;
-    out.state_ = std::make_unique<state>();
+    out.state_ = std::make_shared<state>();
     state& s = *out.state_;
     for (const auto& pool : pools) {
       auto slice = s.read_pool(pool);
@@ -114,6 +115,7 @@ class inventory_allocator {
       for (const auto& a : fit->results) p.claims.push_back(choices_of(a));
       // Share IDs and request names the search made belong to this call: keep them with the placement.
       p.results_ = std::move(fit->results);
+      p.texts_ = state_;
       out.result = std::move(p);
     } else if (std::holds_alternative<invalid_pools>(found->result)) {
       out.result = invalid_pools{};
@@ -123,11 +125,18 @@ class inventory_allocator {
     return out;
   }
 
-  // Records a placement from this allocator: its devices (and shared capacity) are taken for later calls.
+  // Records a placement: its devices (and shared capacity) are taken for later calls. Devices are known by
+  // driver, pool and name, so a placement another allocator made over the same inventory counts too.
   void commit(const placement& p) {
     state& s = *state_;
+    if (p.texts_ != state_) s.borrowed.push_back(p.texts_);
     for (const auto& a : p.results_) s.committed_state.add(s.committed.emplace_back(a));
   }
+
+  inventory_allocator(inventory_allocator&&) noexcept = default;
+  inventory_allocator& operator=(inventory_allocator&&) noexcept = default;
+  inventory_allocator(const inventory_allocator&) = delete;  // one inventory, one ledger
+  inventory_allocator& operator=(const inventory_allocator&) = delete;
 
   // At most `steps` search steps per allocate() call (0: no limit), as basic_allocator::set_step_budget.
   void set_step_budget(std::uint64_t steps) noexcept { state_->allocator->set_step_budget(steps); }
@@ -153,6 +162,7 @@ class inventory_allocator {
     std::vector<const model::resource_slice*> slice_pointers;
     std::vector<const model::device_class*> class_pointers;
     std::deque<model::allocation_result> committed;
+    std::vector<std::shared_ptr<const void>> borrowed;  // stores of other allocators that `committed` borrows from
     ledger committed_state;
     std::optional<basic_allocator<Policy, Engine>> allocator;
 
@@ -289,7 +299,7 @@ class inventory_allocator {
     }
   };
 
-  std::unique_ptr<state> state_;
+  std::shared_ptr<state> state_;  // shared with the placements it makes, whose results borrow its texts
 };
 
 }  // namespace dra::alloc

@@ -88,15 +88,4 @@ struct device_match {
   return std::move(w).str() + "\n";
 }
 
-// One line per device: "driver/pool/device: true", "…: false" or "…: error: …".
-[[nodiscard]] inline std::string to_text(const std::vector<device_match>& matches) {
-  std::string out;
-  for (const auto& m : matches) {
-    out += dra::detail::concat(m.driver, "/", m.pool, "/", m.device, ": ");
-    out += m.match ? (*m.match ? "true" : "false") : dra::detail::concat("error: ", *m.error);
-    out += '\n';
-  }
-  return out;
-}
-
 }  // namespace dra::sim

@@ -87,23 +87,6 @@ struct scenario_summary {
   return out;
 }
 
-[[nodiscard]] inline std::string to_text(const scenario_summary& s) {
-  using dra::detail::concat;
-  auto n = [](std::size_t v) { return std::to_string(v); };
-  std::string out = concat("objects: ", n(s.slices), " ResourceSlices, ", n(s.classes), " DeviceClasses, ", n(s.claims),
-                           " ResourceClaims, ", n(s.claim_templates), " ResourceClaimTemplates, ", n(s.taint_rules),
-                           " DeviceTaintRules, ", n(s.nodes), " Nodes, ", n(s.pods), " Pods\n");
-  out += concat("pools: ", n(s.pools.size()), ", devices: ", n(s.devices), "\n");
-  for (const pool_summary& p : s.pools)
-    out += concat("  ", p.driver, "/", p.pool, "  generation ", std::to_string(p.generation), ", ", n(p.slices), " of ",
-                  std::to_string(p.slice_count), " slices", p.complete() ? "" : " (incomplete)", ", ", n(p.devices),
-                  " devices, ", n(p.counter_sets), " counter sets\n");
-  out += concat("claims: ", n(s.pending_claims.size()), " pending, ", n(s.allocated_claims), " allocated\n");
-  for (const std::string& c : s.pending_claims) out += concat("  ", c, "\n");
-  for (const std::string& w : s.warnings) out += concat("warning: ", w, "\n");
-  return out;
-}
-
 [[nodiscard]] inline std::string to_json(const scenario_summary& s) {
   json::writer w(2);
   auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
