@@ -13,14 +13,11 @@ scenario_document::scenario_document(scenario_document&&) noexcept = default;
 scenario_document& scenario_document::operator=(scenario_document&&) noexcept = default;
 scenario_document::~scenario_document() = default;
 
-result<scenario_document> scenario_document::load(std::string_view text) {
-  auto loaded = json::load(text);
-  if (!loaded) return std::move(loaded).error();
-  return scenario_document(std::make_unique<impl>(impl{std::move(*loaded)}));
-}
+result<scenario_document> scenario_document::load(std::string_view text) { return from(json::load(text)); }
 
-result<scenario_document> scenario_document::load_file(const std::string& path) {
-  auto loaded = json::load_file(path);
+result<scenario_document> scenario_document::load_file(const std::string& path) { return from(json::load_file(path)); }
+
+result<scenario_document> scenario_document::from(result<json::document> loaded) {
   if (!loaded) return std::move(loaded).error();
   return scenario_document(std::make_unique<impl>(impl{std::move(*loaded)}));
 }

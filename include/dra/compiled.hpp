@@ -25,6 +25,10 @@
 #include <string_view>
 #include <vector>
 
+namespace dra::json {
+class document;
+}  // namespace dra::json
+
 namespace dra::compiled {
 
 // A scenario read from JSON or YAML (as dra::json::load reads it), with the text its objects borrow from.
@@ -44,6 +48,7 @@ class scenario_document {
  private:
   struct impl;
   explicit scenario_document(std::unique_ptr<impl> loaded);
+  [[nodiscard]] static result<scenario_document> from(result<json::document> loaded);
   std::unique_ptr<impl> impl_;
 };
 

@@ -52,6 +52,19 @@ struct invalid_pools {
   static constexpr std::string_view message = "invalid resource pools were encountered";
 };
 
+// The message of an outcome that does not fit (unschedulable, invalid_pools); empty for one that does.
+template <class... Outcome>
+[[nodiscard]] std::string_view reason_of(const std::variant<Outcome...>& outcome) noexcept {
+  return std::visit(
+      []<class T>(const T&) {
+        if constexpr (requires { T::message; })
+          return std::string_view(T::message);
+        else
+          return std::string_view();
+      },
+      outcome);
+}
+
 // What one allocate() call found (broken input is the result's error instead).
 struct allocation_outcome {
   std::variant<allocated, unschedulable, invalid_pools> result;
@@ -60,11 +73,7 @@ struct allocation_outcome {
   [[nodiscard]] allocated* fit() noexcept { return std::get_if<allocated>(&result); }
   [[nodiscard]] const allocated* fit() const noexcept { return std::get_if<allocated>(&result); }
   // Why the claims do not fit; empty when they do.
-  [[nodiscard]] std::string_view reason() const noexcept {
-    if (std::holds_alternative<unschedulable>(result)) return unschedulable::message;
-    if (std::holds_alternative<invalid_pools>(result)) return invalid_pools::message;
-    return {};
-  }
+  [[nodiscard]] std::string_view reason() const noexcept { return reason_of(result); }
 };
 
 // "namespace/name", or "name" without a namespace (klog.KObj).

@@ -57,11 +57,7 @@ struct inventory_outcome {
 
   [[nodiscard]] const placement* fit() const noexcept { return std::get_if<placement>(&result); }
   // Why the claims do not fit; empty when they do.
-  [[nodiscard]] std::string_view reason() const noexcept {
-    if (std::holds_alternative<unschedulable>(result)) return unschedulable::message;
-    if (std::holds_alternative<invalid_pools>(result)) return invalid_pools::message;
-    return {};
-  }
+  [[nodiscard]] std::string_view reason() const noexcept { return reason_of(result); }
 };
 
 // The allocator over a user's inventory: upstream's search (and results, under first_fit) for claims of the
@@ -176,6 +172,7 @@ class inventory_allocator {
         return quantity::parse(std::string_view(q));
     }
 
+    // Parsed only: the builders sort them and reject a counter given twice.
     template <class Counters>
     result<model::counter_map> read_counters(const Counters& counters) {
       model::counter_map out;
@@ -185,7 +182,7 @@ class inventory_allocator {
         if (!q) return std::move(q).error().within(dra::detail::concat(name, ".value"));
         out.push_back({intern(name), *q});
       }
-      return model::make_sorted_map(std::move(out));
+      return out;
     }
 
     template <inventory_device D>

@@ -73,8 +73,8 @@ class first_error {
   std::optional<dra::error> error_;
 };
 
-// Counters given as {"name", "quantity"} pairs, parsed and sorted.
-[[nodiscard]] inline result<counter_map> make_counters(std::initializer_list<std::pair<text, text>> counters) {
+// Counters given as {"name", "quantity"} pairs, parsed (the builders sort them).
+[[nodiscard]] inline result<counter_map> parse_counters(std::initializer_list<std::pair<text, text>> counters) {
   counter_map out;
   out.reserve(counters.size());
   for (const auto& [name, amount] : counters) {
@@ -82,7 +82,7 @@ class first_error {
     if (!q) return std::move(q).error().within(dra::detail::concat(name, ".value"));
     out.push_back({name, *q});
   }
-  return make_sorted_map(std::move(out));
+  return out;
 }
 
 // A map's entries sorted, a key given twice reported at `path`.
@@ -137,20 +137,16 @@ class device_builder {
 
   // What the device draws from a counter set of its slice: {{"memory", "10Gi"}, …}.
   device_builder& consumes(text counter_set, std::initializer_list<std::pair<text, text>> counters) {
-    auto map = detail::make_counters(counters);
+    auto map = detail::parse_counters(counters);
     if (!map) {
-      errors_.note(std::move(map).error(),
-                   dra::detail::concat("consumesCounters[", std::to_string(device_.consumes_counters.size()), "].counters"));
+      errors_.note(std::move(map).error(), consumption_path());
       return *this;
     }
-    device_.consumes_counters.push_back({counter_set, std::move(*map), {}, {}});
-    return *this;
+    return consumes(counter_set, std::move(*map));
   }
   // The same with counters already parsed (sorted here; a counter given twice is an error).
   device_builder& consumes(text counter_set, counter_map counters) {
-    detail::sort_into(
-        counters, errors_,
-        dra::detail::concat("consumesCounters[", std::to_string(device_.consumes_counters.size()), "].counters"));
+    detail::sort_into(counters, errors_, consumption_path());
     device_.consumes_counters.push_back({counter_set, std::move(counters), {}, {}});
     return *this;
   }
@@ -174,6 +170,10 @@ class device_builder {
 
  private:
   friend class slice_builder;
+
+  [[nodiscard]] std::string consumption_path() const {
+    return dra::detail::concat("consumesCounters[", std::to_string(device_.consumes_counters.size()), "].counters");
+  }
 
   void finish() {
     detail::sort_into(device_.attributes, errors_, "attributes");
@@ -225,18 +225,13 @@ class slice_builder {
   }
   // A shared counter set: {{"memory", "80Gi"}, …}.
   slice_builder& counter_set(text name, std::initializer_list<std::pair<text, text>> counters) {
-    auto map = detail::make_counters(counters);
-    if (!map)
-      errors_.note(std::move(map).error(),
-                   dra::detail::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters"));
-    slice_.shared_counters.push_back({name, map ? std::move(*map) : counter_map{}, {}});
-    return *this;
+    auto map = detail::parse_counters(counters);
+    if (!map) errors_.note(std::move(map).error(), counter_set_path());
+    return counter_set(name, map ? std::move(*map) : counter_map{});
   }
   // The same with counters already parsed (sorted here; a counter given twice is an error).
   slice_builder& counter_set(text name, counter_map counters) {
-    detail::sort_into(
-        counters, errors_,
-        dra::detail::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters"));
+    detail::sort_into(counters, errors_, counter_set_path());
     slice_.shared_counters.push_back({name, std::move(counters), {}});
     return *this;
   }
@@ -248,6 +243,10 @@ class slice_builder {
   }
 
  private:
+  [[nodiscard]] std::string counter_set_path() const {
+    return dra::detail::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters");
+  }
+
   resource_slice slice_;
   detail::first_error errors_;
 };
