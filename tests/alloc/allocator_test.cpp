@@ -585,6 +585,61 @@ TEST(Allocator, SeesLedgerChangesBetweenCalls) {
   EXPECT_EQ(device_of(), "device-1");
 }
 
+TEST(Allocator, SkipsAFullSharedDeviceOnlyForRequestsItCannotHold) {
+  // All of nic-0's bandwidth is given out. A search for 1G learns that it may start past nic-0; that must not
+  // keep a request for 0G (which still fits there) from it, nor a request for 1G in a claim whose other request
+  // gave some back (a negative amount), nor any request once a ledger assigned anew frees nic-0.
+  builder b;
+  auto& sl = b.slice("slice-1");
+  for (const char* name : {"nic-0", "nic-1"}) {
+    auto& nic = b.device(sl, name);
+    nic.allow_multiple_allocations = true;
+    nic.capacity.push_back({"bandwidth", {q("10G"), std::nullopt}});
+  }
+  auto asking = [&](std::string name, std::vector<const char*> amounts) {
+    model::resource_claim& c = b.claim(std::move(name));
+    for (std::size_t i = 1; i < amounts.size(); ++i) {
+      c.spec.requests.push_back(c.spec.requests[0]);
+      c.spec.requests.back().name = b.str("req-" + std::to_string(i));
+    }
+    for (std::size_t i = 0; i < amounts.size(); ++i)
+      c.spec.requests[i].exactly->capacity = model::capacity_requirements{{{"bandwidth", q(amounts[i])}}};
+    return &c;
+  };
+  const auto* one = asking("one", {"1G"});
+  const auto* none = asking("none", {"0"});
+  const auto* gives_back = asking("gives-back", {"-1G", "1G"});
+  dra::cel::selector_engine engine;
+  alloc::ledger state;
+  model::device_request_allocation_result full;
+  full.request = "req-0";
+  full.driver = "driver-a";
+  full.pool = "pool-1";
+  full.device = "nic-0";
+  full.share_id = "11111111-1111-4111-8111-111111111111";
+  full.consumed_capacity = {{"bandwidth", q("10G")}};
+  state.add(full);
+  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
+                                                                        engine);
+  auto devices = [&](const model::resource_claim* claim) {
+    const model::resource_claim* claims[] = {claim};
+    auto outcome = a.allocate(b.s.nodes[0].object, claims);
+    std::vector<std::string> out;
+    if (outcome && outcome->fit())
+      for (const auto& r : outcome->fit()->results[0].results) out.push_back(r.request + "=" + std::string(r.device));
+    return out;
+  };
+  // The first search learns the class's verdicts; the second, that nic-0 is full for 1G.
+  EXPECT_EQ(devices(one), (std::vector<std::string>{"req-0=nic-1"}));
+  EXPECT_EQ(devices(one), (std::vector<std::string>{"req-0=nic-1"}));
+  EXPECT_EQ(devices(none), (std::vector<std::string>{"req-0=nic-0"}));
+  EXPECT_EQ(devices(gives_back), (std::vector<std::string>{"req-0=nic-0", "req-1=nic-0"}));
+  state = alloc::ledger{};
+  EXPECT_EQ(devices(one), (std::vector<std::string>{"req-0=nic-0"}));
+}
+
 TEST(Runner, PodsInOrderThenUnreferencedClaims) {
   builder b;
   b.device(b.slice("slice-1"), "device-1");

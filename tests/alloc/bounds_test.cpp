@@ -169,8 +169,9 @@ TEST(Bounds, ClaimsThatFitGetFirstFitsDevices) {
 }
 
 TEST(Bounds, OnceEverySelectorIsKnownAFixedValueVisitsOnlyItsCandidates) {
-  // A first search (claim `all`) evaluates the class on every device; the node keeps those results, so the second
-  // search may visit, once its first device fixes the numa value, only the devices with that value.
+  // Once the first device fixes the numa value, a search evaluates the class on every device (the node keeps
+  // those results) and may visit only the devices with that value; here a first search (claim `all`) has
+  // evaluated them already.
   node_with_devices n(5);
   const std::int64_t numa[] = {2, 1, 0, 1, 0};
   n.attribute("numa", [&](int i) { return model::attribute_value{numa[i]}; });
@@ -206,6 +207,36 @@ TEST(Bounds, AnErrorTheSearchWouldMeetIsNotPrunedAway) {
   ASSERT_FALSE(outcome);
   EXPECT_NE(outcome.error().message.find("gpu-2"), std::string::npos) << outcome.error().message;
   EXPECT_NE(outcome.error().message.find("CEL runtime error"), std::string::npos) << outcome.error().message;
+}
+
+// Devices with a numa value each; those with a model attribute ("a100") pass the request's selector, the others
+// make it fail with a CEL runtime error.
+struct numa_devices : node_with_devices {
+  explicit numa_devices(std::vector<std::pair<std::int64_t, bool>> devices) : node_with_devices(int(devices.size())) {
+    for (std::size_t i = 0; i < devices.size(); ++i)  // attributes sorted by name: model before numa
+      if (devices[i].second)
+        slice.devices[i].attributes.push_back({"model", model::device_attribute{model::text("a100")}});
+    attribute("numa", [&](int i) { return model::attribute_value{devices[std::size_t(i)].first}; });
+    request("gpus", 2).selectors.push_back({"device.attributes[\"gpu.example.com\"].model == \"a100\""});
+    constraint(true, "gpu.example.com/numa");
+  }
+};
+
+TEST(Bounds, ASelectorErrorPastTheFirstFitDoesNotStopIt) {
+  // gpu-0 fixes numa 0; upstream tries gpu-1 (numa 1) and takes gpu-2, never reaching gpu-3. Evaluating the
+  // selectors ahead, to visit only the numa-0 devices, meets gpu-3's error: the search must go on as upstream's.
+  numa_devices n({{0, true}, {1, true}, {0, true}, {1, false}});
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"gpus=gpu-0", "gpus=gpu-2"}));
+}
+
+TEST(Bounds, ASelectorErrorBeforeTheFirstFitIsMet) {
+  // gpu-0 fixes numa 0; upstream evaluates the selector on gpu-1 before reaching gpu-2, and fails there.
+  numa_devices n({{0, true}, {1, false}, {0, true}});
+  auto outcome = n.allocate();
+  ASSERT_FALSE(outcome);
+  EXPECT_NE(outcome.error().message.find("gpu-1: CEL runtime error"), std::string::npos) << outcome.error().message;
 }
 
 TEST(Bounds, AnExhaustedStepBudgetIsAnError) {

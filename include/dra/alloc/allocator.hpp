@@ -373,6 +373,14 @@ struct group_intersection {
   return *requested;
 }
 
+// A request's capacity requests as text, the same for every request asking for the same amounts.
+[[nodiscard]] inline std::string capacity_key(const model::device_request_spec& spec) {
+  std::string key;
+  if (spec.capacity)
+    for (const auto& r : spec.capacity->requests) key.append(r.name).append("=").append(r.value.to_string()) += ';';
+  return key;
+}
+
 [[nodiscard]] inline bool violates_policy(const quantity& amount, const model::device_capacity& capacity) {
   const auto& policy = capacity.request_policy;
   if (!policy) return false;
@@ -543,14 +551,16 @@ class basic_allocator {
     std::vector<std::uint32_t> identity;  // first_fit's order: 0, 1, 2, …
     // Which candidates a request's class and selectors pick: that depends on nothing a search or the ledger
     // changes, so requests with the same class and selectors share one record on the node, kept between searches
-    // (`detail::selector_verdict`). `first_live` (first_fit only): every
-    // candidate before it is held by the ledger, or picked by no such request, or short of counters the ledger
+    // (`detail::selector_verdict`). `first_live` (first_fit only), per capacity asked for: every candidate before
+    // it is held by the ledger, or picked by no such request, or short of counters or of capacity the ledger
     // already took, with its selectors known to evaluate — so a search for such a request may start there, as the
     // candidates it skips would fail without an error.
     struct selection {
       std::vector<detail::selector_verdict> values;
-      std::uint32_t first_live = 0;
-      std::size_t unknown = 0;  // values still unknown
+      std::map<std::string, std::uint32_t, std::less<>> first_live;  // by detail::capacity_key
+      // Whether every candidate's selectors have been evaluated without an error (a candidate that fails before
+      // its selectors run, such as one with binding conditions while those are off, may stay unknown).
+      enum class coverage : std::uint8_t { partly, fully, failed } evaluated = coverage::partly;
     };
     // Candidates by the values of an attribute a matchAttribute constraint names (keys as the counting bounds
     // make them), in order; built when a search first needs it.
@@ -591,6 +601,7 @@ class basic_allocator {
       std::vector<std::uint32_t> all_devices;
       std::span<detail::selector_verdict> selectable;  // per candidate (the node's selection)
       typename node_pools::selection* selection = nullptr;
+      std::uint32_t* first_live = nullptr;  // the selection's, for requests asking for the same capacity
       // The class's and the request's selectors, compiled (looked up by text once per search, not per candidate).
       std::vector<const compiled*> class_programs, own_programs;
       std::size_t selected_sub = 0;
@@ -611,7 +622,9 @@ class basic_allocator {
     result<bool> selectors_match(std::size_t claim, const request_data& rd, const model::device_class* klass,
                                  std::span<const model::device_selector> selectors,
                                  std::span<const compiled* const> programs, const candidate& c);
-    bool capacity_fits(const request_data& rd, const candidate& c) const;
+    // Whether the request's capacity fits what the ledger left of the device, and (unless `ledger_only`) what this
+    // search has given out of it.
+    bool capacity_fits(const request_data& rd, const candidate& c, bool ledger_only = false) const;
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
     bool reserve_counters(const candidate& c);
     void release_counters(const candidate& c);
@@ -629,7 +642,7 @@ class basic_allocator {
     bool short_of_counters_in_state(const candidate& c) const;
     bool may_still_take(std::size_t claim, const request_data& rd, const candidate& c) const;
     std::size_t first_live(request_data& rd);
-    const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, const request_data& rd);
+    const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
     static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);
@@ -658,6 +671,7 @@ class basic_allocator {
     // early stop at that limit cannot occur and counting bounds may prune.
     std::vector<bool> within_result_limit_;
     std::uint64_t steps_ = 0;
+    bool negative_amounts_ = false;  // some device was given a negative amount of a capacity in this search
   };
 
   features features_;

@@ -41,9 +41,6 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     const std::uint64_t version = a_.state_->pool_version(pl.key.driver, pl.key.pool);
     if (version == ps.seen_version) return;
     ps.seen_version = version;
-    std::vector<char> was_out;  // per candidate of the pool: what a selection's first_live could skip
-    for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i)
-      was_out.push_back(layout.live[i].exclusive_in_state || short_of_counters_in_state(layout.live[i]));
     for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i) {
       candidate& c = layout.live[i];
       const auto* held = version != 0 ? a_.state_->find(c.st->id) : nullptr;
@@ -64,15 +61,10 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
       layout.slots[i].available = layout.slot_available[i];
       if (layout.slot_available[i].sign() < 0) layout.overdrawn[p] = 1;
     }
-    // A candidate the ledger gave back (it was replaced) may be one a first_live skips: start over.
-    for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i)
-      if (was_out[i - ps.first_candidate] &&
-          !(layout.live[i].exclusive_in_state || short_of_counters_in_state(layout.live[i]))) {
-        for (auto& entry : layout.selections) entry.second.first_live = 0;
-        break;
-      }
   };
   if (layout.ledger_generation != a_.state_->generation()) {
+    // A ledger assigned anew may hold less than before (claims replaced): what a first_live skipped may be free.
+    for (auto& entry : layout.selections) entry.second.first_live.clear();
     for (std::uint32_t p = 0; p < pools_->size(); ++p) refresh(p);
   } else {
     for (const device_ref& changed : a_.state_->changed_pools_since(layout.changes_seen))
@@ -358,12 +350,10 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   for (const auto& selector : spec.selectors) rd.own_programs.push_back(&a_.compile(selector.cel_expression));
   key.insert(key.end(), rd.own_programs.begin(), rd.own_programs.end());
   auto& selection = layout_->selections[std::move(key)];
-  if (selection.values.empty()) {
-    selection.values.assign(candidates_.size(), detail::selector_verdict::unknown);
-    selection.unknown = candidates_.size();
-  }
+  if (selection.values.empty()) selection.values.assign(candidates_.size(), detail::selector_verdict::unknown);
   rd.selectable = selection.values;
   rd.selection = &selection;
+  rd.first_live = &selection.first_live[detail::capacity_key(spec)];
   switch (spec.mode) {
     case model::allocation_mode::exact_count:
       rd.num_devices = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;

@@ -55,7 +55,6 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
     return rd.selectable[ix] == detail::selector_verdict::selected;
   auto decide = [&](bool v) {
     rd.selectable[ix] = v ? detail::selector_verdict::selected : detail::selector_verdict::rejected;
-    --rd.selection->unknown;
     return v;
   };
   if (rd.klass != nullptr) {
@@ -77,7 +76,8 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
 }
 
 template <allocation_policy Policy, selector_engine Engine>
-bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& rd, const candidate& c) const {
+bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& rd, const candidate& c,
+                                                            bool ledger_only) const {
   const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
   if (wanted != nullptr)
     for (const auto& r : wanted->requests)
@@ -86,12 +86,19 @@ bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& 
     const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
     quantity amount = detail::consumed_amount(requested, *e.value);
     if (detail::violates_policy(amount, *e.value)) return false;
+    // A sum too large to represent is more than any capacity holds.
     quantity total = amount;
     if (c.given_out != nullptr)
-      if (const quantity* q = model::find(*c.given_out, e.name))
-        if (auto sum = total.add(*q)) total = *sum;
-    if (const quantity* q = model::find(c.allocating, e.name))
-      if (auto sum = total.add(*q)) total = *sum;
+      if (const quantity* q = model::find(*c.given_out, e.name)) {
+        auto sum = total.add(*q);
+        if (!sum) return false;
+        total = *sum;
+      }
+    if (const quantity* q = ledger_only ? nullptr : model::find(c.allocating, e.name)) {
+      auto sum = total.add(*q);
+      if (!sum) return false;
+      total = *sum;
+    }
     if (total > e.value->value) return false;
   }
   return true;
@@ -188,6 +195,7 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
       for (const auto e : c.st->view.capacities()) {
         const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
         quantity amount = detail::consumed_amount(requested, *e.value);
+        negative_amounts_ = negative_amounts_ || amount.sign() < 0;
         r.consumed.push_back({e.name, amount});
         detail::add_amount(c.allocating, e.name, amount);
       }

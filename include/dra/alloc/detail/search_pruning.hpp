@@ -175,14 +175,17 @@ bool basic_allocator<Policy, Engine>::search::short_of_counters_in_state(const c
 
 template <allocation_policy Policy, selector_engine Engine>
 std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd) {
-  // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds.
-  if (!std::is_same_v<Policy, first_fit> || rd.admin_access) return 0;
-  auto& first = rd.selection->first_live;
+  // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds. The
+  // capacity this search gives out only adds to what the ledger gave out, unless some request asked for a negative
+  // amount.
+  if (!std::is_same_v<Policy, first_fit> || rd.admin_access || negative_amounts_) return 0;
+  auto& first = *rd.first_live;
   while (first < candidates_.size()) {
     const candidate& c = candidates_[first];
     const detail::selector_verdict picked = rd.selectable[first];
     if (!(c.exclusive_in_state || picked == detail::selector_verdict::rejected ||
-          (picked == detail::selector_verdict::selected && short_of_counters_in_state(c))))
+          (picked == detail::selector_verdict::selected &&
+           (short_of_counters_in_state(c) || (f_.consumable_capacity && !capacity_fits(rd, c, /*ledger_only=*/true))))))
       break;
     ++first;
   }
@@ -191,11 +194,23 @@ std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd
 
 template <allocation_policy Policy, selector_engine Engine>
 const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_fixed_value(std::size_t ci,
-                                                                                         const request_data& rd) {
+                                                                                            request_data& rd) {
   // Once a matchAttribute constraint has its value, a candidate without it fails when the constraint is added,
   // after checks that have no error to report once every selector of the request is known: first_fit (whose
-  // order is the candidates' own) may then visit only the candidates with the value, in order.
-  if (!std::is_same_v<Policy, first_fit> || rd.selection->unknown != 0) return nullptr;
+  // order is the candidates' own) may then visit only the candidates with the value, in order. Selectors not yet
+  // known are evaluated first, once per selection (their verdicts are kept); if one has an error, the full loop
+  // meets it where upstream does.
+  if (!std::is_same_v<Policy, first_fit>) return nullptr;
+  using coverage = node_pools::selection::coverage;
+  if (rd.selection->evaluated == coverage::partly) {
+    rd.selection->evaluated = coverage::fully;
+    for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix)
+      if (rd.selectable[ix] == detail::selector_verdict::unknown && !is_selectable(rd, ci, ix)) {
+        rd.selection->evaluated = coverage::failed;
+        break;
+      }
+  }
+  if (rd.selection->evaluated != coverage::fully) return nullptr;
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const detail::constraint_state& constraint : constraints_[ci]) {
     if (!constraint.is_match || constraint.count == 0 || !constraint.applies(rd.base_name, sub)) continue;
@@ -218,7 +233,6 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   }
   return nullptr;
 }
-
 
 // Whether the device, not in use and picked by the request's selectors, could still be taken for it deeper in this
 // branch: capacity, taints and each applying constraint's attribute do not change there, and counters only get
