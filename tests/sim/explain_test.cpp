@@ -205,6 +205,48 @@ TEST(Explain, CountersNameTheWholeDeviceHolder) {
                 "memory slices of gpu-0 used by default/slices");
 }
 
+TEST(Explain, FunnelsFollowTheLedgerAndMeetErrorsAgain) {
+  // One builder explains twice: what it keeps of the first call (selector verdicts, the counters allocated devices
+  // use) must follow an allocation made in between, and a selector error is met on every call.
+  const std::string counters =
+      R"(,"sharedCounters":[{"name":"gpu-0-set","counters":{"memory-slice-0":{"value":"1"}}}])";
+  const std::string devices =
+      R"({"name":"gpu-0","attributes":{"type":{"string":"gpu"}},"consumesCounters":[{"counterSet":"gpu-0-set",)"
+      R"("counters":{"memory-slice-0":{"value":"1"}}}]},{"name":"gpu-0-mig-0","attributes":{"type":{"string":"mig"}},)"
+      R"("consumesCounters":[{"counterSet":"gpu-0-set","counters":{"memory-slice-0":{"value":"1"}}}]},{"name":"odd"})";
+  scenario_text t;
+  t.node("n1").slice("n1", "", counters, 2).slice("n1", devices, "", 2);
+  t.claim(
+      "want",
+      R"({"deviceClassName":"gpu","selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].type == 'gpu'"}}]})");
+  auto doc = json::load(t.json());
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const model::scenario& s = doc->scenario();
+  const cel::selector_engine engine;
+  alloc::ledger state;
+  const model::device_class* classes[] = {&s.classes[0].object};
+  std::vector<const model::resource_slice*> slices;
+  for (const auto& sl : s.slices) slices.push_back(&sl.object);
+  const model::resource_claim* claims[] = {&s.claims[0].object};
+  sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
+  auto fits = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
+  auto first = sim::diagnose_node(funnels, s.nodes[0].object, claims, fits, false);
+  EXPECT_EQ(first.verdict, sim::cause::fits) << first.message;
+  EXPECT_EQ(first.claims.at(0).requests.at(0).at(0).selector_errors, 1u);  // "odd" has no type
+  model::allocation_result slice_taken;
+  slice_taken.results.push_back({});
+  slice_taken.results[0].request = "r";
+  slice_taken.results[0].driver = "gpu.example.com";
+  slice_taken.results[0].pool = "n1";
+  slice_taken.results[0].device = "gpu-0-mig-0";
+  state.add(slice_taken, "default/slices");
+  auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return false; };
+  auto second = sim::diagnose_node(funnels, s.nodes[0].object, claims, never, false);
+  EXPECT_EQ(second.verdict, sim::cause::counters) << second.message;
+  EXPECT_NE(second.message.find("used by default/slices"), std::string::npos) << second.message;
+  EXPECT_EQ(second.claims.at(0).requests.at(0).at(0).selector_errors, 1u);
+}
+
 TEST(Explain, CapacityLeftVersusAsked) {
   scenario_text t;
   t.node("n1").slice("n1", R"({"name":"nic-0","allowMultipleAllocations":true,"capacity":{"bandwidth":{"value":"10Gi"}}})");

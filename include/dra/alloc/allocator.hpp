@@ -640,6 +640,7 @@ class basic_allocator {
                                           bool admin_access);
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
     bool short_of_counters_in_state(const candidate& c) const;
+    bool short_of_capacity_in_state(const request_data& rd, const candidate& c) const;
     bool may_still_take(std::size_t claim, const request_data& rd, const candidate& c) const;
     std::size_t first_live(request_data& rd);
     const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, request_data& rd);

@@ -174,6 +174,13 @@ bool basic_allocator<Policy, Engine>::search::short_of_counters_in_state(const c
 }
 
 template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::short_of_capacity_in_state(const request_data& rd,
+                                                                         const candidate& c) const {
+  // Only what the ledger has given out of a shared device changes whether the request's capacity fits.
+  return f_.consumable_capacity && c.given_out != nullptr && !capacity_fits(rd, c, /*ledger_only=*/true);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
 std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd) {
   // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds. The
   // capacity this search gives out only adds to what the ledger gave out, unless some request asked for a negative
@@ -185,7 +192,7 @@ std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd
     const detail::selector_verdict picked = rd.selectable[first];
     if (!(c.exclusive_in_state || picked == detail::selector_verdict::rejected ||
           (picked == detail::selector_verdict::selected &&
-           (short_of_counters_in_state(c) || (f_.consumable_capacity && !capacity_fits(rd, c, /*ledger_only=*/true))))))
+           (short_of_counters_in_state(c) || short_of_capacity_in_state(rd, c)))))
       break;
     ++first;
   }
@@ -201,21 +208,24 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   // known are evaluated first, once per selection (their verdicts are kept); if one has an error, the full loop
   // meets it where upstream does.
   if (!std::is_same_v<Policy, first_fit>) return nullptr;
-  using coverage = node_pools::selection::coverage;
-  if (rd.selection->evaluated == coverage::partly) {
-    rd.selection->evaluated = coverage::fully;
-    for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix)
-      if (rd.selectable[ix] == detail::selector_verdict::unknown && !is_selectable(rd, ci, ix)) {
-        rd.selection->evaluated = coverage::failed;
-        break;
-      }
-  }
-  if (rd.selection->evaluated != coverage::fully) return nullptr;
+  auto every_selector_known = [&] {
+    using coverage = node_pools::selection::coverage;
+    if (rd.selection->evaluated == coverage::partly) {
+      rd.selection->evaluated = coverage::fully;
+      for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix)
+        if (rd.selectable[ix] == detail::selector_verdict::unknown && !is_selectable(rd, ci, ix)) {
+          rd.selection->evaluated = coverage::failed;
+          break;
+        }
+    }
+    return rd.selection->evaluated == coverage::fully;
+  };
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const detail::constraint_state& constraint : constraints_[ci]) {
     if (!constraint.is_match || constraint.count == 0 || !constraint.applies(rd.base_name, sub)) continue;
     const auto keys = taken_values(constraint);
     if (keys.size() != 1) continue;  // no value (nothing can join) or several: left to the full loop
+    if (!every_selector_known()) return nullptr;
     auto& by_value = layout_->attribute_index[std::string(constraint.attribute)];
     if (!by_value.built) {
       for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix) {

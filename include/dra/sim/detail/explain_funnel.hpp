@@ -118,7 +118,8 @@ struct counter_usage {
 
 }  // namespace detail
 
-// Computes funnels. Borrows everything; the ledger may change between calls (nothing is cached against it).
+// Computes funnels. Borrows everything; the ledger may change between calls (what is kept against it, the counters
+// a node's allocated devices use, is checked against the versions of the node's pools).
 template <alloc::selector_engine Engine>
 class funnel_builder {
  public:
@@ -163,10 +164,13 @@ class funnel_builder {
     return programs_.emplace(std::string(expression), std::move(e)).first->second;
   }
   // 1 match, 0 no match, -1 a CEL error (its text in `error`).
-  int selectors_match(std::span<const program_entry* const> programs, const detail::funnel_node::device& d,
-                      std::string& error);
+  // `known` holds, per program, the verdicts kept for the node's devices (`ix` is d's index there).
+  int selectors_match(std::span<const program_entry* const> programs, std::span<std::vector<std::int8_t>* const> known,
+                      std::uint32_t ix, const detail::funnel_node::device& d, std::string& error);
+  std::vector<std::vector<std::int8_t>*> verdicts_for(const detail::funnel_node& n,
+                                                      std::span<const program_entry* const> programs);
   const detail::funnel_node& lay_out(const model::node& node);
-  detail::counter_usage usage(const detail::funnel_node& n) const;
+  const detail::counter_usage& usage(const detail::funnel_node& n);
   request_funnel run(const model::node& node, const detail::funnel_node& n, const detail::counter_usage& use,
                      const model::resource_claim& claim, const model::device_request& request,
                      const model::device_request_spec& spec, std::string_view sub, bool keep_devices);
@@ -186,6 +190,11 @@ class funnel_builder {
   // Results of selectors that read only the driver (see cel::selector_engine::program::reads_only_driver).
   std::map<std::pair<const program_entry*, std::string_view>, result<bool>> by_driver_;
   std::map<std::string, detail::funnel_node, std::less<>> nodes_;
+  // Per node and selector, whether each of the node's devices matches: 1, 0, or -1 not known (an error is not
+  // kept). Explanations of later units meet the same devices and selectors again.
+  std::map<std::pair<const detail::funnel_node*, const program_entry*>, std::vector<std::int8_t>> verdicts_;
+  // Per node: the versions of its pools when its counter usage was worked out, and that usage.
+  std::map<const detail::funnel_node*, std::pair<std::vector<std::uint64_t>, detail::counter_usage>> usage_;
 };
 
 }  // namespace dra::sim

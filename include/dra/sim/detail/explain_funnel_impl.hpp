@@ -50,6 +50,7 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
             draws.push_back({it->second, *e.value});
       return draws;
     };
+    const std::size_t first_device = n.devices.size();
     for (const auto* slice : pl.device_slices)
       for (const auto view : flatten::device_views(*slice)) {
         detail::funnel_node::device d;
@@ -61,10 +62,11 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
         n.devices.push_back(std::move(d));
       }
     if (n.sets.size() == first_set) continue;
+    std::size_t next_device = first_device;  // the device slices' devices were laid out above, in this order
     for (const auto* group : {&pl.device_slices, &pl.other_slices})
       for (const auto* slice : *group)
         for (const auto view : flatten::device_views(*slice)) {
-          auto draws = draws_of(view);
+          auto draws = group == &pl.device_slices ? n.devices[next_device++].draws : draws_of(view);
           if (draws.empty()) continue;
           // A device drawing every counter of a set in full is the physical device its partitions share.
           for (std::uint32_t s = first_set; s < n.sets.size(); ++s) {
@@ -81,8 +83,14 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
 }
 
 template <alloc::selector_engine Engine>
-detail::counter_usage funnel_builder<Engine>::usage(const detail::funnel_node& n) const {
-  detail::counter_usage u;
+const detail::counter_usage& funnel_builder<Engine>::usage(const detail::funnel_node& n) {
+  // Kept while the ledger's versions of the node's pools stay the same: only allocations there change it.
+  std::vector<std::uint64_t> versions;
+  for (const auto& pl : n.pools) versions.push_back(state_->pool_version(pl.key.driver, pl.key.pool));
+  auto& [seen, u] = usage_[&n];
+  if (!seen.empty() && seen == versions) return u;
+  seen = std::move(versions);
+  u = {};
   u.used.assign(n.counters.size(), quantity{});
   u.consumers.resize(n.counters.size());
   u.whole_held.resize(n.sets.size());
@@ -103,17 +111,32 @@ detail::counter_usage funnel_builder<Engine>::usage(const detail::funnel_node& n
 }
 
 template <alloc::selector_engine Engine>
+std::vector<std::vector<std::int8_t>*> funnel_builder<Engine>::verdicts_for(
+    const detail::funnel_node& n, std::span<const program_entry* const> programs) {
+  std::vector<std::vector<std::int8_t>*> out;
+  for (const program_entry* p : programs) {
+    auto& known = verdicts_[std::pair{&n, p}];
+    if (known.empty()) known.assign(n.devices.size(), -1);
+    out.push_back(&known);
+  }
+  return out;
+}
+
+template <alloc::selector_engine Engine>
 int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const> programs,
+                                            std::span<std::vector<std::int8_t>* const> known, std::uint32_t ix,
                                             const detail::funnel_node::device& d, std::string& error) {
   std::optional<std::optional<dra::error>> unusable;  // the device's attribute check, made when first needed
-  for (const program_entry* entry : programs) {
-    const program_entry& p = *entry;
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    const program_entry& p = *programs[i];
     if (!p.program) {
       error = "CEL compile error: " + p.error;
       return -1;
     }
-    // Not cached per device: each device meets each selector once per request, and storing results costs more
-    // than evaluating the usual selectors. One that reads only the driver is evaluated once per driver.
+    std::int8_t& verdict = (*known[i])[ix];
+    if (verdict == 0) return 0;
+    if (verdict == 1) continue;
+    // One that reads only the driver is evaluated once per driver.
     auto m = [&]() -> result<bool> {
       if constexpr (requires { engine_->unusable_attributes(d.view); }) {
         if (p.program->reads_only_driver) {
@@ -130,6 +153,7 @@ int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const
       error = "CEL runtime error: " + m.error().message;
       return -1;
     }
+    verdict = *m ? 1 : 0;
     if (!*m) return 0;
   }
   return 1;
@@ -236,7 +260,7 @@ std::vector<std::vector<request_funnel>> funnel_builder<Engine>::claim_on_node(c
                                                                               const model::resource_claim& claim,
                                                                               bool keep_devices) {
   const detail::funnel_node& n = lay_out(node);
-  const detail::counter_usage use = usage(n);
+  const detail::counter_usage& use = usage(n);
   std::vector<std::vector<request_funnel>> out;
   for (const auto& request : claim.spec.requests) {
     std::vector<request_funnel> alternatives;
