@@ -69,6 +69,15 @@ struct builder {
     s.claims.push_back({c, {}});
     return s.claims.back().object;
   }
+  // Slice slice-1 with nic-0 and nic-1, shared, each with 10G of bandwidth.
+  void shared_nics() {
+    auto& sl = slice("slice-1");
+    for (const char* name : {"nic-0", "nic-1"}) {
+      auto& nic = device(sl, name);
+      nic.allow_multiple_allocations = true;
+      nic.capacity.push_back({"bandwidth", {q("10G"), std::nullopt}});
+    }
+  }
   sim::run_report run(alloc::features f = alloc::features::all()) {
     dra::cel::selector_engine engine;
     auto report = sim::run_scenario(s, engine, f);
@@ -76,6 +85,18 @@ struct builder {
     return report;
   }
 };
+
+// A shared allocation (request req-0) of driver-a/pool-1/`device` consuming `bandwidth`.
+model::device_request_allocation_result share_of(const char* device, const char* bandwidth) {
+  model::device_request_allocation_result share;
+  share.request = "req-0";
+  share.driver = "driver-a";
+  share.pool = "pool-1";
+  share.device = device;
+  share.share_id = "11111111-1111-4111-8111-111111111111";
+  share.consumed_capacity = {{"bandwidth", q(bandwidth)}};
+  return share;
+}
 
 // The first claim allocated on node-1 by a basic_allocator over the builder's first class and slice, nothing held.
 dra::result<alloc::allocation_outcome> allocate_first_claim(const builder& b) {
@@ -498,22 +519,10 @@ TEST(Allocator, PruningNeverHidesASelectorError) {
 
 TEST(Policy, SharedCapacityPacksSharedDevices) {
   builder b;
-  auto& sl = b.slice("slice-1");
-  for (const char* name : {"nic-0", "nic-1"}) {
-    auto& nic = b.device(sl, name);
-    nic.allow_multiple_allocations = true;
-    nic.capacity.push_back({"bandwidth", {q("10G"), std::nullopt}});
-  }
+  b.shared_nics();
   auto& earlier = b.claim("earlier");
   model::allocation_result held;
-  model::device_request_allocation_result share;
-  share.request = "req-0";
-  share.driver = "driver-a";
-  share.pool = "pool-1";
-  share.device = "nic-1";
-  share.share_id = "11111111-1111-4111-8111-111111111111";
-  share.consumed_capacity = {{"bandwidth", q("1G")}};
-  held.results.push_back(share);
+  held.results.push_back(share_of("nic-1", "1G"));
   earlier.allocation = held;
   b.claim("new").spec.requests[0].exactly->capacity = model::capacity_requirements{{{"bandwidth", q("1G")}}};
   dra::cel::selector_engine engine;
@@ -590,12 +599,7 @@ TEST(Allocator, SkipsAFullSharedDeviceOnlyForRequestsItCannotHold) {
   // keep a request for 0G (which still fits there) from it, nor a request for 1G in a claim whose other request
   // gave some back (a negative amount), nor any request once a ledger assigned anew frees nic-0.
   builder b;
-  auto& sl = b.slice("slice-1");
-  for (const char* name : {"nic-0", "nic-1"}) {
-    auto& nic = b.device(sl, name);
-    nic.allow_multiple_allocations = true;
-    nic.capacity.push_back({"bandwidth", {q("10G"), std::nullopt}});
-  }
+  b.shared_nics();
   auto asking = [&](std::string name, std::vector<const char*> amounts) {
     model::resource_claim& c = b.claim(std::move(name));
     for (std::size_t i = 1; i < amounts.size(); ++i) {
@@ -611,14 +615,7 @@ TEST(Allocator, SkipsAFullSharedDeviceOnlyForRequestsItCannotHold) {
   const auto* gives_back = asking("gives-back", {"-1G", "1G"});
   dra::cel::selector_engine engine;
   alloc::ledger state;
-  model::device_request_allocation_result full;
-  full.request = "req-0";
-  full.driver = "driver-a";
-  full.pool = "pool-1";
-  full.device = "nic-0";
-  full.share_id = "11111111-1111-4111-8111-111111111111";
-  full.consumed_capacity = {{"bandwidth", q("10G")}};
-  state.add(full);
+  state.add(share_of("nic-0", "10G"));
   std::vector<const model::device_class*> classes{&b.s.classes[0].object};
   std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
   alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
