@@ -209,7 +209,7 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   // meets it where upstream does.
   if (!std::is_same_v<Policy, first_fit>) return nullptr;
   auto every_selector_known = [&] {
-    using coverage = node_pools::selection::coverage;
+    using coverage = typename node_pools::selection::coverage;
     if (rd.selection->evaluated == coverage::partly) {
       rd.selection->evaluated = coverage::fully;
       for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix)
