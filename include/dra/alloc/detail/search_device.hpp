@@ -86,20 +86,16 @@ bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& 
     const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
     quantity amount = detail::consumed_amount(requested, *e.value);
     if (detail::violates_policy(amount, *e.value)) return false;
-    // A sum too large to represent is more than any capacity holds.
     quantity total = amount;
-    if (c.given_out != nullptr)
-      if (const quantity* q = model::find(*c.given_out, e.name)) {
-        auto sum = total.add(*q);
-        if (!sum) return false;
-        total = *sum;
-      }
-    if (const quantity* q = ledger_only ? nullptr : model::find(c.allocating, e.name)) {
-      auto sum = total.add(*q);
-      if (!sum) return false;
-      total = *sum;
-    }
-    if (total > e.value->value) return false;
+    auto add = [&](const quantity* held) {  // a sum too large to represent is more than any capacity holds
+      if (held == nullptr) return true;
+      auto sum = total.add(*held);
+      if (sum) total = *sum;
+      return sum.has_value();
+    };
+    if (!add(c.given_out != nullptr ? model::find(*c.given_out, e.name) : nullptr) ||
+        !add(ledger_only ? nullptr : model::find(c.allocating, e.name)) || total > e.value->value)
+      return false;
   }
   return true;
 }
