@@ -498,7 +498,7 @@ class basic_allocator {
     std::vector<std::pair<std::uint32_t, std::span<const model::text>>> group_sets;
     std::vector<const model::device_taint*> rule_taints;  // from DeviceTaintRules
   };
-  // A candidate as searches see it: what the ledger says (as of its pool's `seen_version`) and what the current
+  // A candidate as searches see it: what the ledger says (as of the node's `changes_seen`) and what the current
   // search has given out. Kept per node between searches; every search leaves the search's part as it found it.
   struct candidate {
     const candidate_layout* st = nullptr;
@@ -521,11 +521,11 @@ class basic_allocator {
     device_ref id;
     std::vector<std::pair<std::uint32_t, std::span<const model::text>>> group_sets;
   };
-  // The ledger's view of one pool, refreshed when the pool's version changes.
-  struct pool_state {
-    std::uint64_t seen_version = std::numeric_limits<std::uint64_t>::max();
-    std::uint32_t first_candidate = 0, last_candidate = 0;
-    std::uint32_t first_holder = 0, last_holder = 0;  // its counter_holders
+  // Where a device of a node's valid pools sits in its layout (npos: not there).
+  struct device_place {
+    static constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
+    std::uint32_t candidate = npos;
+    std::uint32_t holder = npos;  // in counter_holders
   };
   // What one node sees: its pools, candidates and counters, independent of what is allocated.
   struct node_pools {
@@ -538,13 +538,13 @@ class basic_allocator {
     std::vector<counter_holder> counter_holders;
     std::uint32_t group_slots = 0;            // counter sets whose compatibility groups are tracked
     std::vector<group_holder> group_holders;  // devices with group slots, allocated or not
-    std::vector<pool_state> pool_states;
     std::vector<quantity> slot_available;  // slot_values less what allocated devices hold
-    std::unordered_map<device_ref, std::uint32_t, device_ref_hash> pool_index;  // (driver, pool, "") → pool
-    // What searches start from, refreshed for the pools the ledger logged since `changes_seen` (all of them when
+    std::unordered_map<device_ref, device_place, device_ref_hash> places;
+    // What searches start from, refreshed for the devices the ledger logged since `changes_seen` (all of them when
     // its generation changed): so a search costs what it visits, not what the node has.
     std::uint64_t ledger_generation = std::numeric_limits<std::uint64_t>::max();
     std::size_t changes_seen = 0;
+    std::vector<char> charged;  // per counter holder: allocated, its draws taken off slot_available
     std::vector<candidate> live;
     std::vector<counter_slot> slots;
     std::vector<char> overdrawn;          // per pool: allocated devices hold more than a counter has

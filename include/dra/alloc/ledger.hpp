@@ -82,6 +82,8 @@ class ledger {
     bool shared = false;                          // has shared allocations
     std::optional<capacity_amounts> given_out;    // capacity its shared allocations consume
     std::vector<std::string> owners;              // claims known to hold it (added with an owner), in order
+    // Held in any way (upstream's IsDeviceAllocated): such devices consume their counters.
+    [[nodiscard]] bool allocated() const noexcept { return exclusive || shared || given_out; }
   };
 
   // Records one allocation result: admin-access results do not block
@@ -102,13 +104,13 @@ class ledger {
     }
   }
 
-  // Every add() appends its pool (device name empty) to a log, so that callers caching per-pool lookups refresh
-  // only the pools added to since they last looked: remember changes_seen() and read the log from there. The log
+  // Every add() appends the device it touched to a log, so that callers caching per-device lookups refresh only
+  // the devices added since they last looked: remember changes_seen() and read the log from there. The log
   // restarts when the ledger is assigned; a new generation() says so.
   [[nodiscard]] std::uint64_t generation() const noexcept { return generation_; }
-  [[nodiscard]] std::size_t changes_seen() const noexcept { return changed_pools_.size(); }
-  [[nodiscard]] std::span<const device_ref> changed_pools_since(std::size_t seen) const noexcept {
-    return std::span<const device_ref>(changed_pools_).subspan(std::min(seen, changed_pools_.size()));
+  [[nodiscard]] std::size_t changes_seen() const noexcept { return changed_devices_.size(); }
+  [[nodiscard]] std::span<const device_ref> changed_devices_since(std::size_t seen) const noexcept {
+    return std::span<const device_ref>(changed_devices_).subspan(std::min(seen, changed_devices_.size()));
   }
 
   // Everything the ledger holds for the device, in one lookup; nullptr when it holds nothing.
@@ -124,7 +126,7 @@ class ledger {
   // Held in any way (upstream's IsDeviceAllocated): such devices consume their counters.
   [[nodiscard]] bool allocated(const device_ref& id) const {
     const device_state* d = find(id);
-    return d != nullptr && (d->exclusive || d->shared || d->given_out);
+    return d != nullptr && d->allocated();
   }
   // Capacity given out by shared allocations of the device; nullptr when it has none.
   [[nodiscard]] const capacity_amounts* given_out(const device_ref& id) const {
@@ -143,7 +145,7 @@ class ledger {
   device_state* add_result(const model::device_request_allocation_result& r) {
     if (r.admin_access.value_or(false)) return nullptr;
     pool_versions_[device_ref{r.driver, r.pool, {}}] = ++version_;
-    changed_pools_.push_back(device_ref{r.driver, r.pool, {}});
+    changed_devices_.push_back(device_ref{r.driver, r.pool, r.device});
     device_state& d = devices_[device_ref{r.driver, r.pool, r.device}];
     if (!r.share_id) {
       d.exclusive = true;
@@ -161,13 +163,13 @@ class ledger {
     pool_versions_ = std::move(other.pool_versions_);
     version_ = newer;
     for (auto& entry : pool_versions_) entry.second = newer;
-    changed_pools_.clear();
+    changed_devices_.clear();
     generation_ = std::max(generation_, other.generation_) + 1;
   }
 
   std::uint64_t version_ = 0;
   std::uint64_t generation_ = 0;
-  std::vector<device_ref> changed_pools_;
+  std::vector<device_ref> changed_devices_;
   std::unordered_map<device_ref, std::uint64_t, device_ref_hash> pool_versions_;  // device name empty
   std::unordered_map<device_ref, device_state, device_ref_hash> devices_;
 };

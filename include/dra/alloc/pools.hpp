@@ -8,10 +8,12 @@
 #include <dra/model/resource_slice.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -57,6 +59,43 @@ inline std::string pool_name(const pool_key& k) { return std::string(k.driver) +
 [[nodiscard]] inline const model::resource_slice_mixins* mixins_of(const model::resource_slice& s) noexcept {
   return s.mixins ? &*s.mixins : nullptr;
 }
+
+// Numbers a pool's counters set by set, each set's counters in key order, from `first`: the numbers (counter slots)
+// by which a device's draws on the pool's counters are kept.
+class counter_numbering {
+ public:
+  counter_numbering(const pool& p, std::uint32_t first) {
+    for (const auto& set : p.counter_sets) {
+      sets_.push_back({set.name(), first, {}});
+      for (const auto e : set.counters()) {
+        sets_.back().counters.push_back(e.name);
+        ++first;
+      }
+    }
+  }
+  // Calls `draw(number, amount)` for each counter the device consumes, in its consumptions' order; counters the
+  // pool's sets lack are left out (a pool where any is lacking is invalid).
+  template <class Draw>
+  void for_each_draw(const flatten::mixin_device_view& device, Draw&& draw) const {
+    for (const auto consumption : device.counter_consumptions()) {
+      const auto set = std::ranges::find(sets_, consumption.counter_set(), &numbered_set::name);
+      if (set == sets_.end()) continue;
+      for (const auto e : consumption.counters()) {
+        const auto it = std::ranges::lower_bound(set->counters, e.name);
+        if (it != set->counters.end() && *it == e.name)
+          draw(set->first + static_cast<std::uint32_t>(it - set->counters.begin()), *e.value);
+      }
+    }
+  }
+
+ private:
+  struct numbered_set {
+    std::string_view name;
+    std::uint32_t first = 0;
+    std::vector<std::string_view> counters;  // in key order
+  };
+  std::vector<numbered_set> sets_;  // in the pool's order: with a name twice, the first counts
+};
 
 // Every counter a device consumes must name a counter set of the pool and a counter in it.
 [[nodiscard]] inline std::string check_counter_consumption(const pool& p,

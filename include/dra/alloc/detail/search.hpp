@@ -33,42 +33,41 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     for (candidate& c : layout.live) c.exclusive_for.clear(), c.shares = 0, c.allocating.clear();
     for (counter_slot& slot : layout.slots) slot.consumed = quantity{};
   }
-  // Refresh what the ledger says about each pool added to since the last search on this node.
-  auto refresh = [&](std::uint32_t p) {
-    const pool& pl = (*pools_)[p];
-    if (pl.incomplete || pl.invalid) return;
-    pool_state& ps = layout.pool_states[p];
-    const std::uint64_t version = a_.state_->pool_version(pl.key.driver, pl.key.pool);
-    if (version == ps.seen_version) return;
-    ps.seen_version = version;
-    for (std::uint32_t i = ps.first_candidate; i < ps.last_candidate; ++i) {
-      candidate& c = layout.live[i];
-      const auto* held = version != 0 ? a_.state_->find(c.st->id) : nullptr;
+  // Refresh what the ledger says about the devices added since the last search on this node.
+  auto charge = [&](std::uint32_t h) {  // an allocated device's draws come off its pool's counters
+    const counter_holder& holder = layout.counter_holders[h];
+    layout.charged[h] = 1;
+    for (const auto& [slot, amount] : holder.draws)
+      if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
+    const auto [first_slot, last_slot] = layout.pool_slots[holder.pool];
+    layout.overdrawn[holder.pool] = 0;
+    for (std::uint32_t i = first_slot; i < last_slot; ++i) {
+      layout.slots[i].available = layout.slot_available[i];
+      if (layout.slot_available[i].sign() < 0) layout.overdrawn[holder.pool] = 1;
+    }
+  };
+  auto refresh = [&](const device_place& place, const ledger::device_state* held) {
+    if (place.candidate != device_place::npos) {
+      candidate& c = layout.live[place.candidate];
       c.exclusive_in_state = held != nullptr && held->exclusive;
       c.given_out = held != nullptr && held->given_out ? &*held->given_out : nullptr;
     }
-    const auto [first_slot, last_slot] = layout.pool_slots[p];
-    for (std::uint32_t i = first_slot; i < last_slot; ++i) layout.slot_available[i] = layout.slot_values[i];
-    if (version != 0)
-      for (std::uint32_t h = ps.first_holder; h < ps.last_holder; ++h) {
-        const counter_holder& holder = layout.counter_holders[h];
-        if (!a_.state_->allocated(holder.id)) continue;
-        for (const auto& [slot, amount] : holder.draws)
-          if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
-      }
-    layout.overdrawn[p] = 0;
-    for (std::uint32_t i = first_slot; i < last_slot; ++i) {
-      layout.slots[i].available = layout.slot_available[i];
-      if (layout.slot_available[i].sign() < 0) layout.overdrawn[p] = 1;
-    }
+    if (place.holder != device_place::npos && !layout.charged[place.holder] && held != nullptr && held->allocated())
+      charge(place.holder);
   };
   if (layout.ledger_generation != a_.state_->generation()) {
     // A ledger assigned anew may hold less than before (claims replaced): what a first_live skipped may be free.
     for (auto& entry : layout.selections) entry.second.first_live.clear();
-    for (std::uint32_t p = 0; p < pools_->size(); ++p) refresh(p);
+    layout.slot_available = layout.slot_values;
+    for (std::size_t i = 0; i < layout.slots.size(); ++i) layout.slots[i].available = layout.slot_values[i];
+    std::ranges::fill(layout.overdrawn, 0);
+    std::ranges::fill(layout.charged, 0);
+    for (const candidate_layout& c : layout.candidates) refresh(layout.places[c.id], a_.state_->find(c.id));
+    for (const counter_holder& h : layout.counter_holders) refresh(layout.places[h.id], a_.state_->find(h.id));
   } else {
-    for (const device_ref& changed : a_.state_->changed_pools_since(layout.changes_seen))
-      if (auto it = layout.pool_index.find(changed); it != layout.pool_index.end()) refresh(it->second);
+    for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen))
+      if (auto it = layout.places.find(changed); it != layout.places.end())
+        refresh(it->second, a_.state_->find(changed));
   }
   layout.ledger_generation = a_.state_->generation();
   layout.changes_seen = a_.state_->changes_seen();
@@ -206,50 +205,22 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   // this depends on what is allocated, so it is kept per node.
   const features& f = a_.features_;
   layout.pool_slots.resize(layout.pools.size());
-  layout.pool_states.resize(layout.pools.size());
   for (std::uint32_t p = 0; p < layout.pools.size(); ++p) {
     const pool& pl = layout.pools[p];
     const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
     layout.pool_slots[p] = {next, next};
-    layout.pool_states[p].first_candidate = static_cast<std::uint32_t>(layout.candidates.size());
-    layout.pool_states[p].last_candidate = layout.pool_states[p].first_candidate;
-    layout.pool_states[p].first_holder = static_cast<std::uint32_t>(layout.counter_holders.size());
-    layout.pool_states[p].last_holder = layout.pool_states[p].first_holder;
-    layout.pool_index.emplace(device_ref{pl.key.driver, pl.key.pool, {}}, p);
     if (pl.incomplete || pl.invalid) continue;
-    // Slots are numbered set by set, each set's counters in key order, so a
-    // counter's slot is its set's first slot plus its rank in the set.
-    struct set_slots {
-      std::string_view name;
-      std::uint32_t first = 0;
-      std::vector<std::string_view> counters;  // sorted
-    };
-    std::vector<set_slots> slot_sets;
     if (f.partitionable_devices)
-      for (const auto& set : pl.counter_sets) {
-        set_slots entry{set.name(), static_cast<std::uint32_t>(layout.slot_values.size()), {}};
-        for (const auto e : set.counters()) {
-          entry.counters.push_back(e.name);
-          layout.slot_values.push_back(*e.value);
-        }
-        slot_sets.push_back(std::move(entry));
-      }
+      for (const auto& set : pl.counter_sets)
+        for (const auto e : set.counters()) layout.slot_values.push_back(*e.value);
     layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
-    auto slot_of = [&](std::string_view set_name, std::string_view counter) -> std::optional<std::uint32_t> {
-      for (const auto& set : slot_sets) {
-        if (set.name != set_name) continue;
-        auto it = std::lower_bound(set.counters.begin(), set.counters.end(), counter);
-        if (it == set.counters.end() || *it != counter) return std::nullopt;
-        return set.first + static_cast<std::uint32_t>(it - set.counters.begin());
-      }
-      return std::nullopt;
-    };
+    const detail::counter_numbering slot_numbers(pl, next);
+    const bool has_slots = layout.pool_slots[p].second != next;
     auto draws_of = [&](const flatten::mixin_device_view& view) {
       std::vector<std::pair<std::uint32_t, quantity>> draws;
-      if (!f.partitionable_devices) return draws;
-      for (const auto consumption : view.counter_consumptions())
-        for (const auto e : consumption.counters())
-          if (auto slot = slot_of(consumption.counter_set(), e.name)) draws.emplace_back(*slot, *e.value);
+      if (f.partitionable_devices)
+        slot_numbers.for_each_draw(
+            view, [&](std::uint32_t slot, const quantity& amount) { draws.emplace_back(slot, amount); });
       return draws;
     };
     // KEP-5963: one group slot per counter set drawn from, in pools where some device declares groups.
@@ -271,6 +242,7 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
       }
       return sets;
     };
+    const std::size_t first_candidate = layout.candidates.size();
     for (const auto* slice : pl.device_slices)
       for (const auto view : flatten::device_views(*slice)) {
         candidate_layout c;
@@ -286,16 +258,19 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
           if (detail::rule_selects(rule->device_selector, c.id)) c.rule_taints.push_back(&rule->taint);
         layout.candidates.push_back(std::move(c));
       }
-    // Every device of the pool that may hold counters when allocated.
-    if (!slot_sets.empty())
+    // Every device of the pool that may hold counters when allocated (the device slices' devices were laid out
+    // above, in this order).
+    if (has_slots) {
+      std::size_t next_candidate = first_candidate;
       for (const auto* group : {&pl.device_slices, &pl.other_slices})
         for (const auto* slice : *group)
           for (const auto view : flatten::device_views(*slice)) {
-            auto draws = draws_of(view);
+            auto draws = group == &pl.device_slices ? layout.candidates[next_candidate++].draws : draws_of(view);
             if (!draws.empty())
               layout.counter_holders.push_back(
                   {p, device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
           }
+    }
     if (tracks_groups)
       for (const auto* group : {&pl.device_slices, &pl.other_slices})
         for (const auto* slice : *group)
@@ -303,9 +278,11 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
             if (auto sets = group_sets_of(d); !sets.empty())
               layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
     layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
-    layout.pool_states[p].last_candidate = static_cast<std::uint32_t>(layout.candidates.size());
-    layout.pool_states[p].last_holder = static_cast<std::uint32_t>(layout.counter_holders.size());
   }
+  for (std::uint32_t i = 0; i < layout.candidates.size(); ++i) layout.places[layout.candidates[i].id].candidate = i;
+  for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
+    layout.places[layout.counter_holders[h].id].holder = h;
+  layout.charged.assign(layout.counter_holders.size(), 0);
   layout.slot_available = layout.slot_values;
   layout.live.resize(layout.candidates.size());
   for (std::size_t i = 0; i < layout.candidates.size(); ++i) layout.live[i].st = &layout.candidates[i];

@@ -29,7 +29,7 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
       continue;
     }
     const auto first_set = static_cast<std::uint32_t>(n.sets.size());
-    std::map<std::pair<std::string_view, std::string_view>, std::uint32_t> counter_index;  // (set, counter)
+    const alloc::detail::counter_numbering counter_numbers(pl, static_cast<std::uint32_t>(n.counters.size()));
     std::vector<std::size_t> counters_in_set;  // per set of this pool
     if (f_.partitionable_devices)
       for (const auto& set : pl.counter_sets) {
@@ -37,17 +37,15 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
         counters_in_set.push_back(0);
         for (const auto e : set.counters()) {
           ++counters_in_set.back();
-          counter_index.emplace(std::pair{set.name(), e.name}, static_cast<std::uint32_t>(n.counters.size()));
           n.counters.push_back({static_cast<std::uint32_t>(n.sets.size() - 1), e.name, *e.value});
         }
       }
     auto draws_of = [&](const flatten::mixin_device_view& view) {
       std::vector<detail::funnel_node::draw> draws;
-      if (!f_.partitionable_devices) return draws;
-      for (const auto consumption : view.counter_consumptions())
-        for (const auto e : consumption.counters())
-          if (auto it = counter_index.find(std::pair{consumption.counter_set(), e.name}); it != counter_index.end())
-            draws.push_back({it->second, *e.value});
+      if (f_.partitionable_devices)
+        counter_numbers.for_each_draw(view, [&](std::uint32_t counter, const quantity& amount) {
+          draws.push_back({counter, amount});
+        });
       return draws;
     };
     const std::size_t first_device = n.devices.size();
