@@ -72,6 +72,25 @@ struct scenario_text {
                     R"("resourceClaims":[)" + refs + "]}}");
     return *this;
   }
+  // A ResourceClaimTemplate whose claims have one request `gpus` (the JSON of its "exactly").
+  scenario_text& claim_template(const std::string& name, const std::string& exactly) {
+    items.push_back(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":")" + name +
+                    R"(","namespace":"default"},"spec":{"spec":{"devices":{"requests":[{"name":"gpus","exactly":)" +
+                    exactly + "}]}}}}");
+    return *this;
+  }
+  // A pod whose claims come from templates: (entry name, template name) each.
+  scenario_text& templated_pod(const std::string& name, const std::vector<std::pair<std::string, std::string>>& entries,
+                               const std::string& node = "") {
+    std::string refs;
+    for (const auto& [entry, from] : entries)
+      refs +=
+          (refs.empty() ? "" : ",") + (R"({"name":")" + entry + R"(","resourceClaimTemplateName":")" + from + "\"}");
+    items.push_back(R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                    R"(","namespace":"default"},"spec":{)" + (node.empty() ? "" : R"("nodeName":")" + node + "\",") +
+                    R"("resourceClaims":[)" + refs + "]}}");
+    return *this;
+  }
   [[nodiscard]] std::string json() const {
     std::string out = R"({"apiVersion":"v1","kind":"List","items":[)";
     for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
@@ -375,6 +394,47 @@ TEST(Explain, DefaultScenarioReadsAsAPersonWouldSay) {
   const auto& gpu = explained[1].diagnosis.nodes[0].claims.at(0).requests.at(0).at(0);
   EXPECT_EQ(gpu.free, 2u);
   EXPECT_EQ(gpu.counters_left, 1u);
+}
+
+TEST(Explain, ClaimsMadeFromTemplatesAreExplainedWithTheirPod) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(3)).node("n2").slice("n2", gpus(1));
+  t.holder("owner", {"n1/gpu-0"});
+  t.claim_template("two", R"({"deviceClassName":"gpu","count":2})");
+  t.templated_pod("a", {{"x", "two"}, {"y", "two"}});  // 4 GPUs together: 2 free on n1, 1 on n2
+  t.templated_pod("b", {{"x", "two"}}, "n1");          // then fits on n1, the node it names
+  t.templated_pod("c", {{"x", "missing"}});
+  auto doc = json::load(t.json());
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const cel::selector_engine engine;
+  const auto report = sim::run_scenario(doc->scenario(), engine);
+  const std::vector<std::string> names{"default/a-y", "default/b-x", "default/c-x", "default/nobody"};
+  auto explained = sim::explain_claims(doc->scenario(), report, engine, alloc::features::all(), names);
+  ASSERT_EQ(explained.size(), 4u);
+
+  const auto& a = explained[0];
+  EXPECT_EQ(a.status, "unschedulable");
+  ASSERT_EQ(a.diagnosis.nodes.size(), 2u);
+  const auto& n1 = a.diagnosis.nodes[0];
+  EXPECT_EQ(n1.node, "n1");
+  EXPECT_EQ(n1.verdict, sim::cause::conflict) << n1.message;
+  ASSERT_EQ(n1.claims.size(), 2u);  // both claims of pod a, diagnosed together
+  EXPECT_EQ(n1.claims[0].claim, "default/a-x");
+  EXPECT_EQ(n1.claims[1].claim, "default/a-y");
+  EXPECT_EQ(a.diagnosis.nodes[1].verdict, sim::cause::count) << a.diagnosis.nodes[1].message;
+
+  const auto& b = explained[1];
+  EXPECT_EQ(b.status, "allocated");
+  EXPECT_EQ(b.node, "n1");
+  ASSERT_EQ(b.chosen.size(), 2u);
+  EXPECT_EQ(b.chosen[0].second, "gpu.example.com/n1/gpu-1");
+  ASSERT_EQ(b.diagnosis.nodes.size(), 1u);
+  EXPECT_EQ(b.diagnosis.nodes[0].verdict, sim::cause::fits) << b.diagnosis.nodes[0].message;
+
+  EXPECT_EQ(explained[2].status, "error");
+  EXPECT_NE(explained[2].error.find("ResourceClaimTemplate default/missing not found"), std::string::npos)
+      << explained[2].error;
+  EXPECT_EQ(explained[3].status, "not found");
 }
 
 // Generated scenarios: a few nodes of a few GPUs, some held by other claims, some tainted, and one pending claim.

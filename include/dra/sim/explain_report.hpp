@@ -6,6 +6,8 @@
 #include <dra/sim/explain.hpp>
 #include <dra/sim/runner.hpp>
 
+#include <algorithm>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,40 +49,41 @@ struct claim_explanation {
 
 namespace detail {
 
-// The claims of the unit `claim` was allocated with (its pod's claims pending in this run), and the pod's node.
-[[nodiscard]] inline std::vector<std::size_t> unit_of(const model::scenario& s, std::size_t claim,
-                                                      const model::node** pinned, const node_list& nodes,
-                                                      std::vector<model::node>& owned) {
-  const auto& target = s.claims[claim].object.meta;
-  for (const auto& located : s.pods) {
-    const model::pod& pod = located.object;
-    if (pod.meta.namespace_ != target.namespace_) continue;
-    std::vector<std::size_t> unit;
-    bool mine = false;
-    for (const auto& ref : pod.resource_claims) {
-      if (!ref.resource_claim_name) continue;
-      for (std::size_t i = 0; i < s.claims.size(); ++i)
-        if (s.claims[i].object.meta.name == *ref.resource_claim_name &&
-            s.claims[i].object.meta.namespace_ == pod.meta.namespace_ && !s.claims[i].object.allocation &&
-            std::find(unit.begin(), unit.end(), i) == unit.end()) {
-          unit.push_back(i);
-          mine = mine || i == claim;
-        }
-    }
-    if (!mine) continue;
-    if (pod.node_name) {
-      for (const auto* n : nodes.nodes)
-        if (n->meta.name == *pod.node_name) *pinned = n;
-      if (*pinned == nullptr) {
-        model::node n;
-        n.meta.name = *pod.node_name;
-        owned.push_back(std::move(n));
-        *pinned = &owned.back();
-      }
-    }
-    return unit;
-  }
-  return {claim};
+// The claim the run's outcome `at` is about: one of the scenario's, or one the run made from a template; nullptr
+// for a template that does not exist.
+[[nodiscard]] inline const model::resource_claim* claim_of(const model::scenario& s, const run_report& report,
+                                                           std::size_t at) {
+  const outcome_subject& subject = report.subjects[at];
+  if (subject.claim) return &s.claims[*subject.claim].object;
+  if (subject.generated) return &report.generated[*subject.generated].claim;
+  return nullptr;
+}
+
+// The outcomes of the unit the outcome `at` belongs to: its pod's pending claims, which the run allocated together
+// (and so reported one after another), or the claim alone when no pod asked for it.
+[[nodiscard]] inline std::vector<std::size_t> unit_of(const run_report& report, std::size_t at) {
+  const auto pod = report.subjects[at].pod;
+  if (!pod) return {at};
+  std::size_t first = at, last = at + 1;
+  while (first > 0 && report.subjects[first - 1].pod == pod) --first;
+  while (last < report.subjects.size() && report.subjects[last].pod == pod) ++last;
+  std::vector<std::size_t> unit(last - first);
+  std::iota(unit.begin(), unit.end(), first);
+  return unit;
+}
+
+// The node a pod names in spec.nodeName (one of the scenario's, else a bare node of that name kept in `owned`), or
+// nullptr.
+[[nodiscard]] inline const model::node* pinned_node(const model::scenario& s, std::optional<std::size_t> pod,
+                                                    const node_list& nodes, std::vector<model::node>& owned) {
+  if (!pod || !s.pods[*pod].object.node_name) return nullptr;
+  const model::text name = *s.pods[*pod].object.node_name;
+  for (const auto* n : nodes.nodes)
+    if (n->meta.name == name) return n;
+  model::node n;
+  n.meta.name = name;
+  owned.push_back(std::move(n));
+  return &owned.back();
 }
 
 }  // namespace detail
@@ -103,28 +106,28 @@ template <alloc::selector_engine Engine>
   for (const auto& name : wanted) {
     claim_explanation e;
     e.claim = name;
-    std::size_t at = report.outcomes.size(), claim_index = s.claims.size();
+    std::size_t at = report.outcomes.size();
     for (std::size_t i = 0; i < report.outcomes.size(); ++i)
       if (report.outcomes[i].claim == name) at = i;
-    for (std::size_t i = 0; i < s.claims.size(); ++i)
-      if (alloc::object_name(s.claims[i].object.meta) == name) claim_index = i;
-    if (at == report.outcomes.size() || claim_index == s.claims.size()) {
-      e.status = claim_index == s.claims.size() ? "not found" : "already allocated";
+    if (at == report.outcomes.size()) {
+      const bool exists =
+          std::ranges::any_of(s.claims, [&](const auto& c) { return alloc::object_name(c.object.meta) == name; });
+      e.status = exists ? "already allocated" : "not found";
       out.push_back(std::move(e));
       continue;
     }
     const model::claim_outcome& o = report.outcomes[at];
-    const model::node* pinned = nullptr;
-    std::vector<model::node> owned;
-    owned.reserve(1);
+    if (detail::claim_of(s, report, at) == nullptr) {  // its pod names a template that does not exist
+      e.status = "error";
+      if (const auto* failure = o.error()) e.error = failure->to_string();
+      out.push_back(std::move(e));
+      continue;
+    }
     const model::claim_allocated* allocated = o.allocated();
-    std::vector<std::size_t> unit = allocated != nullptr ? std::vector<std::size_t>{claim_index}
-                                                         : detail::unit_of(s, claim_index, &pinned, nodes, owned);
+    const std::vector<std::size_t> unit =
+        allocated != nullptr ? std::vector<std::size_t>{at} : detail::unit_of(report, at);
     // What was allocated before: the scenario's own allocations, then the run's, up to this claim's unit.
-    std::size_t before = at;
-    for (std::size_t i = 0; i < at && allocated == nullptr; ++i)
-      for (auto u : unit)
-        if (report.outcomes[i].claim == alloc::object_name(s.claims[u].object.meta)) before = std::min(before, i);
+    const std::size_t before = unit.front();
     alloc::ledger state;
     for (const auto& c : s.claims)
       if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
@@ -135,8 +138,11 @@ template <alloc::selector_engine Engine>
     funnel_builder<Engine> funnels(features, state, classes, slices, engine);
     allocator_oracle<decltype(allocator)> oracle{&allocator};
     std::vector<const model::resource_claim*> claims;
-    for (auto u : unit) claims.push_back(&s.claims[u].object);
+    for (auto u : unit)
+      if (const auto* member = detail::claim_of(s, report, u)) claims.push_back(member);
     std::vector<const model::node*> tried;
+    std::vector<model::node> owned;
+    owned.reserve(1);
     if (allocated != nullptr) {
       e.status = "allocated";
       e.node = allocated->node;
@@ -152,7 +158,7 @@ template <alloc::selector_engine Engine>
         e.status = "unschedulable";
         e.summary = o.unschedulable()->why;
       }
-      if (pinned != nullptr)
+      if (const auto* pinned = detail::pinned_node(s, report.subjects[at].pod, nodes, owned))
         tried.push_back(pinned);
       else
         tried = nodes.nodes;
