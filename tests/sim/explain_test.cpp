@@ -437,6 +437,27 @@ TEST(Explain, ClaimsMadeFromTemplatesAreExplainedWithTheirPod) {
   EXPECT_EQ(explained[3].status, "not found");
 }
 
+TEST(Explain, ExplainedClaimsMeetTheDeviceTaintRulesTheRunMet) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(1));
+  t.items.push_back(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","metadata":{"name":"drain"},)"
+                    R"("spec":{"deviceSelector":{"driver":"gpu.example.com","pool":"n1"},)"
+                    R"("taint":{"key":"example.com/drain","effect":"NoSchedule"}}})");
+  t.claim("want", R"({"deviceClassName":"gpu"})");
+  auto doc = json::load(t.json());
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const cel::selector_engine engine;
+  const auto report = sim::run_scenario(doc->scenario(), engine);
+  const std::vector<std::string> names{"default/want"};
+  auto explained = sim::explain_claims(doc->scenario(), report, engine, alloc::features::all(), names);
+  ASSERT_EQ(explained.size(), 1u);
+  EXPECT_EQ(explained[0].status, "unschedulable");
+  ASSERT_EQ(explained[0].diagnosis.nodes.size(), 1u);
+  const auto& node = explained[0].diagnosis.nodes[0];
+  EXPECT_EQ(node.verdict, sim::cause::taint) << node.message;
+  EXPECT_NE(node.message.find("example.com/drain"), std::string::npos) << node.message;
+}
+
 // Generated scenarios: a few nodes of a few GPUs, some held by other claims, some tainted, and one pending claim.
 struct plan {
   struct gpu {

@@ -449,6 +449,14 @@ class basic_allocator {
     pools_by_node_.clear();
   }
 
+  // The pools `node` can use, gathered as upstream gathers them (an error when node selection fails). Kept per node
+  // and its labels, so that explanations built beside the allocator need not gather them again.
+  [[nodiscard]] result<std::span<const pool>> pools_for(const model::node& node) {
+    auto entry = node_entry(node);
+    if (!entry) return std::move(entry).error();
+    return std::span<const pool>((*entry)->second.pools);
+  }
+
   // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
   // means no limit, as upstream (whose only bound is the scheduler's filter timeout). The counting bounds cut most
   // hopeless searches; a budget guards a service against the rest.
@@ -687,6 +695,21 @@ class basic_allocator {
   // Keyed by owned text: claims passed to allocate() need not outlive the allocator.
   std::map<std::string, compiled, std::less<>> programs_;
   std::map<std::string, node_pools, std::less<>> pools_by_node_;
+  // The node's entry in pools_by_node_, its pools gathered (once per node: they depend only on the slices and the
+  // node).
+  result<typename std::map<std::string, node_pools, std::less<>>::iterator> node_entry(const model::node& node) {
+    auto cached = pools_by_node_.find(node.meta.name);
+    if (cached != pools_by_node_.end() && cached->second.same_labels(node.meta.labels)) return cached;
+    std::vector<const model::resource_slice*> for_node;
+    if (auto it = slices_on_node_.find(node.meta.name); it != slices_on_node_.end()) for_node = it->second;
+    for_node.insert(for_node.end(), shared_slices_.begin(), shared_slices_.end());
+    auto gathered = gather_pools(for_node, node, features_, by_pool_);
+    if (!gathered) return std::move(gathered).error();
+    node_pools entry;
+    for (const auto& label : node.meta.labels) entry.labels.emplace_back(label.name, label.value);
+    entry.pools = std::move(gathered).value();
+    return pools_by_node_.insert_or_assign(std::string(node.meta.name), std::move(entry)).first;
+  }
   // Selector results per (compiled expression, device): they depend on nothing else
   // (the driver is the device's slice's).
   struct pair_hash {

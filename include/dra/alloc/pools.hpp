@@ -78,14 +78,22 @@ class counter_numbering {
   template <class Draw>
   void for_each_draw(const flatten::mixin_device_view& device, Draw&& draw) const {
     for (const auto consumption : device.counter_consumptions()) {
-      const auto set = std::ranges::find(sets_, consumption.counter_set(), &numbered_set::name);
-      if (set == sets_.end()) continue;
-      for (const auto e : consumption.counters()) {
-        const auto it = std::ranges::lower_bound(set->counters, e.name);
-        if (it != set->counters.end() && *it == e.name)
-          draw(set->first + static_cast<std::uint32_t>(it - set->counters.begin()), *e.value);
-      }
+      const numbered_set* set = find_set(consumption.counter_set());
+      if (set == nullptr) continue;
+      for (const auto e : consumption.counters())
+        if (auto number = set->number_of(e.name)) draw(*number, *e.value);
     }
+  }
+  // Why a device's consumption names a counter the pool lacks, as upstream says it; empty when it names none.
+  [[nodiscard]] std::string missing_counter(const flatten::mixin_device_view& device) const {
+    for (const auto consumption : device.counter_consumptions()) {
+      const numbered_set* set = find_set(consumption.counter_set());
+      if (set == nullptr) return "counter set " + std::string(consumption.counter_set()) + " not found";
+      for (const auto e : consumption.counters())
+        if (!set->number_of(e.name))
+          return "counter " + std::string(e.name) + " not found in counter set " + std::string(set->name);
+    }
+    return {};
   }
 
  private:
@@ -93,24 +101,18 @@ class counter_numbering {
     std::string_view name;
     std::uint32_t first = 0;
     std::vector<std::string_view> counters;  // in key order
+    [[nodiscard]] std::optional<std::uint32_t> number_of(std::string_view counter) const {
+      const auto it = std::ranges::lower_bound(counters, counter);
+      if (it == counters.end() || *it != counter) return std::nullopt;
+      return first + static_cast<std::uint32_t>(it - counters.begin());
+    }
   };
-  std::vector<numbered_set> sets_;  // in the pool's order: with a name twice, the first counts
+  [[nodiscard]] const numbered_set* find_set(std::string_view name) const {
+    const auto it = std::ranges::find(sets_, name, &numbered_set::name);
+    return it == sets_.end() ? nullptr : &*it;
+  }
+  std::vector<numbered_set> sets_;  // in the pool's order (a pool naming a set twice is invalid)
 };
-
-// Every counter a device consumes must name a counter set of the pool and a counter in it.
-[[nodiscard]] inline std::string check_counter_consumption(const pool& p,
-                                                           std::span<const model::resource_slice* const> slices) {
-  for (const auto* slice : slices)
-    for (const auto view : flatten::device_views(*slice))
-      for (const auto consumption : view.counter_consumptions()) {
-        const auto* set = p.counter_set(consumption.counter_set());
-        if (set == nullptr) return "counter set " + std::string(consumption.counter_set()) + " not found";
-        for (const auto entry : consumption.counters())
-          if (set->counter(entry.name) == nullptr)
-            return "counter " + std::string(entry.name) + " not found in counter set " + std::string(set->name());
-      }
-  return {};
-}
 
 inline pool build_pool(const pool_key& key, std::vector<const model::resource_slice*> slices, const features& f,
                        std::span<const model::resource_slice* const> all_slices_of_pool) {
@@ -162,8 +164,12 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
       if (p.counter_set(view.name()) != nullptr) return fail("duplicate counter set name " + std::string(view.name()));
       p.counter_sets.push_back(view);
     }
-  if (auto reason = check_counter_consumption(p, p.device_slices); !reason.empty()) return fail(std::move(reason));
-  if (auto reason = check_counter_consumption(p, p.other_slices); !reason.empty()) return fail(std::move(reason));
+  // Every counter a device consumes must name a counter set of the pool and a counter in it.
+  const counter_numbering numbering(p, 0);
+  for (const auto* group : {&p.device_slices, &p.other_slices})
+    for (const auto* slice : *group)
+      for (const auto view : flatten::device_views(*slice))
+        if (auto reason = numbering.missing_counter(view); !reason.empty()) return fail(std::move(reason));
   return p;
 }
 

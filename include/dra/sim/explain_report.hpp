@@ -98,6 +98,8 @@ template <alloc::selector_engine Engine>
   for (const auto& c : s.classes) classes.push_back(&c.object);
   std::vector<const model::resource_slice*> slices;
   for (const auto& sl : s.slices) slices.push_back(&sl.object);
+  std::vector<const model::device_taint_rule*> rules;
+  for (const auto& r : s.taint_rules) rules.push_back(&r.object);
   detail::node_list nodes(s);
   std::vector<std::string> wanted(names.begin(), names.end());
   if (wanted.empty())
@@ -135,7 +137,10 @@ template <alloc::selector_engine Engine>
       if (const auto* earlier = report.outcomes[i].allocated())
         state.add(earlier->allocation, report.outcomes[i].claim);
     alloc::basic_allocator<alloc::first_fit, Engine> allocator(features, state, classes, slices, engine);
+    allocator.set_taint_rules(rules);
     funnel_builder<Engine> funnels(features, state, classes, slices, engine);
+    funnels.set_taint_rules(rules);
+    funnels.set_pool_source([&allocator](const model::node& node) { return allocator.pools_for(node); });
     allocator_oracle<decltype(allocator)> oracle{&allocator};
     std::vector<const model::resource_claim*> claims;
     for (auto u : unit)

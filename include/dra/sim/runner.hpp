@@ -153,10 +153,8 @@ class scenario_run {
     }
     // Kubernetes adds a random suffix, so its generated claims never take an existing name; without
     // the suffix, a name already in use would make two claims one.
-    const bool taken = claim_index_.contains(std::pair{pod.meta.namespace_, model::text(*name)}) ||
-                       std::any_of(report_.generated.begin(), report_.generated.end(), [&](const generated_claim& o) {
-                         return o.claim.meta.namespace_ == pod.meta.namespace_ && o.claim.meta.name == *name;
-                       });
+    const auto key = std::pair{pod.meta.namespace_, model::text(*name)};
+    const bool taken = claim_index_.contains(key) || generated_names_.contains(key);
     if (taken) {
       unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
       return dra::error{"pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) +
@@ -175,6 +173,7 @@ class scenario_run {
     g.claim.meta.annotations = t.claim_meta.annotations;
     g.claim.spec = t.spec;
     unit.push_back({std::nullopt, report_.generated.size(), {}});
+    generated_names_.emplace(g.claim.meta.namespace_, g.claim.meta.name);  // views the claim's own name
     report_.generated.push_back(std::move(g));
     return std::nullopt;
   }
@@ -301,6 +300,7 @@ class scenario_run {
     if (!funnels_) {
       funnels_.emplace(features_, state_, classes_, slices_, engine_);
       funnels_->set_taint_rules(rules_);
+      funnels_->set_pool_source([this](const model::node& node) { return allocator_->pools_for(node); });
     }
     allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};
     model::explanation e = summarize(diagnose_unit(*funnels_, tried, unit, oracle));
@@ -326,6 +326,7 @@ class scenario_run {
   std::unordered_map<const model::node*, std::size_t> node_index_;  // position in nodes_.nodes
   unfit_memo unfit_;  // nodes known not to fit a unit's shape: not searched again
   std::map<std::pair<model::text, model::text>, std::size_t> claim_index_, template_index_;
+  std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
 };

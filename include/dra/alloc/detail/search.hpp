@@ -8,19 +8,9 @@ namespace dra::alloc {
 
 template <allocation_policy Policy, selector_engine Engine>
 result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
-  // Pools depend only on the slices and the node, so they are gathered once per node.
-  auto cached = a_.pools_by_node_.find(node_.meta.name);
-  if (cached == a_.pools_by_node_.end() || !cached->second.same_labels(node_.meta.labels)) {
-    std::vector<const model::resource_slice*> for_node;
-    if (auto it = a_.slices_on_node_.find(node_.meta.name); it != a_.slices_on_node_.end()) for_node = it->second;
-    for_node.insert(for_node.end(), a_.shared_slices_.begin(), a_.shared_slices_.end());
-    auto gathered = gather_pools(for_node, node_, f_, a_.by_pool_);
-    if (!gathered) return gathered.error();
-    node_pools entry;
-    for (const auto& label : node_.meta.labels) entry.labels.emplace_back(label.name, label.value);
-    entry.pools = std::move(gathered).value();
-    cached = a_.pools_by_node_.insert_or_assign(std::string(node_.meta.name), std::move(entry)).first;
-  }
+  auto gathered = a_.node_entry(node_);
+  if (!gathered) return gathered.error();
+  const auto cached = *gathered;
   pools_ = &cached->second.pools;
 
   if (!cached->second.laid_out) {
@@ -62,8 +52,10 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     for (std::size_t i = 0; i < layout.slots.size(); ++i) layout.slots[i].available = layout.slot_values[i];
     std::ranges::fill(layout.overdrawn, 0);
     std::ranges::fill(layout.charged, 0);
-    for (const candidate_layout& c : layout.candidates) refresh(layout.places[c.id], a_.state_->find(c.id));
-    for (const counter_holder& h : layout.counter_holders) refresh(layout.places[h.id], a_.state_->find(h.id));
+    for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
+      refresh({i, device_place::npos}, a_.state_->find(layout.candidates[i].id));
+    for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
+      refresh({device_place::npos, h}, a_.state_->find(layout.counter_holders[h].id));
   } else {
     for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen))
       if (auto it = layout.places.find(changed); it != layout.places.end())

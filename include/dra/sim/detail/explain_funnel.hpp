@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -139,6 +140,11 @@ class funnel_builder {
 
   [[nodiscard]] const alloc::features& features() const noexcept { return f_; }
 
+  // Where the funnels get a node's pools: they gather them unless given a source, such as an allocator built from the
+  // same features and slices (basic_allocator::pools_for), which has them already.
+  using pool_source = std::function<result<std::span<const alloc::pool>>(const model::node&)>;
+  void set_pool_source(pool_source source) { pool_source_ = std::move(source); }
+
   // DeviceTaintRules whose taints count as the devices' own (borrowed, as the allocator's).
   void set_taint_rules(std::span<const model::device_taint_rule* const> rules) noexcept { rules_ = rules; }
 
@@ -181,6 +187,7 @@ class funnel_builder {
   alloc::features f_;
   const alloc::ledger* state_;
   std::span<const model::device_taint_rule* const> rules_;
+  pool_source pool_source_;
   const Engine* engine_;
   std::unordered_map<std::string_view, const model::device_class*> classes_;
   std::unordered_map<std::string_view, std::vector<const model::resource_slice*>> slices_on_node_;

@@ -14,7 +14,12 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
   std::vector<const model::resource_slice*> for_node;
   if (auto it = slices_on_node_.find(node.meta.name); it != slices_on_node_.end()) for_node = it->second;
   for_node.insert(for_node.end(), shared_slices_.begin(), shared_slices_.end());
-  auto gathered = alloc::gather_pools(for_node, node, f_, by_pool_);
+  auto gathered = [&]() -> result<std::vector<alloc::pool>> {
+    if (!pool_source_) return alloc::gather_pools(for_node, node, f_, by_pool_);
+    auto known = pool_source_(node);
+    if (!known) return std::move(known).error();
+    return std::vector<alloc::pool>(known->begin(), known->end());
+  }();
   if (!gathered)
     n.error = gathered.error().message;
   else
@@ -67,13 +72,19 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
           auto draws = group == &pl.device_slices ? n.devices[next_device++].draws : draws_of(view);
           if (draws.empty()) continue;
           // A device drawing every counter of a set in full is the physical device its partitions share.
-          for (std::uint32_t s = first_set; s < n.sets.size(); ++s) {
-            if (!n.sets[s].whole_device.empty()) continue;
-            std::size_t full = 0;
-            for (const auto& d : draws)
-              if (n.counters[d.counter].set == s && d.amount == n.counters[d.counter].total) ++full;
-            if (full > 0 && full == counters_in_set[s - first_set]) n.sets[s].whole_device = std::string(view.name());
+          std::vector<std::pair<std::uint32_t, std::size_t>> full;  // set, its counters drawn in full
+          for (const auto& d : draws) {
+            const auto& counter = n.counters[d.counter];
+            if (!(d.amount == counter.total)) continue;
+            auto it = std::ranges::find(full, counter.set, &std::pair<std::uint32_t, std::size_t>::first);
+            if (it == full.end())
+              full.emplace_back(counter.set, 1);
+            else
+              ++it->second;
           }
+          for (const auto& [set, count] : full)
+            if (n.sets[set].whole_device.empty() && count == counters_in_set[set - first_set])
+              n.sets[set].whole_device = std::string(view.name());
           n.holders.push_back({alloc::device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
         }
   }
