@@ -457,6 +457,17 @@ class basic_allocator {
     return std::span<const pool>((*entry)->second.pools);
   }
 
+  // What the selector `expression` said of `device` when a search evaluated it; nullopt when none has (or it failed
+  // with an error, which is never kept). Lets explanations built beside the allocator skip evaluating it again.
+  [[nodiscard]] std::optional<bool> known_selector_result(std::string_view expression,
+                                                          const model::device& device) const {
+    const auto program = programs_.find(expression);
+    if (program == programs_.end()) return std::nullopt;
+    const auto known = selector_results_.find(std::pair{&program->second, &device});
+    if (known == selector_results_.end()) return std::nullopt;
+    return known->second;
+  }
+
   // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
   // means no limit, as upstream (whose only bound is the scheduler's filter timeout). The counting bounds cut most
   // hopeless searches; a budget guards a service against the rest.
@@ -523,7 +534,7 @@ class basic_allocator {
   struct counter_holder {
     std::uint32_t pool = 0;
     device_ref id;
-    std::vector<std::pair<std::uint32_t, quantity>> draws;
+    std::span<const std::pair<std::uint32_t, quantity>> draws;  // a candidate's own, or one of other_draws
   };
   struct group_holder {
     device_ref id;
@@ -544,10 +555,12 @@ class basic_allocator {
     std::vector<quantity> slot_values;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_slots;  // [first, last) per pool
     std::vector<counter_holder> counter_holders;
+    std::vector<std::vector<std::pair<std::uint32_t, quantity>>> other_draws;  // of holders that are no candidate
     std::uint32_t group_slots = 0;            // counter sets whose compatibility groups are tracked
     std::vector<group_holder> group_holders;  // devices with group slots, allocated or not
     std::vector<quantity> slot_available;  // slot_values less what allocated devices hold
-    std::unordered_map<device_ref, device_place, device_ref_hash> places;
+    // A device's candidate and its counter holders (a pool may publish a device under one name in two slices).
+    std::unordered_multimap<device_ref, device_place, device_ref_hash> places;
     // What searches start from, refreshed for the devices the ledger logged since `changes_seen` (all of them when
     // its generation changed): so a search costs what it visits, not what the node has.
     std::uint64_t ledger_generation = std::numeric_limits<std::uint64_t>::max();

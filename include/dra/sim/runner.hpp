@@ -301,6 +301,9 @@ class scenario_run {
       funnels_.emplace(features_, state_, classes_, slices_, engine_);
       funnels_->set_taint_rules(rules_);
       funnels_->set_pool_source([this](const model::node& node) { return allocator_->pools_for(node); });
+      funnels_->set_verdict_source([this](std::string_view expression, const model::device& device) {
+        return allocator_->known_selector_result(expression, device);
+      });
     }
     allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};
     model::explanation e = summarize(diagnose_unit(*funnels_, tried, unit, oracle));

@@ -57,9 +57,12 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
       refresh({device_place::npos, h}, a_.state_->find(layout.counter_holders[h].id));
   } else {
-    for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen))
-      if (auto it = layout.places.find(changed); it != layout.places.end())
-        refresh(it->second, a_.state_->find(changed));
+    for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen)) {
+      const auto [first, last] = layout.places.equal_range(changed);
+      if (first == last) continue;
+      const ledger::device_state* held = a_.state_->find(changed);
+      for (auto it = first; it != last; ++it) refresh(it->second, held);
+    }
   }
   layout.ledger_generation = a_.state_->generation();
   layout.changes_seen = a_.state_->changes_seen();
@@ -257,10 +260,13 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
       for (const auto* group : {&pl.device_slices, &pl.other_slices})
         for (const auto* slice : *group)
           for (const auto view : flatten::device_views(*slice)) {
-            auto draws = group == &pl.device_slices ? layout.candidates[next_candidate++].draws : draws_of(view);
+            std::span<const std::pair<std::uint32_t, quantity>> draws;
+            if (group == &pl.device_slices)
+              draws = layout.candidates[next_candidate++].draws;
+            else if (auto own = draws_of(view); !own.empty())
+              draws = layout.other_draws.emplace_back(std::move(own));
             if (!draws.empty())
-              layout.counter_holders.push_back(
-                  {p, device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
+              layout.counter_holders.push_back({p, device_ref{slice->driver, slice->pool.name, view.name()}, draws});
           }
     }
     if (tracks_groups)
@@ -271,9 +277,11 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
               layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
     layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
   }
-  for (std::uint32_t i = 0; i < layout.candidates.size(); ++i) layout.places[layout.candidates[i].id].candidate = i;
+  layout.places.reserve(layout.candidates.size() + layout.counter_holders.size());
+  for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
+    layout.places.emplace(layout.candidates[i].id, device_place{i, device_place::npos});
   for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
-    layout.places[layout.counter_holders[h].id].holder = h;
+    layout.places.emplace(layout.counter_holders[h].id, device_place{device_place::npos, h});
   layout.charged.assign(layout.counter_holders.size(), 0);
   layout.slot_available = layout.slot_values;
   layout.live.resize(layout.candidates.size());

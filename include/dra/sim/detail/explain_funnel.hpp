@@ -56,8 +56,16 @@ struct request_funnel {
 
 namespace detail {
 
-// Devices, counters and pools of one node, independent of what is allocated.
+// Devices, counters and pools of one node, independent of what is allocated. Holders view draws the node owns, so a
+// node is moved, never copied.
 struct funnel_node {
+  funnel_node() = default;
+  funnel_node(const funnel_node&) = delete;
+  funnel_node& operator=(const funnel_node&) = delete;
+  funnel_node(funnel_node&&) noexcept = default;
+  funnel_node& operator=(funnel_node&&) noexcept = default;
+  ~funnel_node() = default;
+
   struct counter {
     std::uint32_t set = 0;
     std::string_view name;
@@ -80,7 +88,7 @@ struct funnel_node {
   };
   struct holder {
     alloc::device_ref id;
-    std::vector<draw> draws;
+    std::span<const draw> draws;  // a device's own (`devices`), or one of `other_draws`
   };
   std::vector<alloc::pool> pools;
   std::string error;  // node selection failed for a slice
@@ -88,6 +96,8 @@ struct funnel_node {
   std::vector<counter> counters;
   std::vector<counter_set> sets;
   std::vector<holder> holders;  // every device of the pools that draws counters when allocated
+  std::vector<std::vector<draw>>
+      other_draws;  // of holders that are no device of the node (their slice targets another)
   struct bad_pool {
     std::string name;
     std::string reason;  // empty: incomplete
@@ -144,6 +154,10 @@ class funnel_builder {
   // same features and slices (basic_allocator::pools_for), which has them already.
   using pool_source = std::function<result<std::span<const alloc::pool>>(const model::node&)>;
   void set_pool_source(pool_source source) { pool_source_ = std::move(source); }
+  // Where the funnels look first for what a selector says of a device (nullopt: not known there), such as an allocator
+  // using the same engine (basic_allocator::known_selector_result); what is not known is evaluated.
+  using verdict_source = std::function<std::optional<bool>(std::string_view expression, const model::device&)>;
+  void set_verdict_source(verdict_source source) { verdict_source_ = std::move(source); }
 
   // DeviceTaintRules whose taints count as the devices' own (borrowed, as the allocator's).
   void set_taint_rules(std::span<const model::device_taint_rule* const> rules) noexcept { rules_ = rules; }
@@ -155,6 +169,7 @@ class funnel_builder {
 
  private:
   struct program_entry {
+    std::string_view expression;  // the key of its entry in programs_
     std::optional<typename Engine::program> program;
     std::string error;
   };
@@ -167,7 +182,9 @@ class funnel_builder {
       e.program.emplace(std::move(p).value());
     else
       e.error = p.error().message;
-    return programs_.emplace(std::string(expression), std::move(e)).first->second;
+    auto& entry = *programs_.emplace(std::string(expression), std::move(e)).first;
+    entry.second.expression = entry.first;
+    return entry.second;
   }
   // 1 match, 0 no match, -1 a CEL error (its text in `error`).
   // `known` holds, per program, the verdicts kept for the node's devices (`ix` is d's index there).
@@ -188,6 +205,7 @@ class funnel_builder {
   const alloc::ledger* state_;
   std::span<const model::device_taint_rule* const> rules_;
   pool_source pool_source_;
+  verdict_source verdict_source_;
   const Engine* engine_;
   std::unordered_map<std::string_view, const model::device_class*> classes_;
   std::unordered_map<std::string_view, std::vector<const model::resource_slice*>> slices_on_node_;

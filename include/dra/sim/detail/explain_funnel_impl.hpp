@@ -69,7 +69,12 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
     for (const auto* group : {&pl.device_slices, &pl.other_slices})
       for (const auto* slice : *group)
         for (const auto view : flatten::device_views(*slice)) {
-          auto draws = group == &pl.device_slices ? n.devices[next_device++].draws : draws_of(view);
+          std::span<const detail::funnel_node::draw> draws;
+          if (group == &pl.device_slices) {
+            draws = n.devices[next_device++].draws;
+          } else if (auto own = draws_of(view); !own.empty()) {
+            draws = n.other_draws.emplace_back(std::move(own));
+          }
           if (draws.empty()) continue;
           // A device drawing every counter of a set in full is the physical device its partitions share.
           std::vector<std::pair<std::uint32_t, std::size_t>> full;  // set, its counters drawn in full
@@ -85,7 +90,7 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
           for (const auto& [set, count] : full)
             if (n.sets[set].whole_device.empty() && count == counters_in_set[set - first_set])
               n.sets[set].whole_device = std::string(view.name());
-          n.holders.push_back({alloc::device_ref{slice->driver, slice->pool.name, view.name()}, std::move(draws)});
+          n.holders.push_back({alloc::device_ref{slice->driver, slice->pool.name, view.name()}, draws});
         }
   }
   return nodes_.emplace(std::string(node.meta.name), std::move(n)).first->second;
@@ -145,6 +150,12 @@ int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const
     std::int8_t& verdict = (*known[i])[ix];
     if (verdict == 0) return 0;
     if (verdict == 1) continue;
+    if (verdict_source_)
+      if (const auto known = verdict_source_(p.expression, d.view.base())) {
+        verdict = *known ? 1 : 0;
+        if (!*known) return 0;
+        continue;
+      }
     // One that reads only the driver is evaluated once per driver.
     auto m = [&]() -> result<bool> {
       if constexpr (requires { engine_->unusable_attributes(d.view); }) {
