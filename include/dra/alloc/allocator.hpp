@@ -457,15 +457,26 @@ class basic_allocator {
     return std::span<const pool>((*entry)->second.pools);
   }
 
-  // What the selector `expression` said of `device` when a search evaluated it; nullopt when none has (or it failed
-  // with an error, which is never kept). Lets explanations built beside the allocator skip evaluating it again.
-  [[nodiscard]] std::optional<bool> known_selector_result(std::string_view expression,
-                                                          const model::device& device) const {
+  // What the selector `expression` said of device `id` (`device` in its slice) when a search on `node` evaluated it;
+  // nullopt when none has (or it failed with an error, which is never kept). Lets explanations built beside the
+  // allocator skip evaluating it again.
+  [[nodiscard]] std::optional<bool> known_selector_result(const model::node& node, std::string_view expression,
+                                                          const device_ref& id, const model::device& device) const {
     const auto program = programs_.find(expression);
     if (program == programs_.end()) return std::nullopt;
-    const auto known = selector_results_.find(std::pair{&program->second, &device});
-    if (known == selector_results_.end()) return std::nullopt;
-    return known->second;
+    if (const auto known = selector_results_.find(std::pair{&program->second, &device});
+        known != selector_results_.end())
+      return known->second;
+    const auto entry = pools_by_node_.find(node.meta.name);
+    if (entry == pools_by_node_.end()) return std::nullopt;
+    const auto verdicts = entry->second.selector_verdicts.find(&program->second);
+    if (verdicts == entry->second.selector_verdicts.end()) return std::nullopt;
+    for (auto [it, last] = entry->second.places.equal_range(id); it != last; ++it)
+      if (it->second.candidate != device_place::npos) {
+        const auto verdict = verdicts->second[it->second.candidate];
+        if (verdict != detail::selector_verdict::unknown) return verdict == detail::selector_verdict::selected;
+      }
+    return std::nullopt;
   }
 
   // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
@@ -591,6 +602,9 @@ class basic_allocator {
     };
     std::map<std::string, value_index, std::less<>> attribute_index;
     std::map<std::vector<const void*>, selection> selections;  // key: class, then the compiled selectors
+    // Per compiled selector, what it says of each candidate: kept per node, so that a lookup is an index; devices of
+    // slices without a node name reach every node, and their results are kept allocator-wide as well.
+    std::map<const compiled*, std::vector<detail::selector_verdict>> selector_verdicts;
     bool searching = false;               // set while a search runs: still set means one was cut short
     [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
       return std::equal(labels.begin(), labels.end(), other.begin(), other.end(),
@@ -625,6 +639,7 @@ class basic_allocator {
       std::uint32_t* first_live = nullptr;  // the selection's, for requests asking for the same capacity
       // The class's and the request's selectors, compiled (looked up by text once per search, not per candidate).
       std::vector<const compiled*> class_programs, own_programs;
+      std::vector<std::vector<detail::selector_verdict>*> class_verdicts, own_verdicts;  // the node's, per program
       std::size_t selected_sub = 0;
     };
     struct device_result {
@@ -642,7 +657,8 @@ class basic_allocator {
     result<bool> is_selectable(request_data& rd, std::size_t claim, std::uint32_t c);
     result<bool> selectors_match(std::size_t claim, const request_data& rd, const model::device_class* klass,
                                  std::span<const model::device_selector> selectors,
-                                 std::span<const compiled* const> programs, const candidate& c);
+                                 std::span<const compiled* const> programs,
+                                 std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix);
     // Whether the request's capacity fits what the ledger left of the device, and (unless `ledger_only`) what this
     // search has given out of it.
     bool capacity_fits(const request_data& rd, const candidate& c, bool ledger_only = false) const;

@@ -301,8 +301,9 @@ class scenario_run {
       funnels_.emplace(features_, state_, classes_, slices_, engine_);
       funnels_->set_taint_rules(rules_);
       funnels_->set_pool_source([this](const model::node& node) { return allocator_->pools_for(node); });
-      funnels_->set_verdict_source([this](std::string_view expression, const model::device& device) {
-        return allocator_->known_selector_result(expression, device);
+      funnels_->set_verdict_source([this](const model::node& node, std::string_view expression,
+                                          const alloc::device_ref& id, const model::device& device) {
+        return allocator_->known_selector_result(node, expression, id, device);
       });
     }
     allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};

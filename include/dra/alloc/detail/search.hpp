@@ -52,10 +52,17 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     for (std::size_t i = 0; i < layout.slots.size(); ++i) layout.slots[i].available = layout.slot_values[i];
     std::ranges::fill(layout.overdrawn, 0);
     std::ranges::fill(layout.charged, 0);
+    // Devices of pools the ledger never added to are looked up no further (a node is often searched first empty).
+    std::vector<char> added_to(pools_->size());
+    for (std::size_t p = 0; p < pools_->size(); ++p)
+      added_to[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool) != 0;
+    auto held = [&](std::uint32_t pool, const device_ref& id) {
+      return added_to[pool] ? a_.state_->find(id) : nullptr;
+    };
     for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
-      refresh({i, device_place::npos}, a_.state_->find(layout.candidates[i].id));
+      refresh({i, device_place::npos}, held(layout.candidates[i].pool, layout.candidates[i].id));
     for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
-      refresh({device_place::npos, h}, a_.state_->find(layout.counter_holders[h].id));
+      refresh({device_place::npos, h}, held(layout.counter_holders[h].pool, layout.counter_holders[h].id));
   } else {
     for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen)) {
       const auto [first, last] = layout.places.equal_range(changed);
@@ -326,6 +333,13 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   for (const auto& selector : rd.klass->selectors) rd.class_programs.push_back(&a_.compile(selector.cel_expression));
   for (const auto& selector : spec.selectors) rd.own_programs.push_back(&a_.compile(selector.cel_expression));
   key.insert(key.end(), rd.own_programs.begin(), rd.own_programs.end());
+  auto verdicts_of = [&](const compiled* program) {
+    auto& verdicts = layout_->selector_verdicts[program];
+    if (verdicts.empty()) verdicts.assign(candidates_.size(), detail::selector_verdict::unknown);
+    return &verdicts;
+  };
+  for (const compiled* program : rd.class_programs) rd.class_verdicts.push_back(verdicts_of(program));
+  for (const compiled* program : rd.own_programs) rd.own_verdicts.push_back(verdicts_of(program));
   auto& selection = layout_->selections[std::move(key)];
   if (selection.values.empty()) selection.values.assign(candidates_.size(), detail::selector_verdict::unknown);
   rd.selectable = selection.values;

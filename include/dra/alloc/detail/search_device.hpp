@@ -12,11 +12,11 @@
 namespace dra::alloc {
 
 template <allocation_policy Policy, selector_engine Engine>
-result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_t ci, const request_data& rd,
-                                                                      const model::device_class* klass,
-                                                                      std::span<const model::device_selector> selectors,
-                                                                      std::span<const compiled* const> programs,
-                                                                      const candidate& c) {
+result<bool> basic_allocator<Policy, Engine>::search::selectors_match(
+    std::size_t ci, const request_data& rd, const model::device_class* klass,
+    std::span<const model::device_selector> selectors, std::span<const compiled* const> programs,
+    std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix) {
+  const candidate& c = candidates_[ix];
   // Upstream names only the class or the claim; the request is added so that users find the culprit.
   // Built only for an error: this runs for every candidate the search meets.
   auto owner = [&] {
@@ -24,23 +24,28 @@ result<bool> basic_allocator<Policy, Engine>::search::selectors_match(std::size_
     if (klass != nullptr) o += ": class " + std::string(klass->meta.name);
     return o;
   };
+  // A device of a slice without a node name reaches every node: its results are kept for all of them.
+  const bool reaches_every_node = !c.st->slice->node_name || c.st->slice->node_name->empty();
   for (std::size_t i = 0; i < selectors.size(); ++i) {
     const compiled& program = *programs[i];
     if (!program.program)
       return dra::error{owner() + ": selector #" + std::to_string(i) + ": CEL compile error: " + program.error, "", "",
                         errc::cel_compile};
-    const auto key = std::pair{&program, &c.st->view.base()};
-    if (auto known = a_.selector_results_.find(key); known != a_.selector_results_.end()) {
-      if (!known->second) return false;
-      continue;
-    }
+    detail::selector_verdict& known = (*verdicts[i])[ix];
+    if (known == detail::selector_verdict::unknown && reaches_every_node)
+      if (auto kept = a_.selector_results_.find(std::pair{&program, &c.st->view.base()});
+          kept != a_.selector_results_.end())
+        known = kept->second ? detail::selector_verdict::selected : detail::selector_verdict::rejected;
+    if (known == detail::selector_verdict::rejected) return false;
+    if (known == detail::selector_verdict::selected) continue;
     auto matches = a_.engine_->matches(*program.program, c.st->view, c.st->slice->driver);
-    if (matches) a_.selector_results_.emplace(key, *matches);
     if (!matches)
       return dra::error{owner() + ": selector #" + std::to_string(i) + " on device " + std::string(c.st->id.driver) +
                             "/" + std::string(c.st->id.pool) + "/" + std::string(c.st->id.device) +
                             ": CEL runtime error: " + matches.error().message,
                         "", "", matches.error().code};
+    known = *matches ? detail::selector_verdict::selected : detail::selector_verdict::rejected;
+    if (reaches_every_node) a_.selector_results_.emplace(std::pair{&program, &c.st->view.base()}, *matches);
     if (!*matches) return false;
   }
   return true;
@@ -58,11 +63,11 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
     return v;
   };
   if (rd.klass != nullptr) {
-    auto m = selectors_match(ci, rd, rd.klass, rd.klass->selectors, rd.class_programs, c);
+    auto m = selectors_match(ci, rd, rd.klass, rd.klass->selectors, rd.class_programs, rd.class_verdicts, ix);
     if (!m) return m.error();
     if (!*m) return decide(false);
   }
-  auto m = selectors_match(ci, rd, nullptr, rd.spec->selectors, rd.own_programs, c);
+  auto m = selectors_match(ci, rd, nullptr, rd.spec->selectors, rd.own_programs, rd.own_verdicts, ix);
   if (!m) return m.error();
   if (!*m) return decide(false);
   if (c.st->slice->per_device_node_selection.value_or(false)) {

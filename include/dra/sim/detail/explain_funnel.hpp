@@ -156,7 +156,8 @@ class funnel_builder {
   void set_pool_source(pool_source source) { pool_source_ = std::move(source); }
   // Where the funnels look first for what a selector says of a device (nullopt: not known there), such as an allocator
   // using the same engine (basic_allocator::known_selector_result); what is not known is evaluated.
-  using verdict_source = std::function<std::optional<bool>(std::string_view expression, const model::device&)>;
+  using verdict_source = std::function<std::optional<bool>(const model::node&, std::string_view expression,
+                                                           const alloc::device_ref&, const model::device&)>;
   void set_verdict_source(verdict_source source) { verdict_source_ = std::move(source); }
 
   // DeviceTaintRules whose taints count as the devices' own (borrowed, as the allocator's).
@@ -188,8 +189,9 @@ class funnel_builder {
   }
   // 1 match, 0 no match, -1 a CEL error (its text in `error`).
   // `known` holds, per program, the verdicts kept for the node's devices (`ix` is d's index there).
-  int selectors_match(std::span<const program_entry* const> programs, std::span<std::vector<std::int8_t>* const> known,
-                      std::uint32_t ix, const detail::funnel_node::device& d, std::string& error);
+  int selectors_match(const model::node& node, std::span<const program_entry* const> programs,
+                      std::span<std::vector<std::int8_t>* const> known, std::uint32_t ix,
+                      const detail::funnel_node::device& d, std::string& error);
   std::vector<std::vector<std::int8_t>*> verdicts_for(const detail::funnel_node& n,
                                                       std::span<const program_entry* const> programs);
   const detail::funnel_node& lay_out(const model::node& node);

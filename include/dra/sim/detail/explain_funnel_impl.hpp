@@ -137,7 +137,7 @@ std::vector<std::vector<std::int8_t>*> funnel_builder<Engine>::verdicts_for(
 }
 
 template <alloc::selector_engine Engine>
-int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const> programs,
+int funnel_builder<Engine>::selectors_match(const model::node& node, std::span<const program_entry* const> programs,
                                             std::span<std::vector<std::int8_t>* const> known, std::uint32_t ix,
                                             const detail::funnel_node::device& d, std::string& error) {
   std::optional<std::optional<dra::error>> unusable;  // the device's attribute check, made when first needed
@@ -151,7 +151,7 @@ int funnel_builder<Engine>::selectors_match(std::span<const program_entry* const
     if (verdict == 0) return 0;
     if (verdict == 1) continue;
     if (verdict_source_)
-      if (const auto known = verdict_source_(p.expression, d.view.base())) {
+      if (const auto known = verdict_source_(node, p.expression, d.id, d.view.base())) {
         verdict = *known ? 1 : 0;
         if (!*known) return 0;
         continue;

@@ -210,12 +210,12 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
       v.why = std::move(why);
     };
     std::string error;
-    const int in_class = klass == nullptr ? 0 : selectors_match(class_programs, class_verdicts, ix, d, error);
+    const int in_class = klass == nullptr ? 0 : selectors_match(node, class_programs, class_verdicts, ix, d, error);
     const bool binding_off = !f_.device_binding_and_status && !d.view.base().binding_conditions.empty();
     if (in_class <= 0 || binding_off) {
       if (in_class < 0) ++out.selector_errors, detail::add_unique(cel_errors, error);
       drop(stage::device_class, in_class < 0 ? "class " + std::string(klass->meta.name) + ": " + error : "");
-    } else if (++out.class_match; selectors_match(request_programs, request_verdicts, ix, d, error) != 1) {
+    } else if (++out.class_match; selectors_match(node, request_programs, request_verdicts, ix, d, error) != 1) {
       if (!error.empty()) ++out.selector_errors, detail::add_unique(cel_errors, error);
       drop(stage::selector, error);
     } else {
