@@ -245,6 +245,21 @@ TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
   }
 }
 
+TEST(Templates, GeneratedNameTakenByAnEarlierGeneratedClaimIsAnError) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim_template("gpu-template", 1);
+  b.uses_template(b.pod("a-b"), "c", "gpu-template");  // makes default/a-b-c
+  b.uses_template(b.pod("a"), "b-c", "gpu-template");  // would make default/a-b-c again
+  auto r = b.run();
+  ASSERT_EQ(r.generated.size(), 1u);
+  const std::string why =
+      "pod default/a, claim b-c: the claim made from ResourceClaimTemplate default/gpu-template would be named "
+      "default/a-b-c, which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
+  EXPECT_EQ(summary(r), (lines{"default/a-b-c@node-1: req-0=pool-1/dev-0", "default/a-b-c: error: " + why}));
+}
+
 TEST(Templates, GeneratedNameTakenByAnotherClaimIsAnError) {
   builder b;
   b.node("node-1");
