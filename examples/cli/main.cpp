@@ -3,6 +3,7 @@
 #include "arguments.hpp"
 #include "default_scenario.hpp"
 #include "explain_command.hpp"
+#include "heap.hpp"
 #include "occupancy_command.hpp"
 #include "text_output.hpp"
 #include "validate_command.hpp"
@@ -83,6 +84,7 @@ int run_select(const dra_cli::invocation& call, const dra::json::document& doc, 
 }  // namespace
 
 int main(int argc, char** argv) {
+  dra_cli::prepare_heap();
   std::vector<std::string_view> args(argv + 1, argv + argc);
   // The main job: allocate the scenario (the embedded default without FILE).
   auto parsed = dra_cli::parse_arguments(args, "allocate");
