@@ -356,6 +356,31 @@ TEST(Explain, CausesSpreadOverNodesAreCountedPerNode) {
   expect_reason(e, 2, "node-selection", 1, "default/want", "gpus", "no pool offers devices");
 }
 
+// The runner keeps each node's verdict for claims of one spec: a node where an allocation landed in between is
+// explained afresh, the others are not, and each claim is named in its own explanation.
+TEST(Explain, LikeClaimsInAQueueAreExplainedAfreshWhereAnAllocationLanded) {
+  scenario_text t;
+  t.node("n1").slice("n1", gpus(3)).holder("train", {"n1/gpu-2"});
+  t.node("n2").slice("n2", gpus(3)).holder("old", {"n2/gpu-0"});
+  t.claim("want-1", three_gpus).claim("small", R"({"deviceClassName":"gpu"})");
+  t.claim("want-2", three_gpus).claim("want-3", three_gpus);
+  const auto r = run(t);
+  auto first = explanation_of(r, "default/want-1");
+  ASSERT_EQ(first.reasons.size(), 1u);
+  expect_reason(first, 0, "in-use", 2, "default/want-1", "gpus",
+                "on n1: 2 of 3 devices free, 3 needed (gpu-2 held by default/train) (1 more nodes alike)");
+  ASSERT_NE(r.find("default/small"), nullptr);
+  ASSERT_NE(r.find("default/small")->allocated(), nullptr);
+  EXPECT_EQ(r.find("default/small")->allocated()->node, "n1");
+  for (const char* later : {"default/want-2", "default/want-3"}) {
+    auto e = explanation_of(r, later);
+    ASSERT_EQ(e.reasons.size(), 1u) << later;
+    expect_reason(e, 0, "in-use", 2, later, "gpus", "on n1: 1 of 3 devices free, 3 needed (");
+    EXPECT_NE(e.reasons[0].message.find("held by default/small"), std::string::npos) << e.reasons[0].message;
+    EXPECT_NE(e.reasons[0].message.find("(1 more nodes alike)"), std::string::npos) << e.reasons[0].message;
+  }
+}
+
 TEST(Explain, ConflictBetweenClaimsOfOnePod) {
   scenario_text t;
   t.node("n1").slice("n1", gpus(3));

@@ -7,7 +7,6 @@
 #include <dra/sim/detail/explain_funnel.hpp>
 
 #include <algorithm>
-#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -189,38 +188,6 @@ struct allocator_oracle {
   }
   return out;
 }
-
-// The last explanation of a one-claim unit, reused for the next claim with the same spec tried on the same nodes
-// while nothing was allocated in between (a queue of identical pods that fit nowhere is explained once).
-class explanation_memo {
- public:
-  [[nodiscard]] std::optional<model::explanation> find(std::span<const model::node* const> nodes,
-                                                       std::span<const model::resource_claim* const> unit,
-                                                       std::uint64_t commits) const {
-    if (!valid_ || unit.size() != 1 || commits != commits_ || !(unit[0]->spec == spec_) ||
-        !std::equal(nodes.begin(), nodes.end(), nodes_.begin(), nodes_.end()))
-      return std::nullopt;
-    model::explanation e = explanation_;
-    for (auto& r : e.reasons) r.claim = alloc::object_name(unit[0]->meta);
-    return e;
-  }
-  void remember(std::span<const model::node* const> nodes, std::span<const model::resource_claim* const> unit,
-                std::uint64_t commits, const model::explanation& e) {
-    valid_ = unit.size() == 1;
-    if (!valid_) return;
-    spec_ = unit[0]->spec;
-    nodes_.assign(nodes.begin(), nodes.end());
-    commits_ = commits;
-    explanation_ = e;
-  }
-
- private:
-  bool valid_ = false;
-  model::device_claim spec_;
-  std::vector<const model::node*> nodes_;
-  std::uint64_t commits_ = 0;
-  model::explanation explanation_;
-};
 
 // One line for people: "0/3 nodes: request gpus: 2 of 3 devices free (…); 1 node: …". Reasons about
 // another claim of the unit than `claim` name it.

@@ -269,7 +269,7 @@ class scenario_run {
       invalid_pools = invalid_pools || node_invalid;
     }
     std::optional<model::explanation> why;
-    if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims);
+    if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims, shape);
     std::size_t k = 0;
     for (const auto& m : unit) {
       model::claim_outcome o;
@@ -279,7 +279,6 @@ class scenario_run {
       } else if (chosen != nullptr) {
         state_.add(results[k], o.claim);
         unfit_.committed(results[k]);
-        ++commits_;
         if (usage_) usage_->add(results[k]);
         o.status = model::claim_allocated{std::string(chosen->meta.name), std::move(results[k])};
       } else if (invalid_pools) {
@@ -293,10 +292,11 @@ class scenario_run {
     }
   }
 
-  // Why a unit fits nowhere, worked out only for such units (the search itself does no extra work).
+  // Why a unit fits nowhere, worked out only for such units (the search itself does no extra work). A node's verdict
+  // for a one-claim unit is kept for the next claim of that spec until an allocation touches the node's pools: a
+  // queue of pods that fit nowhere is explained node by node only where something changed.
   model::explanation explain(std::span<const model::node* const> tried,
-                             std::span<const model::resource_claim* const> unit) {
-    if (auto known = memo_.find(tried, unit, commits_)) return *known;
+                             std::span<const model::resource_claim* const> unit, std::size_t shape) {
     if (!funnels_) {
       funnels_.emplace(features_, state_, classes_, slices_, engine_);
       funnels_->set_taint_rules(rules_);
@@ -307,9 +307,20 @@ class scenario_run {
       });
     }
     allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};
-    model::explanation e = summarize(diagnose_unit(*funnels_, tried, unit, oracle));
-    memo_.remember(tried, unit, commits_, e);
-    return e;
+    unit_diagnosis diagnosis;
+    diagnosis.nodes.reserve(tried.size());
+    for (const auto* node : tried) {
+      const auto indexed = unit.size() == 1 ? node_index_.find(node) : node_index_.end();
+      if (indexed != node_index_.end())
+        if (const node_diagnosis* known = unfit_.known_why(shape, indexed->second)) {
+          node_diagnosis& d = diagnosis.nodes.emplace_back(*known);
+          if (!d.claim.empty()) d.claim = alloc::object_name(unit[0]->meta);
+          continue;
+        }
+      diagnosis.nodes.push_back(diagnose_node(*funnels_, *node, unit, oracle));
+      if (indexed != node_index_.end()) unfit_.remember_why(shape, indexed->second, diagnosis.nodes.back());
+    }
+    return summarize(diagnosis);
   }
 
   const model::scenario& s_;
@@ -318,8 +329,6 @@ class scenario_run {
   Policy node_policy_;  // a copy for ranking nodes (the allocator owns the other)
   std::optional<node_usage> usage_;
   std::optional<funnel_builder<Engine>> funnels_;
-  explanation_memo memo_;  // a pod like the last one, with nothing allocated since, fails for the same reasons
-  std::uint64_t commits_ = 0;
   run_report report_;
   alloc::ledger state_;
   std::vector<const model::device_class*> classes_;
@@ -328,7 +337,7 @@ class scenario_run {
   std::optional<alloc::basic_allocator<Policy, Engine>> allocator_;
   node_list nodes_;
   std::unordered_map<const model::node*, std::size_t> node_index_;  // position in nodes_.nodes
-  unfit_memo unfit_;  // nodes known not to fit a unit's shape: not searched again
+  unfit_memo unfit_;  // nodes known not to fit a unit's shape (and why): not searched (or explained) again
   std::map<std::pair<model::text, model::text>, std::size_t> claim_index_, template_index_;
   std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;

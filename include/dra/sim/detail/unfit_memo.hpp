@@ -1,10 +1,11 @@
-// Remembers on which nodes a unit of work of a given shape did not fit, so that the scenario runner does not search
-// those nodes again for a like unit until an allocation touches one of their pools.
+// Remembers on which nodes a unit of work of a given shape did not fit, and why, so that the scenario runner neither
+// searches those nodes again for a like unit nor explains them again until an allocation touches one of their pools.
 #pragma once
 
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/explain.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -76,6 +77,30 @@ class unfit_memo {
     sh.invalid_pools[node] = invalid_pools;
   }
 
+  // Why a unit of `shape` did not fit on `node`, when that was worked out and nothing it depends on changed since.
+  // Only for units of one claim: the claim named in it is the unit's (rename it for a like claim), and none of its
+  // words name another claim.
+  [[nodiscard]] const node_diagnosis* known_why(std::size_t shape, std::size_t node) const {
+    const auto& sh = shapes_[shape];
+    if (sh.why_stamps.empty() || sh.why_stamps[node] != stamp(node)) return nullptr;
+    return &sh.why[node];
+  }
+  // Keeps the verdict of `diagnosis`, not its funnels.
+  void remember_why(std::size_t shape, std::size_t node, const node_diagnosis& diagnosis) {
+    auto& sh = shapes_[shape];
+    if (sh.why_stamps.empty()) {
+      sh.why_stamps.assign(node_epochs_.size(), 0);
+      sh.why.resize(node_epochs_.size());
+    }
+    sh.why_stamps[node] = stamp(node);
+    node_diagnosis& kept = sh.why[node];
+    kept.node = diagnosis.node;
+    kept.verdict = diagnosis.verdict;
+    kept.claim = diagnosis.claim;
+    kept.request = diagnosis.request;
+    kept.message = diagnosis.message;
+  }
+
   // An allocation was committed: the nodes that reach its pools may fit less from now on (and, with shared
   // devices whose counters are already charged, differently), so what was remembered for them is stale.
   void committed(const model::allocation_result& result) {
@@ -93,6 +118,8 @@ class unfit_memo {
     std::vector<model::device_claim> specs;
     std::vector<std::uint64_t> stamps;  // per node (empty until one is remembered): 0, or stamp() when found unfit
     std::vector<bool> invalid_pools;    // per node, as stamps
+    std::vector<std::uint64_t> why_stamps;  // per node (empty until one is remembered), as stamps
+    std::vector<node_diagnosis> why;        // per node: its verdict when why_stamps says so
   };
 
   [[nodiscard]] std::uint64_t stamp(std::size_t node) const { return 1 + node_epochs_[node] + shared_epoch_; }
