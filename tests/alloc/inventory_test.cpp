@@ -22,15 +22,26 @@ namespace alloc = dra::alloc;
 
 using quantities = std::map<std::string, std::string>;  // name -> "16Gi"
 
+// A taint or a toleration, one type for both (a scheduler may keep them alike).
+struct mark {
+  std::string name, level, kind, how = "Equal";  // key, value, effect, operator
+  std::string_view key() const { return name; }
+  std::string_view value() const { return level; }
+  std::string_view effect() const { return kind; }
+  std::string_view op() const { return how; }
+};
+
 struct gpu_record {
   std::string id;
   std::vector<std::pair<std::string, alloc::attribute_value_view>> labels;  // values borrow string literals
   quantities memory;
   std::map<std::string, quantities> draws;  // counter set -> counters drawn
   bool multi = false;
+  std::vector<mark> marks;
 
   std::string_view name() const { return id; }
   const auto& attributes() const { return labels; }
+  const std::vector<mark>& taints() const { return marks; }
   const quantities& capacities() const { return memory; }
   const std::map<std::string, quantities>& counters() const { return draws; }
   bool shared() const { return multi; }
@@ -61,9 +72,13 @@ struct ask {
   std::int64_t how_many = 1;
   bool every = false;
   quantities amounts;
+  std::vector<mark> passes;
+  bool admin = false;
 
   std::string_view name() const { return id; }
   std::string_view device_class() const { return kind; }
+  const std::vector<mark>& tolerations() const { return passes; }
+  bool admin_access() const { return admin; }
   const std::vector<std::string>& selectors() const { return cel; }
   std::int64_t count() const { return how_many; }
   bool all() const { return every; }
@@ -137,6 +152,28 @@ struct request_with_text_count : bare_request {
 struct claim_of_numbers : bare_claim {
   std::vector<int> requests() const { return {}; }
 };
+struct device_with_numeric_taints : bare_device {
+  std::vector<int> taints() const { return {}; }
+};
+struct effectless_taint {
+  std::string_view key() const { return "k"; }
+};
+struct device_with_effectless_taints : bare_device {
+  std::vector<effectless_taint> taints() const { return {}; }
+};
+struct keyless_toleration {
+  std::string_view op() const { return "Exists"; }
+};
+struct request_with_keyless_tolerations : bare_request {
+  std::vector<keyless_toleration> tolerations() const { return {}; }
+};
+struct request_with_text_admin_access : bare_request {
+  std::string admin_access() const { return "yes"; }
+};
+static_assert(!alloc::inventory_device<device_with_numeric_taints>);
+static_assert(!alloc::inventory_device<device_with_effectless_taints>);
+static_assert(!alloc::inventory_request<request_with_keyless_tolerations>);
+static_assert(!alloc::inventory_request<request_with_text_admin_access>);
 static_assert(!alloc::inventory_device<nameless_device>);
 static_assert(!alloc::inventory_device<device_with_numeric_capacities>);
 static_assert(!alloc::inventory_device<device_with_text_sharing>);
@@ -171,7 +208,9 @@ world random_world(std::uint32_t seed) {
   const bool partitioned = pick(2) == 0;
   if (partitioned) gpus.sets["gpu-0"] = {{"memory", "32Gi"}};
   for (int i = 0, n = 1 + pick(6); i < n; ++i) {
-    gpu_record d{"gpu-" + std::to_string(i), {}, {}, {}, false};
+    gpu_record d{"gpu-" + std::to_string(i), {}, {}, {}, false, {}};
+    if (pick(4) == 0)
+      d.marks.push_back({"maintenance", pick(2) == 0 ? "soon" : "", pick(3) == 0 ? "None" : "NoSchedule", "Equal"});
     d.labels.emplace_back("model", std::string_view(models[pick(2)]));
     d.labels.emplace_back("index", std::int64_t{i});
     d.labels.emplace_back("fast", pick(2) == 0);
@@ -185,13 +224,16 @@ world random_world(std::uint32_t seed) {
   if (pick(2) == 0) {
     host_pool nics{"nic.example.com", "fabric", "", {}, {}};
     for (int i = 0, n = 1 + pick(2); i < n; ++i)
-      nics.gpus.push_back({"nic-" + std::to_string(i), {}, {{"bandwidth", "10Gi"}}, {}, true});
+      nics.gpus.push_back({"nic-" + std::to_string(i), {}, {{"bandwidth", "10Gi"}}, {}, true, {}});
     w.pools.push_back(std::move(nics));
   }
   for (int c = 0, n = 1 + pick(4); c < n; ++c) {
     job j{"job-" + std::to_string(c), {}, {}};
     for (int r = 0, m = 1 + pick(2); r < m; ++r) {
-      ask a{"req-" + std::to_string(r), "gpu", {}, 1 + pick(3), pick(10) == 0, {}};
+      ask a{"req-" + std::to_string(r), "gpu", {}, 1 + pick(3), pick(10) == 0, {}, {}, pick(8) == 0};
+      if (pick(3) == 0)  // tolerates the taint: any value, "soon" only, or its NoSchedule effect only
+        a.passes.push_back(pick(2) == 0 ? mark{"maintenance", "", "", "Exists"}
+                                        : mark{"maintenance", "soon", pick(2) == 0 ? "NoSchedule" : "", "Equal"});
       if (pick(3) == 0)
         a.cel.push_back(std::string(R"(device.attributes["gpu.example.com"].model == ")") + models[pick(2)] + "\"");
       if (pick(4) == 0)
@@ -199,7 +241,8 @@ world random_world(std::uint32_t seed) {
       if (pick(4) == 0)
         a.cel.emplace_back(R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)");
       if (w.pools.size() > 1 && pick(3) == 0) {
-        a = ask{"req-" + std::to_string(r), "nic", {}, 1, false, {{"bandwidth", pick(2) == 0 ? "4Gi" : "6Gi"}}};
+        a = ask{
+            "req-" + std::to_string(r), "nic", {}, 1, false, {{"bandwidth", pick(2) == 0 ? "4Gi" : "6Gi"}}, {}, false};
       }
       j.asks.push_back(std::move(a));
     }
@@ -237,6 +280,23 @@ std::string counter_maps(const std::map<std::string, quantities>& sets, const ch
   return out + "]";
 }
 
+std::string taints_json(const std::vector<mark>& marks) {
+  std::string out;
+  for (const auto& m : marks)
+    out += (out.empty() ? "" : ",") + ("{\"key\":" + json_string(m.name) + ",\"value\":" + json_string(m.level) +
+                                       ",\"effect\":" + json_string(m.kind) + "}");
+  return out.empty() ? "" : ",\"taints\":[" + out + "]";
+}
+
+std::string tolerations_json(const std::vector<mark>& marks) {
+  std::string out;
+  for (const auto& m : marks)
+    out += (out.empty() ? "" : ",") + ("{\"key\":" + json_string(m.name) + ",\"operator\":" + json_string(m.how) +
+                                       (m.level.empty() ? "" : ",\"value\":" + json_string(m.level)) +
+                                       (m.kind.empty() ? "" : ",\"effect\":" + json_string(m.kind)) + "}");
+  return out.empty() ? "" : ",\"tolerations\":[" + out + "]";
+}
+
 // The same world as a scenario document, read by the JSON path (written independently of the adapter).
 std::string as_json(const world& w) {
   std::string items;
@@ -258,7 +318,7 @@ std::string as_json(const world& w) {
       devices += std::string(devices.empty() ? "" : ",") + "{\"name\":" + json_string(d.id) + ",\"attributes\":{" +
                  attributes + "},\"capacity\":" + quantity_map(d.memory, true) +
                  (d.draws.empty() ? "" : ",\"consumesCounters\":" + counter_maps(d.draws, "counterSet")) +
-                 (d.multi ? ",\"allowMultipleAllocations\":true" : "") + "}";
+                 (d.multi ? ",\"allowMultipleAllocations\":true" : "") + taints_json(d.marks) + "}";
     }
     add("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":" +
         json_string(p.vendor + "-" + p.id) + "},\"spec\":{\"driver\":" + json_string(p.vendor) +
@@ -285,7 +345,7 @@ std::string as_json(const world& w) {
                   (a.every ? "\"allocationMode\":\"All\""
                            : "\"allocationMode\":\"ExactCount\",\"count\":" + std::to_string(a.how_many)) +
                   (a.amounts.empty() ? "" : ",\"capacity\":{\"requests\":" + quantity_map(a.amounts, false) + "}") +
-                  "}}";
+                  tolerations_json(a.passes) + (a.admin ? ",\"adminAccess\":true" : "") + "}}";
     }
     std::string constraints;
     for (const auto& s : j.same)
@@ -369,21 +429,29 @@ std::vector<claim_line> through_json(const world& w, const dra::cel::selector_en
 
 TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
   const dra::cel::selector_engine engine;
-  int allocated = 0, unschedulable = 0, shared = 0;
+  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0;
   for (std::uint32_t seed = 0; seed < 300; ++seed) {
     const world w = random_world(seed);
     const auto mine = through_the_concepts(w, engine);
     ASSERT_EQ(mine, through_json(w, engine)) << "seed " << seed << "\n" << as_json(w);
+    std::vector<std::string> tainted;  // devices no request may have without a toleration
+    for (const auto& d : w.pools.front().gpus)
+      if (!d.marks.empty() && d.marks.front().kind != "None") tainted.push_back("/node-1-gpus/" + d.id);
     for (const auto& line : mine) {
       allocated += line.find(" on node-1:") != std::string::npos;
       unschedulable += line.find(": cannot allocate all claims") != std::string::npos;
       shared += line.find('#') != std::string::npos;
+      tolerated += std::ranges::any_of(tainted, [&](const std::string& device) {
+        const auto at = line.find(device);
+        return at != std::string::npos && (at + device.size() == line.size() || line[at + device.size()] == ' ');
+      });
     }
   }
-  // The cases cover every kind of outcome and shared devices.
-  EXPECT_GT(allocated, 200);
+  // The cases cover every kind of outcome, shared devices and tainted devices given to tolerating requests.
+  EXPECT_GT(allocated, 150);
   EXPECT_GT(unschedulable, 50);
   EXPECT_GT(shared, 10);
+  EXPECT_GT(tolerated, 10);
 }
 
 TEST(Inventory, BareTypesAllocate) {
@@ -403,11 +471,11 @@ TEST(Inventory, BareTypesAllocate) {
 TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
   const dra::cel::selector_engine engine;
   host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
-  pool.gpus.push_back({"gpu-0", {}, {}, {}, false});
+  pool.gpus.push_back({"gpu-0", {}, {}, {}, false, {}});
   const std::vector<kind_of_device> classes{{"gpu", {}}};
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_TRUE(allocator);
-  const std::vector<job> one{{"first", {ask{"gpu", "gpu", {}, 1, false, {}}}, {}}};
+  const std::vector<job> one{{"first", {ask{"gpu", "gpu", {}, 1, false, {}, {}, false}}, {}}};
   auto first = allocator->allocate("node-1", one);
   ASSERT_TRUE(first && first->fit());
   auto again = allocator->allocate("node-1", one);  // not committed: the device is still free
@@ -442,7 +510,7 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   const dra::cel::selector_engine engine;
   const std::vector<kind_of_device> classes{{"gpu", {}}};
   host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
-  pool.gpus.push_back({"gpu-0", {}, {{"memory", "80 gigs"}}, {}, false});
+  pool.gpus.push_back({"gpu-0", {}, {{"memory", "80 gigs"}}, {}, false, {}});
   auto bad_quantity = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_FALSE(bad_quantity);
   EXPECT_EQ(bad_quantity.error().object, "pool gpu.example.com/node-1-gpus");
@@ -463,15 +531,64 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   pool.gpus[0].labels.clear();
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_TRUE(allocator);
-  const std::vector<job> greedy{{"greedy", {ask{"gpu", "gpu", {}, 1, false, {{"memory", "lots"}}}}, {}}};
+  const std::vector<job> greedy{{"greedy", {ask{"gpu", "gpu", {}, 1, false, {{"memory", "lots"}}, {}, false}}, {}}};
   auto asked = allocator->allocate("node-1", greedy);
   ASSERT_FALSE(asked);
   EXPECT_EQ(asked.error().object, "claim default/greedy");
   EXPECT_EQ(asked.error().path, "requests.gpu.capacity.memory");
-  const std::vector<job> unknown{{"lost", {ask{"gpu", "no-such-class", {}, 1, false, {}}}, {}}};
+  const std::vector<job> unknown{{"lost", {ask{"gpu", "no-such-class", {}, 1, false, {}, {}, false}}, {}}};
   auto lost = allocator->allocate("node-1", unknown);
   ASSERT_FALSE(lost);  // an unknown class is broken input, as on the model path
   EXPECT_EQ(lost.error().code, dra::errc::not_found) << lost.error().to_string();
+
+  ask odd{"gpu", "gpu", {}, 1, false, {}, {{"maintenance", "", "", "Matches"}}, false};
+  auto odd_operator = allocator->allocate("node-1", std::vector<job>{{"odd", {odd}, {}}});
+  ASSERT_FALSE(odd_operator);
+  EXPECT_EQ(odd_operator.error().object, "claim default/odd");
+  EXPECT_EQ(odd_operator.error().path, "requests.gpu.tolerations[0].operator");
+  EXPECT_EQ(odd_operator.error().code, dra::errc::invalid_object);
+
+  pool.gpus[0].marks = {{"maintenance", "", "NoSchedule"}, {"maintenance", "", "Sometimes"}};
+  auto odd_effect = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(odd_effect);
+  EXPECT_EQ(odd_effect.error().object, "pool gpu.example.com/node-1-gpus");
+  EXPECT_EQ(odd_effect.error().path, "devices.gpu-0.taints[1].effect");
+}
+
+// A tainted device is given only to requests that tolerate the taint; admin access takes a device in use.
+TEST(Inventory, TaintsTolerationsAndAdminAccess) {
+  const dra::cel::selector_engine engine;
+  const std::vector<kind_of_device> classes{{"gpu", {}}};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  pool.gpus.push_back({"gpu-0", {}, {}, {}, false, {{"maintenance", "soon", "NoSchedule"}}});
+  pool.gpus.push_back({"gpu-1", {}, {}, {}, false, {}});
+  auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_TRUE(allocator);
+  auto device_for = [&](const ask& a) -> std::string {
+    auto outcome = allocator->allocate("node-1", std::vector<job>{{"j", {a}, {}}});
+    if (!outcome) return "error: " + outcome.error().to_string();
+    const auto* placed = outcome->fit();
+    return placed != nullptr ? placed->claims.at(0).at(0).device : "none";
+  };
+  const ask plain{"gpu", "gpu", {}, 1, false, {}, {}, false};
+  ask tolerant = plain;
+  tolerant.passes = {{"maintenance", "", "", "Exists"}};
+  ask wrong_value = plain;
+  wrong_value.passes = {{"maintenance", "later", "", "Equal"}};
+  ask other_effect = plain;
+  other_effect.passes = {{"maintenance", "soon", "NoExecute", "Equal"}};
+  EXPECT_EQ(device_for(plain), "gpu-1");
+  EXPECT_EQ(device_for(tolerant), "gpu-0");
+  EXPECT_EQ(device_for(wrong_value), "gpu-1");
+  EXPECT_EQ(device_for(other_effect), "gpu-1");
+
+  auto taken = allocator->allocate("node-1", std::vector<job>{{"owner", {plain}, {}}});
+  ASSERT_TRUE(taken && taken->fit());
+  allocator->commit(*taken->fit());  // gpu-1 is in use from now on
+  EXPECT_EQ(device_for(plain), "none");
+  ask monitor = plain;
+  monitor.admin = true;
+  EXPECT_EQ(device_for(monitor), "gpu-1");
 }
 
 }  // namespace

@@ -185,6 +185,24 @@ class inventory_allocator {
       return out;
     }
 
+    template <detail::toleration_like T>
+    result<model::device_toleration> read_toleration(const T& t) {
+      model::device_toleration out;
+      out.key = intern(t.key());
+      if constexpr (requires { t.op(); }) {
+        const std::string_view op = t.op();
+        if (op == "Exists")
+          out.op = model::toleration_operator::exists;
+        else if (op != "Equal")
+          return dra::error{
+              dra::detail::concat("unsupported toleration operator ", dra::detail::quoted(op), ": Equal or Exists"),
+              "operator", "", errc::invalid_object};
+      }
+      if constexpr (requires { t.value(); }) out.value = intern(t.value());
+      if constexpr (requires { t.effect(); }) out.effect = intern(t.effect());
+      return out;
+    }
+
     template <inventory_device D>
     result<model::device> read_device(const D& d) {
       model::device_builder b(intern(d.name()));
@@ -216,6 +234,20 @@ class inventory_allocator {
           b.consumes(intern(set), std::move(*map));
         }
       if constexpr (requires { d.shared(); }) b.allow_multiple_allocations(static_cast<bool>(d.shared()));
+      if constexpr (requires { d.taints(); }) {
+        std::size_t i = 0;
+        for (const auto& t : d.taints()) {
+          const std::string_view effect = t.effect();
+          if (effect != "NoSchedule" && effect != "NoExecute" && effect != "None")
+            return dra::error{dra::detail::concat("unsupported taint effect ", dra::detail::quoted(effect),
+                                                  ": NoSchedule, NoExecute or None"),
+                              dra::detail::concat("taints[", std::to_string(i), "].effect"), "", errc::invalid_object};
+          std::string_view value;
+          if constexpr (requires { t.value(); }) value = t.value();
+          b.taint(model::device_taint{intern(t.key()), intern(value), intern(effect), std::nullopt});
+          ++i;
+        }
+      }
       return b.build();
     }
 
@@ -286,6 +318,24 @@ class inventory_allocator {
             }
             rb.capacity(intern(name), *q);
           }
+        if constexpr (requires { r.tolerations(); }) {
+          std::size_t i = 0;
+          for (const auto& t : r.tolerations()) {
+            auto toleration = read_toleration(t);
+            if (!toleration) {
+              dra::error e = std::move(toleration)
+                                 .error()
+                                 .within(dra::detail::concat("requests.", std::string_view(r.name()), ".tolerations[",
+                                                             std::to_string(i), "]"));
+              e.object =
+                  dra::detail::concat("claim ", std::string_view(namespace_name), "/", std::string_view(c.name()));
+              return e;
+            }
+            rb.toleration(std::move(*toleration));
+            ++i;
+          }
+        }
+        if constexpr (requires { r.admin_access(); }) rb.admin_access(static_cast<bool>(r.admin_access()));
         b.request(std::move(rb));
       }
       if constexpr (requires { c.match_attributes(); })

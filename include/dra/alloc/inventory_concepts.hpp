@@ -15,13 +15,15 @@ namespace dra::alloc {
 
 // A device: name() and attributes() (qualified names such as "gpu.example.com/model", or short ones the driver's
 // domain qualifies, as in a ResourceSlice). Optional: capacities() (name -> quantity), counters() (counter set ->
-// counter -> quantity drawn, KEP-4815) and shared() (allowMultipleAllocations, KEP-5075).
+// counter -> quantity drawn, KEP-4815), shared() (allowMultipleAllocations, KEP-5075) and taints() (each with
+// key(), effect() and optionally value(), KEP-5055).
 template <class D>
 concept inventory_device = requires(const D& d) {
   { d.name() } -> detail::text_like;
   { d.attributes() } -> detail::named_attributes;
 }
-&&detail::optional_capacities<D>&& detail::optional_counters<D>&& detail::optional_shared<D>;
+&&detail::optional_capacities<D>&& detail::optional_counters<D>&& detail::optional_shared<D>&&
+    detail::optional_taints<D>;
 
 // A pool: one driver's devices for one node (node() empty: for every node). Optional: counter_sets()
 // (name -> counter -> quantity) and generation().
@@ -49,14 +51,15 @@ template <class R>
 concept inventory_device_classes = std::ranges::input_range<R> && inventory_device_class<std::ranges::range_value_t<R>>;
 
 // A request: name() and device_class(). Optional: CEL selectors(), count() (1 when absent), all() (every
-// matching device), capacity() (name -> quantity asked of a shared device).
+// matching device), capacity() (name -> quantity asked of a shared device), tolerations() (each with key() and
+// optionally op(), value(), effect()) and admin_access() (devices in use may be given, for monitoring).
 template <class R>
 concept inventory_request = requires(const R& r) {
   { r.name() } -> detail::text_like;
   { r.device_class() } -> detail::text_like;
 }
 &&detail::optional_selectors<R>&& detail::optional_count<R>&& detail::optional_all<R>&&
-    detail::optional_capacity_asks<R>;
+    detail::optional_capacity_asks<R>&& detail::optional_tolerations<R>&& detail::optional_admin_access<R>;
 
 // A claim: name() and requests(). Optional: namespace_name(), match_attributes() and distinct_attributes()
 // (constraints over all of its requests).

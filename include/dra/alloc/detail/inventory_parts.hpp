@@ -135,6 +135,71 @@ concept optional_constraints = (
                                    });
 
 template <class T>
+concept optional_value = !requires(const T& t) {
+  t.value();
+}
+|| requires(const T& t) {
+  { t.value() } -> text_like;
+};
+template <class T>
+concept optional_effect = !requires(const T& t) {
+  t.effect();
+}
+|| requires(const T& t) {
+  { t.effect() } -> text_like;
+};
+template <class T>
+concept optional_operator = !requires(const T& t) {
+  t.op();
+}
+|| requires(const T& t) {
+  { t.op() } -> text_like;
+};
+
+// A device taint: key() and effect() ("NoSchedule", "NoExecute" or "None"); optional value().
+template <class T>
+concept taint_like = requires(const T& t) {
+  { t.key() } -> text_like;
+  { t.effect() } -> text_like;
+}
+&&optional_value<T>;
+
+// A request's toleration: key() (empty, with op() "Exists": every taint); optional op() ("Equal" when absent, or
+// "Exists"), value() and effect() (empty or absent: every effect).
+template <class T>
+concept toleration_like = requires(const T& t) {
+  { t.key() } -> text_like;
+}
+&&optional_operator<T>&& optional_value<T>&& optional_effect<T>;
+
+template <class R>
+concept taint_range = std::ranges::input_range<R> && taint_like<std::ranges::range_value_t<R>>;
+template <class R>
+concept toleration_range = std::ranges::input_range<R> && toleration_like<std::ranges::range_value_t<R>>;
+
+template <class D>
+concept optional_taints = !requires(const D& d) {
+  d.taints();
+}
+|| requires(const D& d) {
+  { d.taints() } -> taint_range;
+};
+template <class R>
+concept optional_tolerations = !requires(const R& r) {
+  r.tolerations();
+}
+|| requires(const R& r) {
+  { r.tolerations() } -> toleration_range;
+};
+template <class R>
+concept optional_admin_access = !requires(const R& r) {
+  r.admin_access();
+}
+|| requires(const R& r) {
+  { r.admin_access() } -> std::convertible_to<bool>;
+};
+
+template <class T>
 using devices_of = std::ranges::range_value_t<decltype(std::declval<const T&>().devices())>;
 template <class T>
 using requests_of = std::ranges::range_value_t<decltype(std::declval<const T&>().requests())>;
