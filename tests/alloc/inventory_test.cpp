@@ -74,11 +74,13 @@ struct ask {
   quantities amounts;
   std::vector<mark> passes;
   bool admin = false;
+  std::vector<ask> options;  // firstAvailable: the first of these that fits
 
   std::string_view name() const { return id; }
   std::string_view device_class() const { return kind; }
   const std::vector<mark>& tolerations() const { return passes; }
   bool admin_access() const { return admin; }
+  const std::vector<ask>& alternatives() const { return options; }
   const std::vector<std::string>& selectors() const { return cel; }
   std::int64_t count() const { return how_many; }
   bool all() const { return every; }
@@ -167,6 +169,9 @@ struct keyless_toleration {
 struct request_with_keyless_tolerations : bare_request {
   std::vector<keyless_toleration> tolerations() const { return {}; }
 };
+struct request_with_numeric_alternatives : bare_request {
+  std::vector<int> alternatives() const { return {}; }
+};
 struct request_with_text_admin_access : bare_request {
   std::string admin_access() const { return "yes"; }
 };
@@ -174,6 +179,7 @@ static_assert(!alloc::inventory_device<device_with_numeric_taints>);
 static_assert(!alloc::inventory_device<device_with_effectless_taints>);
 static_assert(!alloc::inventory_request<request_with_keyless_tolerations>);
 static_assert(!alloc::inventory_request<request_with_text_admin_access>);
+static_assert(!alloc::inventory_request<request_with_numeric_alternatives>);
 static_assert(!alloc::inventory_device<nameless_device>);
 static_assert(!alloc::inventory_device<device_with_numeric_capacities>);
 static_assert(!alloc::inventory_device<device_with_text_sharing>);
@@ -230,7 +236,20 @@ world random_world(std::uint32_t seed) {
   for (int c = 0, n = 1 + pick(4); c < n; ++c) {
     job j{"job-" + std::to_string(c), {}, {}};
     for (int r = 0, m = 1 + pick(2); r < m; ++r) {
-      ask a{"req-" + std::to_string(r), "gpu", {}, 1 + pick(3), pick(10) == 0, {}, {}, pick(8) == 0};
+      ask a{"req-" + std::to_string(r), "gpu", {}, 1 + pick(3), pick(10) == 0, {}, {}, pick(8) == 0, {}};
+      if (pick(4) == 0) {  // firstAvailable: several of one model, else fewer of any
+        ask many{"many",
+                 "gpu",
+                 {std::string(R"(device.attributes["gpu.example.com"].model == ")") + models[pick(2)] + "\""},
+                 2 + pick(2),
+                 false,
+                 {},
+                 {},
+                 false,
+                 {}};
+        ask fewer{"fewer", "gpu", {}, 1, false, {}, {}, false, {}};
+        a.options = {many, fewer};
+      }
       if (pick(3) == 0)  // tolerates the taint: any value, "soon" only, or its NoSchedule effect only
         a.passes.push_back(pick(2) == 0 ? mark{"maintenance", "", "", "Exists"}
                                         : mark{"maintenance", "soon", pick(2) == 0 ? "NoSchedule" : "", "Equal"});
@@ -241,8 +260,15 @@ world random_world(std::uint32_t seed) {
       if (pick(4) == 0)
         a.cel.emplace_back(R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)");
       if (w.pools.size() > 1 && pick(3) == 0) {
-        a = ask{
-            "req-" + std::to_string(r), "nic", {}, 1, false, {{"bandwidth", pick(2) == 0 ? "4Gi" : "6Gi"}}, {}, false};
+        a = ask{"req-" + std::to_string(r),
+                "nic",
+                {},
+                1,
+                false,
+                {{"bandwidth", pick(2) == 0 ? "4Gi" : "6Gi"}},
+                {},
+                false,
+                {}};
       }
       j.asks.push_back(std::move(a));
     }
@@ -297,6 +323,18 @@ std::string tolerations_json(const std::vector<mark>& marks) {
   return out.empty() ? "" : ",\"tolerations\":[" + out + "]";
 }
 
+// A request's or subrequest's fields but its name (and admin access).
+std::string request_fields_json(const ask& a) {
+  std::string selectors;
+  for (const auto& s : a.cel)
+    selectors += (selectors.empty() ? "" : ",") + ("{\"cel\":{\"expression\":" + json_string(s) + "}}");
+  return "\"deviceClassName\":" + json_string(a.kind) + ",\"selectors\":[" + selectors + "]," +
+         (a.every ? "\"allocationMode\":\"All\""
+                  : "\"allocationMode\":\"ExactCount\",\"count\":" + std::to_string(a.how_many)) +
+         (a.amounts.empty() ? "" : ",\"capacity\":{\"requests\":" + quantity_map(a.amounts, false) + "}") +
+         tolerations_json(a.passes);
+}
+
 // The same world as a scenario document, read by the JSON path (written independently of the adapter).
 std::string as_json(const world& w) {
   std::string items;
@@ -337,15 +375,14 @@ std::string as_json(const world& w) {
   for (const auto& j : w.jobs) {
     std::string requests;
     for (const auto& a : j.asks) {
-      std::string selectors;
-      for (const auto& s : a.cel)
-        selectors += (selectors.empty() ? "" : ",") + ("{\"cel\":{\"expression\":" + json_string(s) + "}}");
+      std::string alternatives;
+      for (const auto& sub : a.options)
+        alternatives += (alternatives.empty() ? "" : ",") +
+                        ("{\"name\":" + json_string(sub.id) + "," + request_fields_json(sub) + "}");
       requests += std::string(requests.empty() ? "" : ",") + "{\"name\":" + json_string(a.id) +
-                  ",\"exactly\":{\"deviceClassName\":" + json_string(a.kind) + ",\"selectors\":[" + selectors + "]," +
-                  (a.every ? "\"allocationMode\":\"All\""
-                           : "\"allocationMode\":\"ExactCount\",\"count\":" + std::to_string(a.how_many)) +
-                  (a.amounts.empty() ? "" : ",\"capacity\":{\"requests\":" + quantity_map(a.amounts, false) + "}") +
-                  tolerations_json(a.passes) + (a.admin ? ",\"adminAccess\":true" : "") + "}}";
+                  (a.options.empty()
+                       ? ",\"exactly\":{" + request_fields_json(a) + (a.admin ? ",\"adminAccess\":true" : "") + "}}"
+                       : ",\"firstAvailable\":[" + alternatives + "]}");
     }
     std::string constraints;
     for (const auto& s : j.same)
@@ -429,7 +466,7 @@ std::vector<claim_line> through_json(const world& w, const dra::cel::selector_en
 
 TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
   const dra::cel::selector_engine engine;
-  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0;
+  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0, first_choice = 0, second_choice = 0;
   for (std::uint32_t seed = 0; seed < 300; ++seed) {
     const world w = random_world(seed);
     const auto mine = through_the_concepts(w, engine);
@@ -441,17 +478,22 @@ TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
       allocated += line.find(" on node-1:") != std::string::npos;
       unschedulable += line.find(": cannot allocate all claims") != std::string::npos;
       shared += line.find('#') != std::string::npos;
+      first_choice += line.find("/many=") != std::string::npos;
+      second_choice += line.find("/fewer=") != std::string::npos;
       tolerated += std::ranges::any_of(tainted, [&](const std::string& device) {
         const auto at = line.find(device);
         return at != std::string::npos && (at + device.size() == line.size() || line[at + device.size()] == ' ');
       });
     }
   }
-  // The cases cover every kind of outcome, shared devices and tainted devices given to tolerating requests.
+  // The cases cover every kind of outcome, shared devices, tainted devices given to tolerating requests and both
+  // alternatives of firstAvailable requests.
   EXPECT_GT(allocated, 150);
   EXPECT_GT(unschedulable, 50);
   EXPECT_GT(shared, 10);
-  EXPECT_GT(tolerated, 10);
+  EXPECT_GT(tolerated, 5);
+  EXPECT_GT(first_choice, 10);
+  EXPECT_GT(second_choice, 10);
 }
 
 TEST(Inventory, BareTypesAllocate) {
@@ -475,7 +517,7 @@ TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
   const std::vector<kind_of_device> classes{{"gpu", {}}};
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_TRUE(allocator);
-  const std::vector<job> one{{"first", {ask{"gpu", "gpu", {}, 1, false, {}, {}, false}}, {}}};
+  const std::vector<job> one{{"first", {ask{"gpu", "gpu", {}, 1, false, {}, {}, false, {}}}, {}}};
   auto first = allocator->allocate("node-1", one);
   ASSERT_TRUE(first && first->fit());
   auto again = allocator->allocate("node-1", one);  // not committed: the device is still free
@@ -531,22 +573,31 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   pool.gpus[0].labels.clear();
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_TRUE(allocator);
-  const std::vector<job> greedy{{"greedy", {ask{"gpu", "gpu", {}, 1, false, {{"memory", "lots"}}, {}, false}}, {}}};
+  const std::vector<job> greedy{{"greedy", {ask{"gpu", "gpu", {}, 1, false, {{"memory", "lots"}}, {}, false, {}}}, {}}};
   auto asked = allocator->allocate("node-1", greedy);
   ASSERT_FALSE(asked);
   EXPECT_EQ(asked.error().object, "claim default/greedy");
   EXPECT_EQ(asked.error().path, "requests.gpu.capacity.memory");
-  const std::vector<job> unknown{{"lost", {ask{"gpu", "no-such-class", {}, 1, false, {}, {}, false}}, {}}};
+  const std::vector<job> unknown{{"lost", {ask{"gpu", "no-such-class", {}, 1, false, {}, {}, false, {}}}, {}}};
   auto lost = allocator->allocate("node-1", unknown);
   ASSERT_FALSE(lost);  // an unknown class is broken input, as on the model path
   EXPECT_EQ(lost.error().code, dra::errc::not_found) << lost.error().to_string();
 
-  ask odd{"gpu", "gpu", {}, 1, false, {}, {{"maintenance", "", "", "Matches"}}, false};
+  ask odd{"gpu", "gpu", {}, 1, false, {}, {{"maintenance", "", "", "Matches"}}, false, {}};
   auto odd_operator = allocator->allocate("node-1", std::vector<job>{{"odd", {odd}, {}}});
   ASSERT_FALSE(odd_operator);
   EXPECT_EQ(odd_operator.error().object, "claim default/odd");
   EXPECT_EQ(odd_operator.error().path, "requests.gpu.tolerations[0].operator");
   EXPECT_EQ(odd_operator.error().code, dra::errc::invalid_object);
+
+  ask choosy{"gpu", "gpu", {}, 1, false, {}, {}, false, {}};
+  choosy.options = {choosy, choosy};
+  choosy.options[1].id = "big";
+  choosy.options[1].amounts = {{"memory", "lots"}};
+  auto bad_subrequest = allocator->allocate("node-1", std::vector<job>{{"choosy", {choosy}, {}}});
+  ASSERT_FALSE(bad_subrequest);
+  EXPECT_EQ(bad_subrequest.error().object, "claim default/choosy");
+  EXPECT_EQ(bad_subrequest.error().path, "requests.gpu.firstAvailable.big.capacity.memory");
 
   pool.gpus[0].marks = {{"maintenance", "", "NoSchedule"}, {"maintenance", "", "Sometimes"}};
   auto odd_effect = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
@@ -570,7 +621,7 @@ TEST(Inventory, TaintsTolerationsAndAdminAccess) {
     const auto* placed = outcome->fit();
     return placed != nullptr ? placed->claims.at(0).at(0).device : "none";
   };
-  const ask plain{"gpu", "gpu", {}, 1, false, {}, {}, false};
+  const ask plain{"gpu", "gpu", {}, 1, false, {}, {}, false, {}};
   ask tolerant = plain;
   tolerant.passes = {{"maintenance", "", "", "Exists"}};
   ask wrong_value = plain;

@@ -164,6 +164,39 @@ TEST(ClaimBuilder, BuildsRequestsAndConstraints) {
   EXPECT_EQ(bad.error().path, "spec.devices.requests[0].exactly.capacity.requests.memory");
 }
 
+TEST(ClaimBuilder, BuildsPrioritizedAlternatives) {
+  std::vector<model::request_builder> subrequests;
+  subrequests.push_back(model::request_builder("big", "gpu").count(2).capacity("memory", "40Gi"));
+  subrequests.push_back(model::request_builder("small", "gpu"));
+  auto claim = model::claim_builder("default", "either").first_available("gpus", std::move(subrequests)).build();
+  ASSERT_TRUE(claim) << claim.error().to_string();
+  ASSERT_EQ(claim->spec.requests.size(), 1u);
+  const auto& request = claim->spec.requests[0];
+  EXPECT_EQ(request.name, "gpus");
+  EXPECT_FALSE(request.exactly);
+  ASSERT_EQ(request.first_available.size(), 2u);
+  EXPECT_EQ(request.first_available[0].name, "big");
+  EXPECT_EQ(request.first_available[0].count, 2);
+  ASSERT_TRUE(request.first_available[0].capacity);
+  EXPECT_EQ(request.first_available[0].capacity->requests, (model::sorted_map<quantity>{{"memory", q("40Gi")}}));
+  EXPECT_EQ(request.first_available[1].name, "small");
+  EXPECT_EQ(request.first_available[1].device_class_name, "gpu");
+
+  std::vector<model::request_builder> broken;
+  broken.push_back(model::request_builder("fine", "gpu"));
+  broken.push_back(model::request_builder("odd", "gpu").capacity("memory", "1 Gi"));
+  auto bad = model::claim_builder("default", "c").first_available("gpus", std::move(broken)).build();
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().object, "ResourceClaim/default/c");
+  EXPECT_EQ(bad.error().path, "spec.devices.requests[0].firstAvailable[1].capacity.requests.memory");
+
+  std::vector<model::request_builder> watching;
+  watching.push_back(std::move(model::request_builder("monitor", "gpu").admin_access()));
+  auto admin = model::claim_builder("default", "c").first_available("gpus", std::move(watching)).build();
+  ASSERT_FALSE(admin);
+  EXPECT_EQ(admin.error().path, "spec.devices.requests[0].firstAvailable[0].adminAccess");
+}
+
 TEST(ScenarioBuilder, KeepsTheOrderAndTheFirstError) {
   auto s = model::scenario_builder()
                .add(model::slice_builder("s", "d").build())

@@ -293,50 +293,67 @@ class inventory_allocator {
       return std::move(b.build()).value();
     }
 
+    // A request's or subrequest's own fields; errors name the field within it.
+    template <inventory_subrequest R>
+    result<model::request_builder> read_request(const R& r) {
+      model::request_builder rb(intern(r.name()), intern(r.device_class()));
+      if constexpr (requires { r.selectors(); })
+        for (const auto& selector : r.selectors()) rb.selector(intern(selector));
+      if constexpr (requires { r.count(); }) rb.count(static_cast<std::int64_t>(r.count()));
+      if constexpr (requires { r.all(); })
+        if (r.all()) rb.all();
+      if constexpr (requires { r.capacity(); })
+        for (const auto& ask : r.capacity()) {
+          const std::string_view name = ask.first;
+          auto q = read_quantity(ask.second);
+          if (!q) return std::move(q).error().within(dra::detail::concat("capacity.", name));
+          rb.capacity(intern(name), *q);
+        }
+      if constexpr (requires { r.tolerations(); }) {
+        std::size_t i = 0;
+        for (const auto& t : r.tolerations()) {
+          auto toleration = read_toleration(t);
+          if (!toleration)
+            return std::move(toleration).error().within(dra::detail::concat("tolerations[", std::to_string(i), "]"));
+          rb.toleration(std::move(*toleration));
+          ++i;
+        }
+      }
+      return rb;
+    }
+
     template <inventory_claim C>
     result<model::resource_claim> read_claim(const C& c) {
       std::string_view namespace_name;
       if constexpr (requires { c.namespace_name(); }) namespace_name = c.namespace_name();
       model::claim_builder b(intern(namespace_name), intern(c.name()));
+      // An error names the claim and the request's field.
+      auto in_claim = [&](dra::error e, std::string_view path) {
+        e = std::move(e).within(path);
+        e.object = dra::detail::concat("claim ", namespace_name, "/", std::string_view(c.name()));
+        return e;
+      };
       for (const auto& r : c.requests()) {
-        model::request_builder rb(intern(r.name()), intern(r.device_class()));
-        if constexpr (requires { r.selectors(); })
-          for (const auto& selector : r.selectors()) rb.selector(intern(selector));
-        if constexpr (requires { r.count(); }) rb.count(static_cast<std::int64_t>(r.count()));
-        if constexpr (requires { r.all(); })
-          if (r.all()) rb.all();
-        if constexpr (requires { r.capacity(); })
-          for (const auto& ask : r.capacity()) {
-            const std::string_view name = ask.first;
-            auto q = read_quantity(ask.second);
-            if (!q) {
-              dra::error e = std::move(q).error().within(
-                  dra::detail::concat("requests.", std::string_view(r.name()), ".capacity.", name));
-              e.object =
-                  dra::detail::concat("claim ", std::string_view(namespace_name), "/", std::string_view(c.name()));
-              return e;
+        const std::string path = dra::detail::concat("requests.", std::string_view(r.name()));
+        if constexpr (requires { r.alternatives(); }) {
+          const auto& alternatives = r.alternatives();  // a temporary lives as long as this reference
+          if (!std::ranges::empty(alternatives)) {
+            std::vector<model::request_builder> subrequests;
+            for (const auto& sub : alternatives) {
+              auto rb = read_request(sub);
+              if (!rb)
+                return in_claim(std::move(rb).error(),
+                                dra::detail::concat(path, ".firstAvailable.", std::string_view(sub.name())));
+              subrequests.push_back(std::move(*rb));
             }
-            rb.capacity(intern(name), *q);
-          }
-        if constexpr (requires { r.tolerations(); }) {
-          std::size_t i = 0;
-          for (const auto& t : r.tolerations()) {
-            auto toleration = read_toleration(t);
-            if (!toleration) {
-              dra::error e = std::move(toleration)
-                                 .error()
-                                 .within(dra::detail::concat("requests.", std::string_view(r.name()), ".tolerations[",
-                                                             std::to_string(i), "]"));
-              e.object =
-                  dra::detail::concat("claim ", std::string_view(namespace_name), "/", std::string_view(c.name()));
-              return e;
-            }
-            rb.toleration(std::move(*toleration));
-            ++i;
+            b.first_available(intern(r.name()), std::move(subrequests));
+            continue;
           }
         }
-        if constexpr (requires { r.admin_access(); }) rb.admin_access(static_cast<bool>(r.admin_access()));
-        b.request(std::move(rb));
+        auto rb = read_request(r);
+        if (!rb) return in_claim(std::move(rb).error(), path);
+        if constexpr (requires { r.admin_access(); }) rb->admin_access(static_cast<bool>(r.admin_access()));
+        b.request(std::move(*rb));
       }
       if constexpr (requires { c.match_attributes(); })
         for (const auto& attribute : c.match_attributes()) b.match_attribute(intern(attribute));

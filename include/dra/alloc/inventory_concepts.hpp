@@ -50,16 +50,29 @@ concept inventory_device_class = requires(const C& c) {
 template <class R>
 concept inventory_device_classes = std::ranges::input_range<R> && inventory_device_class<std::ranges::range_value_t<R>>;
 
-// A request: name() and device_class(). Optional: CEL selectors(), count() (1 when absent), all() (every
-// matching device), capacity() (name -> quantity asked of a shared device), tolerations() (each with key() and
-// optionally op(), value(), effect()) and admin_access() (devices in use may be given, for monitoring).
+// A subrequest of a request's prioritized alternatives (firstAvailable, KEP-4816): name() and device_class().
+// Optional: CEL selectors(), count() (1 when absent), all() (every matching device), capacity() (name -> quantity
+// asked of a shared device) and tolerations() (each with key() and optionally op(), value(), effect()).
 template <class R>
-concept inventory_request = requires(const R& r) {
+concept inventory_subrequest = requires(const R& r) {
   { r.name() } -> detail::text_like;
   { r.device_class() } -> detail::text_like;
 }
 &&detail::optional_selectors<R>&& detail::optional_count<R>&& detail::optional_all<R>&&
-    detail::optional_capacity_asks<R>&& detail::optional_tolerations<R>&& detail::optional_admin_access<R>;
+    detail::optional_capacity_asks<R>&& detail::optional_tolerations<R>;
+
+template <class R>
+concept inventory_subrequests = std::ranges::input_range<R> && inventory_subrequest<std::ranges::range_value_t<R>>;
+
+// A request: what a subrequest has, and optionally admin_access() (devices in use may be given, for monitoring) and
+// alternatives() (subrequests; when there are any, the request is one of them, the first that fits, and its own
+// class, selectors, count, capacity and tolerations are not read).
+template <class R>
+concept inventory_request = inventory_subrequest<R> && detail::optional_admin_access<R> &&(
+    !requires(const R& r) { r.alternatives(); } ||
+    requires(const R& r) {
+      { r.alternatives() } -> inventory_subrequests;
+    });
 
 // A claim: name() and requests(). Optional: namespace_name(), match_attributes() and distinct_attributes()
 // (constraints over all of its requests).

@@ -334,6 +334,32 @@ class claim_builder {
     claim_.spec.requests.push_back(std::move(r.request_));
     return *this;
   }
+  // A request with prioritized alternatives (firstAvailable, KEP-4816): the first subrequest, in order, that can be
+  // satisfied is used. Each subrequest is built as a request (its name is the subrequest's); admin access is not
+  // allowed in a subrequest.
+  claim_builder& first_available(text name, std::vector<request_builder> subrequests) {
+    const std::string path =
+        dra::detail::concat("spec.devices.requests[", std::to_string(claim_.spec.requests.size()), "]");
+    device_request request;
+    request.name = name;
+    for (std::size_t i = 0; i < subrequests.size(); ++i) {
+      request_builder& r = subrequests[i];
+      exact_device_request& spec = *r.request_.exactly;
+      if (spec.capacity) detail::sort_into(spec.capacity->requests, r.errors_, "capacity.requests");
+      if (spec.admin_access) r.errors_.note(dra::error{"admin access is not allowed in a subrequest"}, "adminAccess");
+      if (r.errors_.get()) {
+        dra::error e = r.errors_.take({});
+        if (e.path.starts_with("exactly.")) e.path.erase(0, 8);  // a subrequest's fields are its own
+        errors_.note(std::move(e), dra::detail::concat(path, ".firstAvailable[", std::to_string(i), "]"));
+      }
+      device_sub_request sub;
+      static_cast<device_request_spec&>(sub) = std::move(spec);
+      sub.name = r.request_.name;
+      request.first_available.push_back(std::move(sub));
+    }
+    claim_.spec.requests.push_back(std::move(request));
+    return *this;
+  }
   // The devices of `requests` (all requests when empty) must share the attribute's value.
   claim_builder& match_attribute(text attribute, std::vector<text> requests = {}) {
     claim_.spec.constraints.push_back({std::move(requests), attribute, std::nullopt});
