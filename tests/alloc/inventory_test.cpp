@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -201,6 +202,9 @@ struct world {
 };
 
 constexpr const char* models[] = {"a100", "h100"};
+// List attributes (ListTypeAttributes): views of these.
+constexpr std::int64_t core_sets[3][2] = {{0, 1}, {1, 2}, {2, 3}};
+constexpr std::string_view link_sets[2][2] = {{"nvlink", "pcie"}, {"pcie", "ethernet"}};
 constexpr const char* versions[] = {"1.0.0", "2.1.0"};
 
 world random_world(std::uint32_t seed) {
@@ -221,6 +225,8 @@ world random_world(std::uint32_t seed) {
     d.labels.emplace_back("index", std::int64_t{i});
     d.labels.emplace_back("fast", pick(2) == 0);
     d.labels.emplace_back("driverVersion", alloc::version_text{versions[pick(2)]});
+    d.labels.emplace_back("cores", std::span<const std::int64_t>(core_sets[pick(3)]));
+    d.labels.emplace_back("links", std::span<const std::string_view>(link_sets[pick(2)]));
     d.memory["memory"] = pick(2) == 0 ? "8Gi" : "16Gi";
     if (partitioned) d.draws["gpu-0"] = {{"memory", d.memory["memory"]}};
     gpus.gpus.push_back(std::move(d));
@@ -259,6 +265,7 @@ world random_world(std::uint32_t seed) {
         a.cel.emplace_back(R"(device.attributes["gpu.example.com"].driverVersion.isGreaterThan(semver("2.0.0")))");
       if (pick(4) == 0)
         a.cel.emplace_back(R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)");
+      if (pick(4) == 0) a.cel.emplace_back(R"("nvlink" in device.attributes["gpu.example.com"].links)");
       if (w.pools.size() > 1 && pick(3) == 0) {
         a = ask{"req-" + std::to_string(r),
                 "nic",
@@ -273,7 +280,7 @@ world random_world(std::uint32_t seed) {
       j.asks.push_back(std::move(a));
     }
     if (pick(3) == 0 && std::ranges::all_of(j.asks, [](const ask& a) { return a.kind == "gpu"; }))
-      j.same.emplace_back("gpu.example.com/model");
+      j.same.emplace_back(pick(2) == 0 ? "gpu.example.com/model" : "gpu.example.com/cores");
     w.jobs.push_back(std::move(j));
   }
   return w;
@@ -352,6 +359,16 @@ std::string as_json(const world& w) {
         if (const auto* s = std::get_if<std::string_view>(&value)) attributes += "{\"string\":" + json_string(*s) + "}";
         if (const auto* v = std::get_if<alloc::version_text>(&value))
           attributes += "{\"version\":" + json_string(v->text) + "}";
+        if (const auto* list = std::get_if<std::span<const std::int64_t>>(&value)) {
+          std::string items;
+          for (std::int64_t i : *list) items += (items.empty() ? "" : ",") + std::to_string(i);
+          attributes += "{\"ints\":[" + items + "]}";
+        }
+        if (const auto* list = std::get_if<std::span<const std::string_view>>(&value)) {
+          std::string items;
+          for (std::string_view t : *list) items += (items.empty() ? "" : ",") + json_string(t);
+          attributes += "{\"strings\":[" + items + "]}";
+        }
       }
       devices += std::string(devices.empty() ? "" : ",") + "{\"name\":" + json_string(d.id) + ",\"attributes\":{" +
                  attributes + "},\"capacity\":" + quantity_map(d.memory, true) +
@@ -564,6 +581,12 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   ASSERT_FALSE(bad_version);
   EXPECT_EQ(bad_version.error().object, "pool gpu.example.com/node-1-gpus");
   EXPECT_EQ(bad_version.error().path, "devices.gpu-0.attributes.driverVersion.version");
+
+  static constexpr alloc::version_text listed[] = {{"1.0.0"}, {"1.x"}};
+  pool.gpus[0].labels = {{"driverVersions", std::span<const alloc::version_text>(listed)}};
+  auto bad_listed = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(bad_listed);
+  EXPECT_EQ(bad_listed.error().path, "devices.gpu-0.attributes.driverVersions.versions[1]");
 
   pool.gpus[0].labels = {{"model", std::string_view("a")}, {"model", std::string_view("b")}};
   auto twice = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);

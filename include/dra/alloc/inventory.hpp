@@ -185,6 +185,41 @@ class inventory_allocator {
       return out;
     }
 
+    // Texts interned, versions parsed (an error names the field: "version", "versions[2]").
+    result<model::attribute_value> read_attribute(const attribute_value_view& view) {
+      auto version = [&](version_text v) { return model::make_version(intern(v.text)); };
+      return std::visit(
+          [&]<class V>(const V& v) -> result<model::attribute_value> {
+            if constexpr (std::is_same_v<V, version_text>) {
+              auto parsed = version(v);
+              if (!parsed) return std::move(parsed).error().within("version");
+              return model::attribute_value(std::move(*parsed));
+            } else if constexpr (std::is_same_v<V, std::string_view>) {
+              return model::attribute_value(intern(v));
+            } else if constexpr (std::is_same_v<V, std::span<const std::string_view>>) {
+              std::vector<model::text> texts;
+              for (std::string_view t : v) texts.push_back(intern(t));
+              return model::attribute_value(std::move(texts));
+            } else if constexpr (std::is_same_v<V, std::span<const version_text>>) {
+              std::vector<model::version_value> versions;
+              for (std::size_t i = 0; i < v.size(); ++i) {
+                auto parsed = version(v[i]);
+                if (!parsed)
+                  return std::move(parsed).error().within(dra::detail::concat("versions[", std::to_string(i), "]"));
+                versions.push_back(std::move(*parsed));
+              }
+              return model::attribute_value(std::move(versions));
+            } else if constexpr (std::is_same_v<V, std::span<const std::int64_t>>) {
+              return model::attribute_value(std::vector<std::int64_t>(v.begin(), v.end()));
+            } else if constexpr (std::is_same_v<V, std::span<const bool>>) {
+              return model::attribute_value(std::vector<bool>(v.begin(), v.end()));
+            } else {
+              return model::attribute_value(v);
+            }
+          },
+          view);
+    }
+
     template <detail::toleration_like T>
     result<model::device_toleration> read_toleration(const T& t) {
       model::device_toleration out;
@@ -208,16 +243,9 @@ class inventory_allocator {
       model::device_builder b(intern(d.name()));
       for (const auto& attribute : d.attributes()) {
         const model::text key = intern(attribute.first);
-        std::visit(
-            [&]<class V>(const V& v) {
-              if constexpr (std::is_same_v<V, version_text>)
-                b.version(key, intern(v.text));
-              else if constexpr (std::is_same_v<V, std::string_view>)
-                b.string(key, intern(v));
-              else
-                b.attribute(key, v);
-            },
-            attribute_value_view(attribute.second));
+        auto value = read_attribute(attribute_value_view(attribute.second));
+        if (!value) return std::move(value).error().within(dra::detail::concat("attributes.", key));
+        b.attribute(key, std::move(*value));
       }
       if constexpr (requires { d.capacities(); })
         for (const auto& capacity : d.capacities()) {

@@ -6,6 +6,7 @@
 #include <concepts>
 #include <cstdint>
 #include <ranges>
+#include <span>
 #include <string_view>
 #include <variant>
 
@@ -16,8 +17,11 @@ struct version_text {
   std::string_view text;
 };
 
-// A device attribute's value as an inventory reports it (list attributes are not part of this boundary).
-using attribute_value_view = std::variant<std::int64_t, bool, std::string_view, version_text>;
+// A device attribute's value as an inventory reports it: one value, or a list of them (ListTypeAttributes; a
+// std::vector converts to its span, a std::vector<bool> does not: give a bool array or std::array<bool, N>).
+using attribute_value_view =
+    std::variant<std::int64_t, bool, std::string_view, version_text, std::span<const std::int64_t>,
+                 std::span<const bool>, std::span<const std::string_view>, std::span<const version_text>>;
 
 namespace detail {
 
