@@ -52,8 +52,10 @@ struct host_pool {
   std::string vendor, id, host;  // host empty: the pool serves every node
   std::vector<gpu_record> gpus;
   std::map<std::string, quantities> sets;
+  bool whole = true;  // false: the driver is still publishing it
 
   const std::string& driver() const { return vendor; }
+  bool complete() const { return whole; }
   const std::string& name() const { return id; }
   const std::string& node() const { return host; }
   const std::vector<gpu_record>& devices() const { return gpus; }
@@ -214,12 +216,12 @@ world random_world(std::uint32_t seed) {
   w.classes.push_back({"gpu", {R"(device.driver == "gpu.example.com")"}});
   w.classes.push_back({"nic", {R"(device.driver == "nic.example.com")"}});
   // GPUs on the node, drawing from one counter set half the time.
-  host_pool gpus{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  host_pool gpus{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, pick(12) != 0};
   const bool partitioned = pick(2) == 0;
   if (partitioned) gpus.sets["gpu-0"] = {{"memory", "32Gi"}};
   for (int i = 0, n = 1 + pick(6); i < n; ++i) {
     gpu_record d{"gpu-" + std::to_string(i), {}, {}, {}, false, {}};
-    if (pick(4) == 0)
+    if (pick(2) == 0)
       d.marks.push_back({"maintenance", pick(2) == 0 ? "soon" : "", pick(3) == 0 ? "None" : "NoSchedule", "Equal"});
     d.labels.emplace_back("model", std::string_view(models[pick(2)]));
     d.labels.emplace_back("index", std::int64_t{i});
@@ -234,7 +236,7 @@ world random_world(std::uint32_t seed) {
   w.pools.push_back(std::move(gpus));
   // Shared NICs for every node, some of the time.
   if (pick(2) == 0) {
-    host_pool nics{"nic.example.com", "fabric", "", {}, {}};
+    host_pool nics{"nic.example.com", "fabric", "", {}, {}, true};
     for (int i = 0, n = 1 + pick(2); i < n; ++i)
       nics.gpus.push_back({"nic-" + std::to_string(i), {}, {{"bandwidth", "10Gi"}}, {}, true, {}});
     w.pools.push_back(std::move(nics));
@@ -377,8 +379,8 @@ std::string as_json(const world& w) {
     }
     add("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":" +
         json_string(p.vendor + "-" + p.id) + "},\"spec\":{\"driver\":" + json_string(p.vendor) +
-        ",\"pool\":{\"name\":" + json_string(p.id) + ",\"generation\":1,\"resourceSliceCount\":1}," +
-        (p.host.empty() ? "\"allNodes\":true" : "\"nodeName\":" + json_string(p.host)) +
+        ",\"pool\":{\"name\":" + json_string(p.id) + ",\"generation\":1,\"resourceSliceCount\":" +
+        (p.whole ? "1" : "2") + "}," + (p.host.empty() ? "\"allNodes\":true" : "\"nodeName\":" + json_string(p.host)) +
         (p.sets.empty() ? "" : ",\"sharedCounters\":" + counter_maps(p.sets, "name")) + ",\"devices\":[" + devices +
         "]}}");
   }
@@ -483,7 +485,7 @@ std::vector<claim_line> through_json(const world& w, const dra::cel::selector_en
 
 TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
   const dra::cel::selector_engine engine;
-  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0, first_choice = 0, second_choice = 0;
+  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0, first_choice = 0, second_choice = 0, updating = 0;
   for (std::uint32_t seed = 0; seed < 300; ++seed) {
     const world w = random_world(seed);
     const auto mine = through_the_concepts(w, engine);
@@ -496,6 +498,7 @@ TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
       unschedulable += line.find(": cannot allocate all claims") != std::string::npos;
       shared += line.find('#') != std::string::npos;
       first_choice += line.find("/many=") != std::string::npos;
+      updating += line.find("is currently being updated") != std::string::npos;
       second_choice += line.find("/fewer=") != std::string::npos;
       tolerated += std::ranges::any_of(tainted, [&](const std::string& device) {
         const auto at = line.find(device);
@@ -504,13 +507,14 @@ TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
     }
   }
   // The cases cover every kind of outcome, shared devices, tainted devices given to tolerating requests and both
-  // alternatives of firstAvailable requests.
+  // alternatives of firstAvailable requests, incomplete pools.
   EXPECT_GT(allocated, 150);
   EXPECT_GT(unschedulable, 50);
   EXPECT_GT(shared, 10);
   EXPECT_GT(tolerated, 5);
-  EXPECT_GT(first_choice, 10);
+  EXPECT_GT(first_choice, 4);
   EXPECT_GT(second_choice, 10);
+  EXPECT_GT(updating, 0);  // a request for all devices of an incomplete pool
 }
 
 TEST(Inventory, BareTypesAllocate) {
@@ -529,7 +533,7 @@ TEST(Inventory, BareTypesAllocate) {
 
 TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
   const dra::cel::selector_engine engine;
-  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true};
   pool.gpus.push_back({"gpu-0", {}, {}, {}, false, {}});
   const std::vector<kind_of_device> classes{{"gpu", {}}};
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
@@ -568,7 +572,7 @@ TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
 TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   const dra::cel::selector_engine engine;
   const std::vector<kind_of_device> classes{{"gpu", {}}};
-  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true};
   pool.gpus.push_back({"gpu-0", {}, {{"memory", "80 gigs"}}, {}, false, {}});
   auto bad_quantity = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_FALSE(bad_quantity);
@@ -633,7 +637,7 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
 TEST(Inventory, TaintsTolerationsAndAdminAccess) {
   const dra::cel::selector_engine engine;
   const std::vector<kind_of_device> classes{{"gpu", {}}};
-  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true};
   pool.gpus.push_back({"gpu-0", {}, {}, {}, false, {{"maintenance", "soon", "NoSchedule"}}});
   pool.gpus.push_back({"gpu-1", {}, {}, {}, false, {}});
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);

@@ -291,7 +291,9 @@ class inventory_allocator {
         return e;
       };
       model::slice_builder b(intern(dra::detail::concat(driver, "/", pool)), intern(driver));
-      b.pool(intern(pool), generation, 1);
+      bool complete = true;
+      if constexpr (requires { p.complete(); }) complete = static_cast<bool>(p.complete());
+      b.pool(intern(pool), generation, complete ? 1 : 2);  // incomplete: one slice of two seen, as mid-update
       if (node.empty())
         b.all_nodes();
       else

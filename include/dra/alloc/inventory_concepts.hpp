@@ -26,7 +26,8 @@ concept inventory_device = requires(const D& d) {
     detail::optional_taints<D>;
 
 // A pool: one driver's devices for one node (node() empty: for every node). Optional: counter_sets()
-// (name -> counter -> quantity) and generation().
+// (name -> counter -> quantity), generation() and complete() (false while a driver is still publishing the pool:
+// as upstream's allocator does, none of its devices is given, and a request for all devices is an error).
 template <class P>
 concept inventory_pool = requires(const P& p) {
   { p.driver() } -> detail::text_like;
@@ -34,7 +35,8 @@ concept inventory_pool = requires(const P& p) {
   { p.node() } -> detail::text_like;
   { p.devices() } -> std::ranges::input_range;
 }
-&&inventory_device<detail::devices_of<P>>&& detail::optional_counter_sets<P>&& detail::optional_generation<P>;
+&&inventory_device<detail::devices_of<P>>&& detail::optional_counter_sets<P>&& detail::optional_generation<P>&&
+    detail::optional_complete<P>;
 
 // Everything a cluster offers: a range of pools.
 template <class R>

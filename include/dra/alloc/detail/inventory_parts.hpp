@@ -91,6 +91,13 @@ concept optional_generation = !requires(const P& p) {
 || requires(const P& p) {
   { p.generation() } -> std::convertible_to<std::int64_t>;
 };
+template <class P>
+concept optional_complete = !requires(const P& p) {
+  p.complete();
+}
+|| requires(const P& p) {
+  { p.complete() } -> std::convertible_to<bool>;
+};
 template <class T>
 concept optional_selectors = !requires(const T& t) {
   t.selectors();
