@@ -140,11 +140,7 @@ template <alloc::selector_engine Engine>
     allocator.set_taint_rules(rules);
     funnel_builder<Engine> funnels(features, state, classes, slices, engine);
     funnels.set_taint_rules(rules);
-    funnels.set_pool_source([&allocator](const model::node& node) { return allocator.pools_for(node); });
-    funnels.set_verdict_source([&allocator](const model::node& node, std::string_view expression,
-                                            const alloc::device_ref& id, const model::device& device) {
-      return allocator.known_selector_result(node, expression, id, device);
-    });
+    funnels.read_from(allocator);
     allocator_oracle<decltype(allocator)> oracle{&allocator};
     std::vector<const model::resource_claim*> claims;
     for (auto u : unit)

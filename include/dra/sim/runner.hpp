@@ -300,11 +300,7 @@ class scenario_run {
     if (!funnels_) {
       funnels_.emplace(features_, state_, classes_, slices_, engine_);
       funnels_->set_taint_rules(rules_);
-      funnels_->set_pool_source([this](const model::node& node) { return allocator_->pools_for(node); });
-      funnels_->set_verdict_source([this](const model::node& node, std::string_view expression,
-                                          const alloc::device_ref& id, const model::device& device) {
-        return allocator_->known_selector_result(node, expression, id, device);
-      });
+      funnels_->read_from(*allocator_);
     }
     allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};
     unit_diagnosis diagnosis;

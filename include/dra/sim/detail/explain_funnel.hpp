@@ -159,6 +159,15 @@ class funnel_builder {
   using verdict_source = std::function<std::optional<bool>(const model::node&, std::string_view expression,
                                                            const alloc::device_ref&, const model::device&)>;
   void set_verdict_source(verdict_source source) { verdict_source_ = std::move(source); }
+  // Both from an allocator built from the same features, slices and engine (borrowed: it must outlive the funnels).
+  template <class Allocator>
+  void read_from(Allocator& allocator) {
+    set_pool_source([&allocator](const model::node& node) { return allocator.pools_for(node); });
+    set_verdict_source([&allocator](const model::node& node, std::string_view expression, const alloc::device_ref& id,
+                                    const model::device& device) {
+      return allocator.known_selector_result(node, expression, id, device);
+    });
+  }
 
   // DeviceTaintRules whose taints count as the devices' own (borrowed, as the allocator's).
   void set_taint_rules(std::span<const model::device_taint_rule* const> rules) noexcept { rules_ = rules; }
