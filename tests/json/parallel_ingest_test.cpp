@@ -139,4 +139,46 @@ TEST(ParallelIngest, ReportsMalformedTextTheWalkSkippedWhereOneThreadDoes) {
   }
 }
 
+// fuzz_ingest's finding, reduced: NUL bytes after "generation" inside the first item, which the
+// walk over the items skips without noticing, and a List whose end cannot be read ("x" is a key
+// without a value). One thread meets the item's error first; several threads must not report
+// the List's end (at "items") instead. The siblings put other bytes right after the key or the
+// value: control characters, a letter after a number or a literal, a string followed by NUL.
+TEST(ParallelIngest, ReportsAnItemsErrorBeforeAnUnreadableEndOfTheList) {
+  const std::string head = R"({"apiVersion":"v1","kind":"List","items":[{"apiVersion":"resource.k8s.io/v1",)"
+                           R"("kind":"ResourceSlice","metadata":{"name":"tpu-counters"},)"
+                           R"("spec":{"driver":"tpu.dra.example.com","pool":{"generation")";
+  const std::string tail = R"("name":"my-pool","resourceSliceCount":1},"allNodes":true}}] "x"})";
+  struct variant {
+    std::string after_key;
+    std::string path;
+  };
+  const variant variants[] = {
+      {std::string("\0\0,", 3), "items[0].spec.pool"},  // the finding
+      {"x,", "items[0].spec.pool"},
+      {std::string(":1\0\0,", 5), "items[0].spec.pool.generation"},
+      {":1\x01,", "items[0].spec.pool.generation"},
+      {":1\x1f,", "items[0].spec.pool.generation"},
+      {":1\x7f,", "items[0].spec.pool.generation"},
+      {":1a,", "items[0].spec.pool.generation"},
+      {":truex,", "items[0].spec.pool.generation"},
+      {std::string(":\"1\"\0,", 6), "items[0].spec.pool.generation"},
+  };
+  for (const variant& v : variants) {
+    const std::string json = head + v.after_key + tail;
+    SCOPED_TRACE(testing::PrintToString(v.after_key));
+    auto sequential = threaded(1).load(json);
+    ASSERT_FALSE(sequential.has_value());
+    EXPECT_EQ(sequential.error().object, "ResourceSlice/tpu-counters");
+    EXPECT_EQ(sequential.error().path, v.path);
+    for (unsigned threads : {2u, 4u}) {
+      auto doc = threaded(threads).load(json);
+      ASSERT_FALSE(doc.has_value()) << threads;
+      // Message, path, object and code alike.
+      EXPECT_EQ(doc.error(), sequential.error())
+          << threads << " threads: " << doc.error().to_string() << "; one: " << sequential.error().to_string();
+    }
+  }
+}
+
 }  // namespace
