@@ -30,6 +30,12 @@ std::string claim_with_request(const std::string& exactly) {
          exactly + "}]}}}";
 }
 
+std::string slice_with_generation(const std::string& generation) {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
+    "spec":{"pool":{"name":"p","generation":)" +
+         generation + R"(,"resourceSliceCount":1}}})";
+}
+
 const bad_case cases[] = {
     {"malformed quantity", slice_with_device(R"({"name":"x","capacity":{"memory":{"value":"12Q"}}})"),
      "ResourceSlice/s1", "items[1].spec.devices[1].capacity.memory.value",
@@ -61,6 +67,20 @@ const bad_case cases[] = {
      "ResourceSlice/s", "spec.pool.generation", "out of the range of a 64-bit integer"},
     {"fractional count", claim_with_request(R"({"deviceClassName":"x","count":1.5})"), "ResourceClaim/ns/c",
      "spec.devices.requests[0].exactly.count", "must be an integer"},
+    // simdjson's token of a number runs to the next structural character or space: such text is
+    // malformed JSON, not an integer out of range nor a quantity.
+    {"integer run into a letter", slice_with_generation("1a"), "ResourceSlice/s", "spec.pool.generation",
+     "invalid JSON: Problem while parsing a number"},
+    {"integer run into NUL bytes", slice_with_generation(std::string("1\0\0", 3)), "ResourceSlice/s",
+     "spec.pool.generation", "invalid JSON: Problem while parsing a number"},
+    {"integer with a leading zero", slice_with_generation("01"), "ResourceSlice/s", "spec.pool.generation",
+     "invalid JSON: Problem while parsing a number"},
+    {"minus alone", slice_with_generation("-"), "ResourceSlice/s", "spec.pool.generation",
+     "invalid JSON: Problem while parsing a number"},
+    {"fraction run into a letter", slice_with_generation("1.5x"), "ResourceSlice/s", "spec.pool.generation",
+     "invalid JSON: Problem while parsing a number"},
+    {"unquoted quantity", slice_with_device(R"({"name":"x","capacity":{"memory":{"value":1Gi}}})"), "ResourceSlice/s1",
+     "items[1].spec.devices[1].capacity.memory.value", "invalid JSON: Problem while parsing a number"},
     {"duplicate map key", slice_with_device(R"({"name":"x","attributes":{"a":{"int":1},"a":{"int":2}}})"),
      "ResourceSlice/s1", "items[1].spec.devices[1].attributes", "duplicate field \"a\""},
     {"duplicate field", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a","name":"b"}})", "", "metadata",
@@ -76,18 +96,22 @@ const bad_case cases[] = {
     {"junk inside an object of an ignored kind",
      R"([{"apiVersion":"v1","kind":"ConfigMap" junk "metadata":{}}, {"apiVersion":"v1","kind":"Node"}])", "", "[0]",
      "invalid JSON"},
-    {"scalar document", R"("just a string")", "", "", "line 1: a scenario document must be a YAML mapping or sequence, not a scalar"},
+    {"scalar document", R"("just a string")", "", "",
+     "line 1: a scenario document must be a YAML mapping or sequence, not a scalar"},
     {"JSON scalar document", R"([] 5)", "document 2", "", "a scenario must be a JSON object or array"},
     {"JSON then YAML", "{\"kind\":\"List\",\"items\":[]}\nkind: Pod\nmetadata: {}\n", "document 2", "",
      "a scenario must be a JSON object or array"},
-    {"second document broken", R"([]{"kind":"Node","metadata":{"name":"a"}} {"kind":)", "document 3", "", "invalid JSON"},
+    {"second document broken", R"([]{"kind":"Node","metadata":{"name":"a"}} {"kind":)", "document 3", "",
+     "invalid JSON"},
     {"error in a later document", R"({"kind":"List","items":[]}
       {"kind":"PodList","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":5}}]})",
      "Pod/p", "items[0].spec.nodeName", "must be a string, not a number"},
-    {"broken YAML", "kind: List\nitems:\n- kind: Node\n  metadata: {name: a\n", "", "", "invalid YAML at line 5, column 1"},
+    {"broken YAML", "kind: List\nitems:\n- kind: Node\n  metadata: {name: a\n", "", "",
+     "invalid YAML at line 5, column 1"},
     {"YAML scalar document", "kind: Node\n---\njust text\n", "document 2", "", "line 3: a scenario document must be"},
-    {"YAML error names the line", "kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    nodeName: 5\n",
-     "Pod/p", "items[0].spec.nodeName", "must be a string, not a number (line 8)"},
+    {"YAML error names the line",
+     "kind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n  spec:\n    nodeName: 5\n", "Pod/p",
+     "items[0].spec.nodeName", "must be a string, not a number (line 8)"},
     {"YAML key not a scalar", "kind: Node\n? [a, b]\n: c\n", "", "", "line 2: a mapping key must be a scalar"},
     {"truncated", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a")", "", "", "invalid JSON"},
     {"truncated in a string", R"([{"apiVersion":"v1","kind":"No)", "", "", "invalid JSON"},

@@ -71,6 +71,33 @@ using string_arena = std::deque<std::string>;
   return text;
 }
 
+// Whether a token is a JSON number (RFC 8259). simdjson reads a token up to the next structural
+// character or space, so one that starts as a number may run on ("1a", "1" and NUL bytes, "01").
+[[nodiscard]] constexpr bool json_number(std::string_view token) noexcept {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t from = i;
+    while (i < token.size() && token[i] >= '0' && token[i] <= '9') ++i;
+    return i > from;
+  };
+  if (i < token.size() && token[i] == '-') ++i;
+  if (i < token.size() && token[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < token.size() && token[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < token.size() && (token[i] == 'e' || token[i] == 'E')) {
+    ++i;
+    if (i < token.size() && (token[i] == '+' || token[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == token.size();
+}
+
 // Whether a map key can follow a dot in a path, or needs ["..."].
 [[nodiscard]] constexpr bool plain_key(std::string_view key) noexcept {
   if (key.empty()) return false;
@@ -192,7 +219,9 @@ class reader {
     if (v.get_int64().get(out) != simdjson::SUCCESS) {
       od::json_type type{};
       if (v.type().get(type) == simdjson::SUCCESS && type == od::json_type::number) {
-        std::string_view token = v.raw_json_token();
+        const std::string_view token = without_trailing_whitespace(v.raw_json_token());
+        // Not "out of range" for text that is no number at all.
+        if (!json_number(token)) return fail(simdjson::NUMBER_ERROR);
         if (token.find_first_of(".eE") == std::string_view::npos)
           return fail("is out of the range of a 64-bit integer");
         return fail("must be an integer, not a fractional number");
@@ -219,6 +248,7 @@ class reader {
       return fail(code);
     } else if (type == od::json_type::number) {
       text = without_trailing_whitespace(v.raw_json_token());
+      if (!json_number(text)) return fail(simdjson::NUMBER_ERROR);
     } else {
       return wrong_type(v, "a string");
     }
