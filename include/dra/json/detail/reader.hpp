@@ -73,7 +73,7 @@ using string_arena = std::deque<std::string>;
 
 // Whether a token is a JSON number (RFC 8259). simdjson reads a token up to the next structural
 // character or space, so one that starts as a number may run on ("1a", "1" and NUL bytes, "01").
-[[nodiscard]] constexpr bool json_number(std::string_view token) noexcept {
+[[nodiscard]] constexpr bool is_json_number(std::string_view token) noexcept {
   std::size_t i = 0;
   auto digits = [&] {
     const std::size_t from = i;
@@ -221,7 +221,7 @@ class reader {
       if (v.type().get(type) == simdjson::SUCCESS && type == od::json_type::number) {
         const std::string_view token = without_trailing_whitespace(v.raw_json_token());
         // Not "out of range" for text that is no number at all.
-        if (!json_number(token)) return fail(simdjson::NUMBER_ERROR);
+        if (!is_json_number(token)) return fail(simdjson::NUMBER_ERROR);
         if (token.find_first_of(".eE") == std::string_view::npos)
           return fail("is out of the range of a 64-bit integer");
         return fail("must be an integer, not a fractional number");
@@ -248,7 +248,7 @@ class reader {
       return fail(code);
     } else if (type == od::json_type::number) {
       text = without_trailing_whitespace(v.raw_json_token());
-      if (!json_number(text)) return fail(simdjson::NUMBER_ERROR);
+      if (!is_json_number(text)) return fail(simdjson::NUMBER_ERROR);
     } else {
       return wrong_type(v, "a string");
     }
