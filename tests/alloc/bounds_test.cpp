@@ -239,6 +239,117 @@ TEST(Bounds, ASelectorErrorBeforeTheFirstFitIsMet) {
   EXPECT_NE(outcome.error().message.find("gpu-1: CEL runtime error"), std::string::npos) << outcome.error().message;
 }
 
+// The shape of the fuzzer's input `fuzzed-timeout-sorted-search`: claims that may take shared devices (one device
+// for several requests) and an admin-access request come before a claim whose two GPUs must share a model, which no
+// two GPUs do. The counting bounds used to give up on shared devices and admin access, so the search tried the last
+// claim under every choice of the earlier ones (28 pairs of NICs per request: 2,072,401 steps). The budget makes
+// such a search fail at once instead of running for seconds.
+struct shared_then_hopeless {
+  std::deque<std::string> strings;
+  model::device_class klass;
+  model::resource_slice slice;
+  model::node node;
+  std::vector<model::resource_claim> claims;
+  cel::selector_engine engine;
+  alloc::ledger none;
+
+  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
+  void device(std::string name, std::string kind, bool shared, std::string model_name) {
+    model::device d;
+    d.name = str(std::move(name));
+    d.attributes.push_back({"kind", model::device_attribute{str(std::move(kind))}});
+    d.attributes.push_back({"model", model::device_attribute{str(std::move(model_name))}});
+    if (shared) d.allow_multiple_allocations = true;
+    slice.devices.push_back(d);
+  }
+  model::resource_claim& claim(std::string name) {
+    model::resource_claim c;
+    c.meta.name = str(std::move(name));
+    c.meta.namespace_ = "default";
+    claims.push_back(c);
+    return claims.back();
+  }
+  void request(model::resource_claim& c, std::string name, std::string kind, bool admin = false) {
+    model::device_request r;
+    r.name = str(std::move(name));
+    model::exact_device_request e;
+    e.device_class_name = "any";
+    e.count = 2;
+    e.selectors.push_back({str("device.attributes[\"dra.example.com\"].kind == \"" + kind + "\"")});
+    if (admin) e.admin_access = true;
+    r.exactly = e;
+    c.spec.requests.push_back(r);
+  }
+
+  // Eight shared NICs and three GPUs; GPU models as given.
+  explicit shared_then_hopeless(const char* gpu_models) {
+    klass.meta.name = "any";
+    node.meta.name = "node-1";
+    slice.meta.name = "slice-1";
+    slice.driver = "dra.example.com";
+    slice.pool = {"pool-1", 1, 1};
+    slice.node_name = model::text("node-1");
+    for (int i = 0; i < 8; ++i) device("nic-" + std::to_string(i), "nic", true, "x");
+    for (int i = 0; gpu_models[i] != 0; ++i)
+      device("gpu-" + std::to_string(i), "gpu", false, std::string(1, gpu_models[i]));
+    claims.reserve(3);
+    auto& first = claim("nics-1");
+    request(first, "a", "nic"), request(first, "b", "nic");
+    auto& second = claim("nics-2");
+    request(second, "a", "nic"), request(second, "watch", "nic", /*admin=*/true);
+    auto& gpus = claim("gpus");
+    request(gpus, "pair", "gpu");
+    model::device_constraint same;
+    same.match_attribute = "dra.example.com/model";
+    gpus.spec.constraints.push_back(same);
+  }
+  template <class Policy>
+  result<alloc::allocation_outcome> allocate() {
+    const model::device_class* classes[] = {&klass};
+    const model::resource_slice* slices[] = {&slice};
+    alloc::basic_allocator<Policy, cel::selector_engine> a(alloc::features::all(), none, classes, slices, engine);
+    a.set_step_budget(10'000);
+    std::vector<const model::resource_claim*> pending;
+    for (const auto& c : claims) pending.push_back(&c);
+    return a.allocate(node, pending);
+  }
+};
+
+template <class Policy>
+void expect_hopeless_after_shared_devices() {
+  shared_then_hopeless n("abc");
+  auto outcome = n.allocate<Policy>();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(outcome->fit(), nullptr);
+  EXPECT_LT(outcome->search_steps, 10u);
+}
+
+TEST(Bounds, SharedDevicesBeforeAHopelessClaimEndAtOnceUnderFirstFit) {
+  expect_hopeless_after_shared_devices<alloc::first_fit>();
+}
+
+TEST(Bounds, SharedDevicesBeforeAHopelessClaimEndAtOnceSorted) {
+  expect_hopeless_after_shared_devices<alloc::sorted>();
+}
+
+TEST(Bounds, SharedDevicesBeforeAClaimThatFitsKeepTheirDevices) {
+  // gpu-0 and gpu-2 share a model: the claims fit, each request with the first devices it may take (a shared NIC
+  // serves several requests).
+  for (bool sorted : {false, true}) {
+    shared_then_hopeless n("aba");
+    auto outcome = sorted ? n.allocate<alloc::sorted>() : n.allocate<alloc::first_fit>();
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    ASSERT_TRUE(outcome->fit()) << sorted;
+    std::vector<std::string> got;
+    for (const auto& claim : outcome->fit()->results)
+      for (const auto& r : claim.results) got.push_back(r.request + "=" + std::string(r.device));
+    EXPECT_EQ(got, (std::vector<std::string>{"a=nic-0", "a=nic-1", "b=nic-0", "b=nic-1", "a=nic-0", "a=nic-1",
+                                             "watch=nic-0", "watch=nic-1", "pair=gpu-0", "pair=gpu-2"}))
+        << sorted;
+    EXPECT_LT(outcome->search_steps, 30u) << sorted;
+  }
+}
+
 TEST(Bounds, AnExhaustedStepBudgetIsAnError) {
   node_with_devices n(4);
   n.request("a", 2);

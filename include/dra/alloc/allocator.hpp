@@ -659,9 +659,12 @@ class basic_allocator {
                                  std::span<const model::device_selector> selectors,
                                  std::span<const compiled* const> programs,
                                  std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix);
-    // Whether the request's capacity fits what the ledger left of the device, and (unless `ledger_only`) what this
-    // search has given out of it.
-    bool capacity_fits(const request_data& rd, const candidate& c, bool ledger_only = false) const;
+    // What capacity_fits counts as given out besides the request's own amount: what the ledger and this search gave
+    // out, what the ledger gave out, or nothing (the device's capacity and policy alone).
+    enum class capacity_counted { all, ledger, none };
+    // Whether the request's capacity fits the device, less what `counted` names as given out.
+    bool capacity_fits(const request_data& rd, const candidate& c,
+                       capacity_counted counted = capacity_counted::all) const;
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
     bool reserve_counters(const candidate& c);
     void release_counters(const candidate& c);
@@ -678,7 +681,7 @@ class basic_allocator {
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
     bool short_of_counters_in_state(const candidate& c) const;
     bool short_of_capacity_in_state(const request_data& rd, const candidate& c) const;
-    bool may_still_take(std::size_t claim, const request_data& rd, const candidate& c) const;
+    bool may_still_take(std::size_t claim, const request_data& rd, const candidate& c, bool capacity_now = true) const;
     std::size_t first_live(request_data& rd);
     const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,

@@ -82,7 +82,7 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
 
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& rd, const candidate& c,
-                                                            bool ledger_only) const {
+                                                            capacity_counted counted) const {
   const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
   if (wanted != nullptr)
     for (const auto& r : wanted->requests)
@@ -98,8 +98,10 @@ bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& 
       if (sum) total = *sum;
       return sum.has_value();
     };
+    if (counted == capacity_counted::none) continue;
     if (!add(c.given_out != nullptr ? model::find(*c.given_out, e.name) : nullptr) ||
-        !add(ledger_only ? nullptr : model::find(c.allocating, e.name)) || total > e.value->value)
+        !add(counted == capacity_counted::ledger ? nullptr : model::find(c.allocating, e.name)) ||
+        total > e.value->value)
       return false;
   }
   return true;

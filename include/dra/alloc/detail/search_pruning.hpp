@@ -17,9 +17,13 @@ namespace dra::alloc {
 // request (`needed` devices from position `start`) and every later request of the unit. Usability is judged
 // optimistically (counters as they are now, which only get scarcer deeper; a selector that fails with an error
 // counts as a match), so a branch with a solution is never cut and the first solution found stays upstream's.
-// Shared devices, admin access and `All` requests are left to the search, and so is every branch in which a
-// selector fails with an error: upstream's search may meet that error, so dra must too. One pass over the
-// candidates, stopped as soon as every count is reached, so that a claim that fits pays little for the bound.
+// Each request alone needs enough usable devices (a request never takes one device twice, shared or not), and each
+// matchAttribute constraint a value that enough of every request's usable devices carry. Counts over several
+// requests (their union; a constraint's group or distinct values) hold only for devices no two of them can share:
+// a shared device may serve several requests, and an admin-access request may take a device another claim holds,
+// so those counts leave such requests and devices out or are skipped. `All` requests are left to the search, and so
+// is every branch in which a selector fails with an error: upstream's search may meet that error, so dra must too.
+// One pass over the candidates, stopped as soon as every count is reached, so that a claim that fits pays little.
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std::size_t ri, request_data& rd,
                                                             std::size_t needed, std::size_t start) {
@@ -29,26 +33,35 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     std::size_t need = 0;
     std::size_t from = 0;   // the first position of order_ it may take
     std::size_t found = 0;  // candidates usable for at least one alternative
+    bool admin = false;     // may take devices other claims hold: left out of the union
   };
   std::vector<demand> demands;
   std::size_t total = needed;
-  demands.push_back({ci, {&rd}, needed, start, 0});
+  demands.push_back({ci, {&rd}, needed, start, 0, rd.admin_access});
   for (std::size_t c = ci; c < claims_.size(); ++c) {
     if (!within_result_limit_[c]) return false;
     for (std::size_t r = c == ci ? ri + 1 : 0; r < requests_[c].size(); ++r) {
-      demand d{c, {}, std::numeric_limits<std::size_t>::max(), 0, 0};
+      demand d{c, {}, std::numeric_limits<std::size_t>::max(), 0, 0, false};
       for (auto& alternative : requests_[c][r]) {
         d.alternatives.push_back(&alternative);
         d.need = std::min(d.need, alternative.num_devices);
+        d.admin = d.admin || alternative.admin_access;
       }
       total += d.need;
       demands.push_back(std::move(d));
     }
   }
   if (total < 2) return false;  // one device: the search's own loop is as cheap as any bound
-  for (const demand& d : demands)
-    for (const request_data* r : d.alternatives)
-      if (r->all_mode || r->admin_access) return false;
+  std::size_t exclusive_total = 0;      // what the union must hold: the devices of requests without admin access
+  bool gives_back = negative_amounts_;  // a negative amount may give a shared device's capacity back deeper
+  for (const demand& d : demands) {
+    if (!d.admin) exclusive_total += d.need;
+    for (const request_data* r : d.alternatives) {
+      if (r->all_mode) return false;
+      if (r->spec->capacity)
+        for (const auto& wanted : r->spec->capacity->requests) gives_back = gives_back || wanted.value.sign() < 0;
+    }
+  }
 
   // Each constraint: the demands it binds, the devices they need, and the values seen so far.
   struct bound {
@@ -59,6 +72,10 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     std::unordered_set<std::string> known;  // matchAttribute: the values still possible; distinct: values taken
     std::unordered_map<std::string, std::size_t> per_value;
     std::size_t best = 0;  // the largest group, or the number of distinct values
+    // matchAttribute: per value, the usable devices of each bound demand; whether one value has enough for all.
+    std::unordered_map<std::string, std::vector<std::size_t>> per_demand;
+    bool each_served = false;
+    bool shared = false;  // a shared device is usable for a bound demand: the group may count it more than once
   };
   std::vector<bound> bounds;
   for (std::size_t c = ci; c < claims_.size(); ++c)
@@ -75,60 +92,89 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
       b.fresh = c != ci || (constraint.is_match ? constraint.count == 0 : constraint.taken.empty());
       if (b.need == 0 || (b.fresh && b.need < 2)) continue;
       if (!b.fresh) b.known = taken_values(constraint);
+      b.each_served = !constraint.is_match;
       bounds.push_back(std::move(b));
     }
 
-  auto usable = [&](request_data& r, std::size_t claim, std::uint32_t ix, bool& shared) {
+  // With every amount asked non-negative, only a device's own capacity or default can make an amount negative.
+  auto negative_default = [](const candidate& c) {
+    for (const auto e : c.st->view.capacities()) {
+      const auto& policy = e.value->request_policy;
+      if (e.value->value.sign() < 0 || (policy && policy->default_value && policy->default_value->sign() < 0))
+        return true;
+    }
+    return false;
+  };
+  auto usable = [&](request_data& r, const demand& d, std::uint32_t ix) {
     const candidate& c = candidates_[ix];
-    if (in_use(c)) return false;
+    // Admin access may take a device other claims hold, not one its own claim holds.
+    if (d.admin ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), d.claim) != c.exclusive_for.end()
+                : in_use(c))
+      return false;
     if (r.selectable[ix] == detail::selector_verdict::unknown)
-      (void)is_selectable(r, claim, ix);  // an error leaves it unknown: usable
+      (void)is_selectable(r, d.claim, ix);  // an error leaves it unknown: usable
     if (r.selectable[ix] == detail::selector_verdict::rejected) return false;
     if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
-    if (c.st->shared) {
-      shared = true;  // one device may serve several requests: counting devices proves nothing
-      return false;
-    }
-    return may_still_take(claim, r, c);
+    // A shared device's capacity only shrinks deeper unless some amount is negative: then only its policy counts.
+    const bool capacity_now = !c.st->shared || !(gives_back || negative_default(c));
+    return may_still_take(d.claim, r, c, capacity_now);
   };
   std::size_t union_size = 0;
+  bool union_shared = false;  // a shared device is usable for a request without admin access
   std::vector<char> usable_for(demands.size(), 0);
   auto satisfied = [&] {
-    return union_size >= total &&
+    return (union_shared || union_size >= exclusive_total) &&
            std::all_of(demands.begin(), demands.end(), [](const demand& d) { return d.found >= d.need; }) &&
-           std::all_of(bounds.begin(), bounds.end(), [](const bound& b) { return b.best >= b.need; });
+           std::all_of(bounds.begin(), bounds.end(), [](const bound& b) {
+             return b.each_served && (b.shared && b.constraint->is_match ? true : b.best >= b.need);
+           });
   };
   const std::size_t first = std::min_element(demands.begin(), demands.end(), [](const demand& a, const demand& b) {
                               return a.from < b.from;
                             })->from;
   for (std::size_t p = first; p < order_.size(); ++p) {
     const std::uint32_t ix = order_[p];
-    bool any = false, shared = false;
+    const candidate& c = candidates_[ix];
+    bool any = false, any_exclusive = false;
     for (std::size_t di = 0; di < demands.size(); ++di) {
       demand& d = demands[di];
       usable_for[di] = 0;
       if (p < d.from) continue;
       for (request_data* r : d.alternatives)
-        if (usable(*r, d.claim, ix, shared)) {
+        if (usable(*r, d, ix)) {
           usable_for[di] = 1;
           break;
         }
-      if (shared) return false;
-      if (usable_for[di]) ++d.found, any = true;
+      if (!usable_for[di]) continue;
+      ++d.found, any = true;
+      if (!d.admin) any_exclusive = true;
     }
     if (!any) continue;
-    ++union_size;
+    if (any_exclusive) {
+      ++union_size;
+      union_shared = union_shared || c.st->shared;
+    }
     for (bound& b : bounds) {
       if (std::none_of(b.binds.begin(), b.binds.end(), [&](std::size_t di) { return usable_for[di] != 0; })) continue;
-      const candidate& c = candidates_[ix];
-      auto keys = detail::constraint_keys(
-          detail::lookup_attribute(c.st->view, c.st->slice->driver, b.constraint->attribute),
-          b.constraint->list_types, ix);
+      const auto keys =
+          detail::constraint_keys(detail::lookup_attribute(c.st->view, c.st->slice->driver, b.constraint->attribute),
+                                  b.constraint->list_types, ix);
+      b.shared = b.shared || c.st->shared;
       if (b.constraint->is_match) {
-        for (auto& k : keys)
-          if (b.fresh || b.known.contains(k)) b.best = std::max(b.best, ++b.per_value[std::move(k)]);
+        for (const auto& k : keys) {
+          if (!b.fresh && !b.known.contains(k)) continue;
+          b.best = std::max(b.best, ++b.per_value[k]);
+          auto& each = b.per_demand[k];
+          each.resize(b.binds.size());
+          bool all_served = true;
+          for (std::size_t i = 0; i < b.binds.size(); ++i) {
+            if (usable_for[b.binds[i]]) ++each[i];
+            all_served = all_served && each[i] >= demands[b.binds[i]].need;
+          }
+          b.each_served = b.each_served || all_served;
+        }
       } else if (std::none_of(keys.begin(), keys.end(), [&](const std::string& k) { return b.known.contains(k); })) {
-        for (auto& k : keys) b.per_value.try_emplace(std::move(k), 0);
+        for (const auto& k : keys) b.per_value.try_emplace(k, 0);
         b.best = b.per_value.size();
       }
     }
@@ -140,7 +186,11 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     for (request_data* r : demands[di].alternatives)
       for (std::size_t p = demands[di].from; p < order_.size(); ++p) {
         const std::uint32_t ix = order_[p];
-        if (r->selectable[ix] != detail::selector_verdict::unknown || in_use(candidates_[ix])) continue;
+        const candidate& c = candidates_[ix];
+        const bool taken = demands[di].admin ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(),
+                                                         demands[di].claim) != c.exclusive_for.end()
+                                             : in_use(c);
+        if (r->selectable[ix] != detail::selector_verdict::unknown || taken) continue;
         if (!is_selectable(*r, demands[di].claim, ix)) return false;
       }
   return true;
@@ -177,7 +227,7 @@ template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::short_of_capacity_in_state(const request_data& rd,
                                                                          const candidate& c) const {
   // Only what the ledger has given out of a shared device changes whether the request's capacity fits.
-  return f_.consumable_capacity && c.given_out != nullptr && !capacity_fits(rd, c, /*ledger_only=*/true);
+  return f_.consumable_capacity && c.given_out != nullptr && !capacity_fits(rd, c, capacity_counted::ledger);
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -247,10 +297,12 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
 // Whether the device, not in use and picked by the request's selectors, could still be taken for it deeper in this
 // branch: capacity, taints and each applying constraint's attribute do not change there, and counters only get
 // scarcer (exclusive devices always draw them; a shared one only when it has no allocation yet).
+// With `capacity_now` false, capacity is judged by the device's policy alone (what is given out may shrink deeper).
 template <allocation_policy Policy, selector_engine Engine>
-bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, const request_data& rd,
-                                                             const candidate& c) const {
-  if (f_.consumable_capacity && !capacity_fits(rd, c)) return false;
+bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, const request_data& rd, const candidate& c,
+                                                             bool capacity_now) const {
+  if (f_.consumable_capacity && !capacity_fits(rd, c, capacity_now ? capacity_counted::all : capacity_counted::none))
+    return false;
   if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
   if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
     if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
