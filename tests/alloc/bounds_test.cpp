@@ -281,8 +281,9 @@ struct shared_then_hopeless {
     c.spec.requests.push_back(r);
   }
 
-  // Eight shared NICs and three GPUs; GPU models as given.
-  explicit shared_then_hopeless(const char* gpu_models) {
+  // Eight shared NICs and GPUs of the models given (a capital letter: a shared GPU); `one_more`: the GPU claim asks
+  // for a third GPU of the same model in a second request.
+  explicit shared_then_hopeless(std::string gpu_models, bool one_more = false) {
     klass.meta.name = "any";
     node.meta.name = "node-1";
     slice.meta.name = "slice-1";
@@ -290,8 +291,10 @@ struct shared_then_hopeless {
     slice.pool = {"pool-1", 1, 1};
     slice.node_name = model::text("node-1");
     for (int i = 0; i < 8; ++i) device("nic-" + std::to_string(i), "nic", true, "x");
-    for (int i = 0; gpu_models[i] != 0; ++i)
-      device("gpu-" + std::to_string(i), "gpu", false, std::string(1, gpu_models[i]));
+    for (std::size_t i = 0; i < gpu_models.size(); ++i) {
+      const char m = gpu_models[i];
+      device("gpu-" + std::to_string(i), "gpu", m >= 'A' && m <= 'Z', std::string(1, char(m | 0x20)));
+    }
     claims.reserve(3);
     auto& first = claim("nics-1");
     request(first, "a", "nic"), request(first, "b", "nic");
@@ -299,6 +302,10 @@ struct shared_then_hopeless {
     request(second, "a", "nic"), request(second, "watch", "nic", /*admin=*/true);
     auto& gpus = claim("gpus");
     request(gpus, "pair", "gpu");
+    if (one_more) {
+      request(gpus, "one", "gpu");
+      gpus.spec.requests.back().exactly->count = 1;
+    }
     model::device_constraint same;
     same.match_attribute = "dra.example.com/model";
     gpus.spec.constraints.push_back(same);
@@ -317,11 +324,15 @@ struct shared_then_hopeless {
 
 template <class Policy>
 void expect_hopeless_after_shared_devices() {
-  shared_then_hopeless n("abc");
-  auto outcome = n.allocate<Policy>();
-  ASSERT_TRUE(outcome) << outcome.error().message;
-  EXPECT_EQ(outcome->fit(), nullptr);
-  EXPECT_LT(outcome->search_steps, 10u);
+  // No two GPUs share a model; or two do, but the claim wants three and the third GPU, though shared (it could
+  // serve both requests), has another model.
+  for (bool one_more : {false, true}) {
+    shared_then_hopeless n(one_more ? "aaB" : "abc", one_more);
+    auto outcome = n.allocate<Policy>();
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_EQ(outcome->fit(), nullptr);
+    EXPECT_LT(outcome->search_steps, 10u) << one_more;
+  }
 }
 
 TEST(Bounds, SharedDevicesBeforeAHopelessClaimEndAtOnceUnderFirstFit) {

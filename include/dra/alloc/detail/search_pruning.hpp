@@ -19,10 +19,10 @@ namespace dra::alloc {
 // counts as a match), so a branch with a solution is never cut and the first solution found stays upstream's.
 // Each request alone needs enough usable devices (a request never takes one device twice, shared or not), and each
 // matchAttribute constraint a value that enough of every request's usable devices carry. Counts over several
-// requests (their union; a constraint's group or distinct values) hold only for devices no two of them can share:
-// a shared device may serve several requests, and an admin-access request may take a device another claim holds,
-// so those counts leave such requests and devices out or are skipped. `All` requests are left to the search, and so
-// is every branch in which a selector fails with an error: upstream's search may meet that error, so dra must too.
+// requests (their union, a matchAttribute group) count a shared device once per request it may serve, as it may
+// serve each of them; the union leaves out admin-access requests, which may take a device another claim holds.
+// `All` requests are left to the search, and so is every branch in which a selector fails with an error: upstream's
+// search may meet that error, so dra must too.
 // One pass over the candidates, stopped as soon as every count is reached, so that a claim that fits pays little.
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std::size_t ri, request_data& rd,
@@ -75,7 +75,6 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     // matchAttribute: per value, the usable devices of each bound demand; whether one value has enough for all.
     std::unordered_map<std::string, std::vector<std::size_t>> per_demand;
     bool each_served = false;
-    bool shared = false;  // a shared device is usable for a bound demand: the group may count it more than once
   };
   std::vector<bound> bounds;
   for (std::size_t c = ci; c < claims_.size(); ++c)
@@ -119,15 +118,12 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     const bool capacity_now = !c.st->shared || !(gives_back || negative_default(c));
     return may_still_take(d.claim, r, c, capacity_now);
   };
-  std::size_t union_size = 0;
-  bool union_shared = false;  // a shared device is usable for a request without admin access
+  std::size_t union_size = 0;  // the devices the requests without admin access may take, a shared one per request
   std::vector<char> usable_for(demands.size(), 0);
   auto satisfied = [&] {
-    return (union_shared || union_size >= exclusive_total) &&
+    return union_size >= exclusive_total &&
            std::all_of(demands.begin(), demands.end(), [](const demand& d) { return d.found >= d.need; }) &&
-           std::all_of(bounds.begin(), bounds.end(), [](const bound& b) {
-             return b.each_served && (b.shared && b.constraint->is_match ? true : b.best >= b.need);
-           });
+           std::all_of(bounds.begin(), bounds.end(), [](const bound& b) { return b.each_served && b.best >= b.need; });
   };
   const std::size_t first = std::min_element(demands.begin(), demands.end(), [](const demand& a, const demand& b) {
                               return a.from < b.from;
@@ -135,7 +131,8 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
   for (std::size_t p = first; p < order_.size(); ++p) {
     const std::uint32_t ix = order_[p];
     const candidate& c = candidates_[ix];
-    bool any = false, any_exclusive = false;
+    bool any = false;
+    std::size_t exclusive_uses = 0;  // requests without admin access that may take it
     for (std::size_t di = 0; di < demands.size(); ++di) {
       demand& d = demands[di];
       usable_for[di] = 0;
@@ -147,23 +144,24 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
         }
       if (!usable_for[di]) continue;
       ++d.found, any = true;
-      if (!d.admin) any_exclusive = true;
+      if (!d.admin) ++exclusive_uses;
     }
     if (!any) continue;
-    if (any_exclusive) {
-      ++union_size;
-      union_shared = union_shared || c.st->shared;
-    }
+    if (exclusive_uses > 0) union_size += c.st->shared ? exclusive_uses : 1;
     for (bound& b : bounds) {
       if (std::none_of(b.binds.begin(), b.binds.end(), [&](std::size_t di) { return usable_for[di] != 0; })) continue;
       const auto keys =
           detail::constraint_keys(detail::lookup_attribute(c.st->view, c.st->slice->driver, b.constraint->attribute),
                                   b.constraint->list_types, ix);
-      b.shared = b.shared || c.st->shared;
       if (b.constraint->is_match) {
+        // Slots of the group this device may fill: one, or for a shared device one per bound request.
+        const std::size_t slots =
+            c.st->shared ? static_cast<std::size_t>(std::count_if(b.binds.begin(), b.binds.end(),
+                                                                  [&](std::size_t di) { return usable_for[di] != 0; }))
+                         : 1;
         for (const auto& k : keys) {
           if (!b.fresh && !b.known.contains(k)) continue;
-          b.best = std::max(b.best, ++b.per_value[k]);
+          b.best = std::max(b.best, b.per_value[k] += slots);
           auto& each = b.per_demand[k];
           each.resize(b.binds.size());
           bool all_served = true;
