@@ -41,10 +41,12 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
   for (std::size_t c = ci; c < claims_.size(); ++c) {
     if (!within_result_limit_[c]) return false;
     for (std::size_t r = c == ci ? ri + 1 : 0; r < requests_[c].size(); ++r) {
-      demand d{c, {}, std::numeric_limits<std::size_t>::max(), 0, 0, false};
+      demand d{c, {}, std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max(), 0, false};
       for (auto& alternative : requests_[c][r]) {
         d.alternatives.push_back(&alternative);
         d.need = std::min(d.need, alternative.num_devices);
+        // What the ledger leaves unusable stays so in this search: a later request starts where its search would.
+        d.from = std::min(d.from, first_live(alternative));
         d.admin = d.admin || alternative.admin_access;
       }
       total += d.need;
