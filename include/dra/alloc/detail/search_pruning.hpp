@@ -72,11 +72,14 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     std::size_t need = 0;
     bool fresh = true;
     std::unordered_set<std::string> known;  // matchAttribute: the values still possible; distinct: values taken
-    std::unordered_map<std::string, std::size_t> per_value;
-    std::size_t best = 0;  // the largest group, or the number of distinct values
-    // matchAttribute: per value, the usable devices of each bound demand; whether one value has enough for all.
-    std::unordered_map<std::string, std::vector<std::size_t>> per_demand;
-    bool each_served = false;
+    struct group {
+      std::size_t slots = 0;   // the devices that may join it, a shared one per request it may serve
+      std::size_t served = 0;  // where its counts of devices usable for each bound demand start in `served`
+    };
+    std::unordered_map<std::string, group> per_value;  // distinct: only the values seen
+    std::size_t best = 0;                              // the largest group, or the number of distinct values
+    bool each_served = false;         // matchAttribute: some value has enough usable devices for each bound demand
+    std::vector<std::size_t> served;  // per group, per bound demand (one vector: no allocation per value)
   };
   std::vector<bound> bounds;
   for (std::size_t c = ci; c < claims_.size(); ++c)
@@ -93,7 +96,9 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
       b.fresh = c != ci || (constraint.is_match ? constraint.count == 0 : constraint.taken.empty());
       if (b.need == 0 || (b.fresh && b.need < 2)) continue;
       if (!b.fresh) b.known = taken_values(constraint);
-      b.each_served = !constraint.is_match;
+      // With one demand bound, its group's size is what it needs: `best` says it all.
+      b.each_served = !constraint.is_match || b.binds.size() == 1;
+      b.per_value.reserve(16);  // a node rarely has more values: no rehash while counting
       bounds.push_back(std::move(b));
     }
 
@@ -152,7 +157,7 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     if (exclusive_uses > 0) union_size += c.st->shared ? exclusive_uses : 1;
     for (bound& b : bounds) {
       if (std::none_of(b.binds.begin(), b.binds.end(), [&](std::size_t di) { return usable_for[di] != 0; })) continue;
-      const auto keys =
+      auto keys =
           detail::constraint_keys(detail::lookup_attribute(c.st->view, c.st->slice->driver, b.constraint->attribute),
                                   b.constraint->list_types, ix);
       if (b.constraint->is_match) {
@@ -161,20 +166,26 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
             c.st->shared ? static_cast<std::size_t>(std::count_if(b.binds.begin(), b.binds.end(),
                                                                   [&](std::size_t di) { return usable_for[di] != 0; }))
                          : 1;
-        for (const auto& k : keys) {
+        for (auto& k : keys) {
           if (!b.fresh && !b.known.contains(k)) continue;
-          b.best = std::max(b.best, b.per_value[k] += slots);
-          auto& each = b.per_demand[k];
-          each.resize(b.binds.size());
+          auto [at, added] = b.per_value.try_emplace(std::move(k));
+          auto& group = at->second;
+          b.best = std::max(b.best, group.slots += slots);
+          if (b.each_served) continue;
+          if (added) {
+            group.served = b.served.size();
+            b.served.resize(b.served.size() + b.binds.size());
+          }
           bool all_served = true;
           for (std::size_t i = 0; i < b.binds.size(); ++i) {
-            if (usable_for[b.binds[i]]) ++each[i];
-            all_served = all_served && each[i] >= demands[b.binds[i]].need;
+            std::size_t& count = b.served[group.served + i];
+            if (usable_for[b.binds[i]]) ++count;
+            all_served = all_served && count >= demands[b.binds[i]].need;
           }
-          b.each_served = b.each_served || all_served;
+          b.each_served = all_served;
         }
       } else if (std::none_of(keys.begin(), keys.end(), [&](const std::string& k) { return b.known.contains(k); })) {
-        for (const auto& k : keys) b.per_value.try_emplace(k, 0);
+        for (auto& k : keys) b.per_value.try_emplace(std::move(k));
         b.best = b.per_value.size();
       }
     }
