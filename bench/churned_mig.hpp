@@ -49,6 +49,13 @@ struct churned_mig_cluster {
   std::deque<std::string> strings;  // owns every string the model's views point at
   dra::model::scenario s;
   std::vector<int> pod_slices;  // memory slices each pod's claim asks for, in queue order
+  // What the churn left on each GPU (nodes in order, GPUs in order): the memory slices held (bit m for
+  // memory-slice-m) and the compute held; what the headroom (mig_headroom.hpp) starts from.
+  struct gpu_held {
+    unsigned memory_slices = 0;
+    int compute = 0;
+  };
+  std::vector<gpu_held> held;
 
   dra::model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
 
@@ -133,6 +140,11 @@ struct churned_mig_cluster {
           }
         }
         free_slices += slices_left;
+        gpu_held g_held;
+        for (int m = 0; m < 8; ++m)
+          if (used[m]) g_held.memory_slices |= 1u << m;
+        g_held.compute = 7 - compute_left;
+        held.push_back(g_held);
       }
       s.slices.push_back({std::move(devices), {}});
       s.slices.push_back({std::move(counters), {}});

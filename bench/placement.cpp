@@ -1,6 +1,8 @@
 // Placement quality, not speed: memory slices each policy places on 20 churned MIG clusters before a pod
-// queue's first rejection (bench/churned_mig.hpp); the table in docs/allocator.md comes from here.
+// queue's first rejection (bench/churned_mig.hpp), and the headroom: the most any policy could place
+// (bench/mig_headroom.hpp); the table in docs/allocator.md comes from here.
 #include "churned_mig.hpp"
+#include "mig_headroom.hpp"
 
 #include <dra/alloc/allocator.hpp>
 
@@ -33,6 +35,25 @@ void BM_ChurnedMigClusters(benchmark::State& state) {
   state.counters["clusters_worse_than_first_fit"] = worse;
   state.SetLabel(state.range(0) == 0 ? "mix 1g:2g:3g:whole = 1:1:1:1" : "mix 1g:2g:3g:whole = 4:3:2:1");
 }
+// The headroom, no policy: free memory slices at the start and the exact optimum (the most slices any choice
+// of placements could place before the first rejection, knowing the whole queue; bench/mig_headroom.hpp).
+void BM_ChurnedMigHeadroom(benchmark::State& state) {
+  const dra_bench::request_mix mix =
+      state.range(0) == 0 ? dra_bench::request_mix{} : dra_bench::request_mix{4, 3, 2, 1};
+  double free = 0, optimum = 0;
+  for (auto _ : state) {
+    free = optimum = 0;
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+      const auto headroom = dra_bench::headroom(dra_bench::churned_mig_cluster(seed, mix));
+      free += headroom.free_slices;
+      optimum += headroom.optimum;
+    }
+  }
+  state.counters["free_slices"] = free;
+  state.counters["optimum"] = optimum;
+  state.SetLabel(state.range(0) == 0 ? "mix 1g:2g:3g:whole = 1:1:1:1" : "mix 1g:2g:3g:whole = 4:3:2:1");
+}
+BENCHMARK(BM_ChurnedMigHeadroom)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ChurnedMigClusters<alloc::first_fit>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ChurnedMigClusters<alloc::shared_capacity>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ChurnedMigClusters<alloc::sorted>)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
