@@ -36,8 +36,9 @@ inline constexpr std::size_t allocation_results_max_size = 32;
 // allocate() found devices for every claim on the node.
 struct allocated {
   std::vector<model::allocation_result> results;  // one per claim, in the order given
-  // What the chosen devices cost the node's counter sets (candidate_facts::placements_lost,
-  // summed); computed for policies other than first_fit, which lets a runner compare nodes.
+  // What the chosen devices cost the node's counter sets (candidate_facts::counters_stranded and
+  // placements_lost, summed); computed for policies other than first_fit, which lets a runner compare nodes.
+  double counters_stranded = 0;
   double placements_lost = 0;
 };
 

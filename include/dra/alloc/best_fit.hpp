@@ -14,10 +14,13 @@ namespace dra::alloc {
 //  1. shared devices that already carry allocations (as shared_capacity), so fresh ones stay whole;
 //  2. devices on counter sets already partly used (a MIG slice of a GPU that is already split
 //     before one of an idle GPU), so idle GPUs stay whole;
-//  3. the device whose taking makes the fewest placements of its counter sets impossible
+//  3. the device that strands the fewest counters (`counters_stranded`: left wholly free, and no placement
+//     still possible draws on them): a 1g slice at memory slice 6 of a GPU whose 3g at 4 is still free strands
+//     slice 7, which only that 3g (or the whole GPU) uses, so the 1g goes elsewhere;
+//  4. the device whose taking makes the fewest placements of its counter sets impossible
 //     (`placements_lost`): a 1g slice goes where it does not block the only free 3g or 4g
 //     placement, which keeps the largest contiguous free region of memory slices;
-//  4. the fullest counter sets, then the smallest device; ties keep upstream's order.
+//  5. the fullest counter sets, then the smallest device; ties keep upstream's order.
 // Across nodes it tries the most-used nodes first, so that the cluster packs and whole nodes
 // stay free. Results are valid allocations (the search is the same as for first_fit); they
 // differ from upstream's where upstream would fragment.
@@ -25,8 +28,8 @@ struct best_fit {
   void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
     auto key = [&](std::uint32_t i) {
       const candidate_facts& f = facts[i];
-      return std::tuple(f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1, f.placements_lost,
-                        f.counter_sets_free, f.counter_share);
+      return std::tuple(f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1, f.counters_stranded,
+                        f.placements_lost, f.counter_sets_free, f.counter_share);
     };
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
   }

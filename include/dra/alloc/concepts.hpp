@@ -55,6 +55,9 @@ struct candidate_facts {
   // that are possible now and would no longer be (counters too scarce), its own included. A 1g
   // MIG slice that blocks the only free 3g placement of a GPU costs more than one that does not.
   double placements_lost = 0;
+  // The counters of its counter sets that taking it would strand: wholly free, drawn on by some placement
+  // possible now and by none afterwards (memory slice 7 of an A100 once a 1g at slice 6 rules out the 3g at 4).
+  double counters_stranded = 0;
 };
 
 // A policy decides the order in which the search tries candidate devices

@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace dra::sim {
@@ -238,7 +239,7 @@ class scenario_run {
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
-    double chosen_cost = 0;
+    std::pair<double, double> chosen_cost;  // counters stranded, placements lost
     const std::size_t shape = unfit_.shape_of(claims);
     for (const auto* node : candidates) {
       if (failure) break;  // a missing template: nothing to try
@@ -255,13 +256,14 @@ class scenario_run {
       }
       report_.search_steps += outcome->search_steps;
       if (auto* fit = outcome->fit()) {
-        // A node-ranking policy takes the fitting node whose devices cost the fewest placements
-        // (ties: the earlier in its ranking); first fit takes the first node that fits.
-        if (chosen != nullptr && !(fit->placements_lost < chosen_cost)) continue;
+        // A node-ranking policy takes the fitting node whose devices strand the fewest counters, then cost
+        // the fewest placements (ties: the earlier in its ranking); first fit takes the first node that fits.
+        const std::pair cost{fit->counters_stranded, fit->placements_lost};
+        if (chosen != nullptr && !(cost < chosen_cost)) continue;
         chosen = node;
-        chosen_cost = fit->placements_lost;
+        chosen_cost = cost;
         results = std::move(fit->results);
-        if (!alloc::node_ranking_policy<Policy> || chosen_cost == 0) break;
+        if (!alloc::node_ranking_policy<Policy> || chosen_cost == std::pair{0.0, 0.0}) break;
         continue;
       }
       const bool node_invalid = std::holds_alternative<alloc::invalid_pools>(outcome->result);

@@ -25,7 +25,7 @@ struct candidate_input {
 
 // Candidates in upstream's order (pool by pool, slice by slice) with the counters' totals and what
 // is still available of them, per slot. Cost: for each candidate, the devices sharing a counter
-// with it (a GPU's placements) times their counters.
+// with it (a GPU's placements) times their counters, and the devices drawing on each counter of its sets.
 [[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
                                                                       std::span<const quantity> slot_totals,
                                                                       std::span<const quantity> slot_available) {
@@ -63,19 +63,21 @@ struct candidate_input {
     // A shared device that already carries allocations charges no counters when taken again.
     possible[i] = fits && !c.draws.empty() && !(c.shared && c.has_allocations);
   }
-  // Stamps mark, per candidate, the neighbours and slots already counted.
+  // Stamps mark, per candidate, the neighbours and slots already counted and the neighbours it makes impossible.
   std::vector<std::uint32_t> seen_candidate(n, UINT32_MAX), seen_slot(slot_totals.size(), UINT32_MAX);
+  std::vector<std::uint32_t> lost_by(n, UINT32_MAX);
+  std::vector<std::uint32_t> set_slots;  // the slots of the candidate's counter sets
   std::vector<double> taken(slot_totals.size(), 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!possible[i]) continue;
     for (const auto& [slot, amount] : candidates[i].draws) taken[slot] += amount.approximate_double();
     double lost = size[i], free = 0;
-    std::size_t slots = 0;
+    set_slots.clear();
     seen_candidate[i] = i;
     auto count_slot = [&](std::uint32_t slot) {
       if (seen_slot[slot] == i) return;
       seen_slot[slot] = i;
-      ++slots;
+      set_slots.push_back(slot);
       free += total[slot] > 0 ? available[slot] / total[slot] : 1;
     };
     for (const auto& [slot, amount] : candidates[i].draws) {
@@ -87,14 +89,29 @@ struct candidate_input {
         for (const auto& [other_slot, other_amount] : candidates[d].draws)
           if (other_amount.approximate_double() + taken[other_slot] > available[other_slot]) {
             lost += size[d];
+            lost_by[d] = i;
             break;
           }
       }
       count_slot(slot);
     }
+    // Counters left wholly free that some placement could use before and none can after: a 1g MIG slice at
+    // memory slice 6 strands slice 7 once no 3g at 4 fits. A counter it draws itself is never wholly free after.
+    double stranded = 0;
+    for (std::uint32_t slot : set_slots) {
+      if (total[slot] <= 0 || taken[slot] > 0 || available[slot] < total[slot]) continue;
+      bool usable_before = false, usable_after = false;
+      for (std::uint32_t d : users[slot]) {
+        if (!possible[d] || d == i) continue;
+        usable_before = true;
+        if (lost_by[d] != i) usable_after = true;
+      }
+      if (usable_before && !usable_after) stranded += 1;
+    }
     for (const auto& [slot, amount] : candidates[i].draws) taken[slot] = 0;
     facts[i].placements_lost = lost;
-    facts[i].counter_sets_free = slots == 0 ? 1 : free / static_cast<double>(slots);
+    facts[i].counters_stranded = stranded;
+    facts[i].counter_sets_free = set_slots.empty() ? 1 : free / static_cast<double>(set_slots.size());
   }
   return facts;
 }

@@ -191,7 +191,10 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
   allocated fit;
   for (const auto& claim_results : results_)
     for (const auto& r : claim_results)
-      if (r.candidate < facts_.size()) fit.placements_lost += facts_[r.candidate].placements_lost;
+      if (r.candidate < facts_.size()) {
+        fit.counters_stranded += facts_[r.candidate].counters_stranded;
+        fit.placements_lost += facts_[r.candidate].placements_lost;
+      }
   for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
     auto built = build_result(ci);
     if (!built) return built.error();
