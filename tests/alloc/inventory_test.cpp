@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -207,6 +208,7 @@ constexpr const char* models[] = {"a100", "h100"};
 // List attributes (ListTypeAttributes): views of these.
 constexpr std::int64_t core_sets[3][2] = {{0, 1}, {1, 2}, {2, 3}};
 constexpr std::string_view link_sets[2][2] = {{"nvlink", "pcie"}, {"pcie", "ethernet"}};
+constexpr bool flag_sets[2][2] = {{true, false}, {false, true}};
 constexpr const char* versions[] = {"1.0.0", "2.1.0"};
 
 world random_world(std::uint32_t seed) {
@@ -229,6 +231,7 @@ world random_world(std::uint32_t seed) {
     d.labels.emplace_back("driverVersion", alloc::version_text{versions[pick(2)]});
     d.labels.emplace_back("cores", std::span<const std::int64_t>(core_sets[pick(3)]));
     d.labels.emplace_back("links", std::span<const std::string_view>(link_sets[pick(2)]));
+    d.labels.emplace_back("flags", std::span<const bool>(flag_sets[pick(2)]).first(1 + pick(2)));
     d.memory["memory"] = pick(2) == 0 ? "8Gi" : "16Gi";
     if (partitioned) d.draws["gpu-0"] = {{"memory", d.memory["memory"]}};
     gpus.gpus.push_back(std::move(d));
@@ -268,6 +271,7 @@ world random_world(std::uint32_t seed) {
       if (pick(4) == 0)
         a.cel.emplace_back(R"(device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0)");
       if (pick(4) == 0) a.cel.emplace_back(R"("nvlink" in device.attributes["gpu.example.com"].links)");
+      if (pick(4) == 0) a.cel.emplace_back(R"(device.attributes["gpu.example.com"].flags.exists(f, f))");
       if (w.pools.size() > 1 && pick(3) == 0) {
         a = ask{"req-" + std::to_string(r),
                 "nic",
@@ -282,7 +286,8 @@ world random_world(std::uint32_t seed) {
       j.asks.push_back(std::move(a));
     }
     if (pick(3) == 0 && std::ranges::all_of(j.asks, [](const ask& a) { return a.kind == "gpu"; }))
-      j.same.emplace_back(pick(2) == 0 ? "gpu.example.com/model" : "gpu.example.com/cores");
+      j.same.emplace_back(
+          std::array{"gpu.example.com/model", "gpu.example.com/cores", "gpu.example.com/flags"}[pick(3)]);
     w.jobs.push_back(std::move(j));
   }
   return w;
@@ -365,6 +370,11 @@ std::string as_json(const world& w) {
           std::string items;
           for (std::int64_t i : *list) items += (items.empty() ? "" : ",") + std::to_string(i);
           attributes += "{\"ints\":[" + items + "]}";
+        }
+        if (const auto* list = std::get_if<std::span<const bool>>(&value)) {
+          std::string items;
+          for (bool b : *list) items += std::string(items.empty() ? "" : ",") + (b ? "true" : "false");
+          attributes += "{\"bools\":[" + items + "]}";
         }
         if (const auto* list = std::get_if<std::span<const std::string_view>>(&value)) {
           std::string items;

@@ -226,9 +226,8 @@ class inventory_allocator {
       out.key = intern(t.key());
       if constexpr (requires { t.op(); }) {
         const std::string_view op = t.op();
-        if (op == "Exists")
-          out.op = model::toleration_operator::exists;
-        else if (op != "Equal")
+        out.op = model::parse_toleration_operator(op);
+        if (out.op == model::toleration_operator::unsupported)
           return dra::error{
               dra::detail::concat("unsupported toleration operator ", dra::detail::quoted(op), ": Equal or Exists"),
               "operator", "", errc::invalid_object};
@@ -266,7 +265,7 @@ class inventory_allocator {
         std::size_t i = 0;
         for (const auto& t : d.taints()) {
           const std::string_view effect = t.effect();
-          if (effect != "NoSchedule" && effect != "NoExecute" && effect != "None")
+          if (!model::is_taint_effect(effect))
             return dra::error{dra::detail::concat("unsupported taint effect ", dra::detail::quoted(effect),
                                                   ": NoSchedule, NoExecute or None"),
                               dra::detail::concat("taints[", std::to_string(i), "].effect"), "", errc::invalid_object};

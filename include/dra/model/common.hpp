@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -151,10 +152,24 @@ struct node_selector {
   friend bool operator==(const node_selector&, const node_selector&) = default;
 };
 
+// The effects a DeviceTaint may have (a toleration names one or none), in the order upstream's validation lists them.
+inline constexpr std::array<std::string_view, 3> taint_effects = {"NoExecute", "NoSchedule", "None"};
+
+[[nodiscard]] constexpr bool is_taint_effect(std::string_view effect) noexcept {
+  return std::find(taint_effects.begin(), taint_effects.end(), effect) != taint_effects.end();
+}
+
 // resource.k8s.io/v1 DeviceToleration. `unsupported` keeps an operator this
 // version does not know (its text is in operator_name): validation reports
 // it, and such a toleration tolerates nothing, as upstream's matching does.
 enum class toleration_operator : std::uint8_t { equal, exists, unsupported };
+
+// The operator a toleration spells: empty is Equal, the API server's default.
+[[nodiscard]] constexpr toleration_operator parse_toleration_operator(std::string_view op) noexcept {
+  if (op == "Exists") return toleration_operator::exists;
+  if (op == "Equal" || op.empty()) return toleration_operator::equal;
+  return toleration_operator::unsupported;
+}
 
 struct device_toleration {
   text key;

@@ -156,14 +156,6 @@ inline void check_node_selector(reporter& r, const field_path& path, const model
   }
 }
 
-inline constexpr std::array<std::string_view, 3> taint_effects = {"NoExecute", "NoSchedule", "None"};
-
-[[nodiscard]] inline bool is_taint_effect(std::string_view effect) {
-  for (std::string_view e : taint_effects)
-    if (e == effect) return true;
-  return false;
-}
-
 // DeviceToleration (claims and allocation results). An unknown operator is
 // reported with the toleration's other problems (an empty one was defaulted
 // to Equal on input, as the API server does).
@@ -183,8 +175,8 @@ inline void check_toleration(reporter& r, const field_path& path, const model::d
         r.add(child(path, "operator"), not_supported(t.operator_name, {"Equal", "Exists"}));
       break;
   }
-  if (!t.effect.empty() && !is_taint_effect(t.effect))
-    r.add(child(path, "effect"), not_supported(t.effect, taint_effects));
+  if (!t.effect.empty() && !model::is_taint_effect(t.effect))
+    r.add(child(path, "effect"), not_supported(t.effect, model::taint_effects));
 }
 
 // DeviceSelector: CEL expressions are only checked for presence and length

@@ -346,8 +346,8 @@ inline void check_taint(reporter& r, const field_path& path, const model::device
   if (!taint.value.empty()) r.add_name_problems(child(path, "value"), taint.value, names::label_value(taint.value));
   if (taint.effect.empty())
     r.add(child(path, "effect"), required());
-  else if (!is_taint_effect(taint.effect))
-    r.add(child(path, "effect"), not_supported(taint.effect, taint_effects));
+  else if (!model::is_taint_effect(taint.effect))
+    r.add(child(path, "effect"), not_supported(taint.effect, model::taint_effects));
 }
 
 inline void check_device_node_selection(reporter& r, const field_path& path, const model::device& d,

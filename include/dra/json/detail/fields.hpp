@@ -78,14 +78,8 @@ class field_reader {
       if (name == "operator") {
         auto op = r_.string(value);
         if (!op) return std::move(op).error();
-        if (*op == "Exists")
-          out.op = model::toleration_operator::exists;
-        else if (*op == "Equal" || op->empty())
-          out.op = model::toleration_operator::equal;
-        else {
-          out.op = model::toleration_operator::unsupported;  // validation reports it
-          out.operator_name = *op;
-        }
+        out.op = model::parse_toleration_operator(*op);
+        if (out.op == model::toleration_operator::unsupported) out.operator_name = *op;  // validation reports it
         return {};
       }
       if (name == "tolerationSeconds") {
