@@ -49,11 +49,24 @@ struct gpu_record {
   bool shared() const { return multi; }
 };
 
+// A node selector requirement over node labels.
+struct label_rule {
+  std::string label, how;
+  std::vector<std::string> among;
+
+  std::string_view key() const { return label; }
+  std::string_view op() const { return how; }
+  const std::vector<std::string>& values() const { return among; }
+};
+
 struct host_pool {
-  std::string vendor, id, host;  // host empty: the pool serves every node
+  std::string vendor, id, host;  // host and terms empty: the pool serves every node
   std::vector<gpu_record> gpus;
   std::map<std::string, quantities> sets;
-  bool whole = true;  // false: the driver is still publishing it
+  bool whole = true;                           // false: the driver is still publishing it
+  std::vector<std::vector<label_rule>> terms;  // a node selector: terms ORed, rules ANDed
+
+  const std::vector<std::vector<label_rule>>& node_selector() const { return terms; }
 
   const std::string& driver() const { return vendor; }
   bool complete() const { return whole; }
@@ -218,7 +231,7 @@ world random_world(std::uint32_t seed) {
   w.classes.push_back({"gpu", {R"(device.driver == "gpu.example.com")"}});
   w.classes.push_back({"nic", {R"(device.driver == "nic.example.com")"}});
   // GPUs on the node, drawing from one counter set half the time.
-  host_pool gpus{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, pick(12) != 0};
+  host_pool gpus{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, pick(12) != 0, {}};
   const bool partitioned = pick(2) == 0;
   if (partitioned) gpus.sets["gpu-0"] = {{"memory", "32Gi"}};
   for (int i = 0, n = 1 + pick(6); i < n; ++i) {
@@ -239,7 +252,14 @@ world random_world(std::uint32_t seed) {
   w.pools.push_back(std::move(gpus));
   // Shared NICs for every node, some of the time.
   if (pick(2) == 0) {
-    host_pool nics{"nic.example.com", "fabric", "", {}, {}, true};
+    host_pool nics{"nic.example.com", "fabric", "", {}, {}, true, {}};
+    // Half the time for the nodes a node selector picks, which node-1 (zone a, generation 4) may not be.
+    const std::vector<std::vector<label_rule>> selectors[] = {
+        {{{"zone", "In", {"a", "c"}}}},
+        {{{"zone", "NotIn", {"a"}}}},
+        {{{"rack", "Exists", {}}}, {{"generation", "Gt", {"3"}}}},
+        {{{"rack", "DoesNotExist", {}}, {"generation", "Lt", {"4"}}}}};
+    if (pick(2) == 0) nics.terms = selectors[pick(4)];
     for (int i = 0, n = 1 + pick(2); i < n; ++i)
       nics.gpus.push_back({"nic-" + std::to_string(i), {}, {{"bandwidth", "10Gi"}}, {}, true, {}});
     w.pools.push_back(std::move(nics));
@@ -349,6 +369,22 @@ std::string request_fields_json(const ask& a) {
          tolerations_json(a.passes);
 }
 
+std::string node_selector_json(const std::vector<std::vector<label_rule>>& terms) {
+  std::string out;
+  for (const auto& term : terms) {
+    std::string rules;
+    for (const auto& r : term) {
+      std::string values;
+      for (const auto& v : r.among) values += (values.empty() ? "" : ",") + json_string(v);
+      rules +=
+          (rules.empty() ? "" : ",") + ("{\"key\":" + json_string(r.label) + ",\"operator\":" + json_string(r.how) +
+                                        (r.among.empty() ? "" : ",\"values\":[" + values + "]") + "}");
+    }
+    out += (out.empty() ? "" : ",") + ("{\"matchExpressions\":[" + rules + "]}");
+  }
+  return "{\"nodeSelectorTerms\":[" + out + "]}";
+}
+
 // The same world as a scenario document, read by the JSON path (written independently of the adapter).
 std::string as_json(const world& w) {
   std::string items;
@@ -389,8 +425,11 @@ std::string as_json(const world& w) {
     }
     add("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":" +
         json_string(p.vendor + "-" + p.id) + "},\"spec\":{\"driver\":" + json_string(p.vendor) +
-        ",\"pool\":{\"name\":" + json_string(p.id) + ",\"generation\":1,\"resourceSliceCount\":" +
-        (p.whole ? "1" : "2") + "}," + (p.host.empty() ? "\"allNodes\":true" : "\"nodeName\":" + json_string(p.host)) +
+        ",\"pool\":{\"name\":" + json_string(p.id) +
+        ",\"generation\":1,\"resourceSliceCount\":" + (p.whole ? "1" : "2") + "}," +
+        (!p.terms.empty() ? "\"nodeSelector\":" + node_selector_json(p.terms)
+         : p.host.empty() ? "\"allNodes\":true"
+                          : "\"nodeName\":" + json_string(p.host)) +
         (p.sets.empty() ? "" : ",\"sharedCounters\":" + counter_maps(p.sets, "name")) + ",\"devices\":[" + devices +
         "]}}");
   }
@@ -436,12 +475,34 @@ std::string describe(const std::vector<alloc::device_choice>& devices) {
   return out;
 }
 
+// The node every claim of a world is allocated on.
+struct labelled_node {
+  std::map<std::string, std::string> tags{{"generation", "4"}, {"zone", "a"}};
+  std::string_view name() const { return "node-1"; }
+  const std::map<std::string, std::string>& labels() const { return tags; }
+};
+struct nameless_node {
+  std::map<std::string, std::string> labels() const { return {}; }
+};
+struct node_with_numeric_labels {
+  std::string_view name() const { return "n"; }
+  std::vector<std::pair<std::string, int>> labels() const { return {}; }
+};
+struct pool_with_text_selector : bare_pool {
+  std::vector<std::string> node_selector() const { return {}; }  // terms must hold requirements, not characters
+};
+static_assert(alloc::inventory_node<labelled_node>);
+static_assert(!alloc::inventory_node<nameless_node>);
+static_assert(!alloc::inventory_node<node_with_numeric_labels>);
+static_assert(!alloc::inventory_node<std::string>);
+static_assert(!alloc::inventory_pool<pool_with_text_selector>);
+
 std::vector<claim_line> through_the_concepts(const world& w, const dra::cel::selector_engine& engine) {
   auto allocator = alloc::inventory_allocator<>::make(w.pools, w.classes, engine);
   if (!allocator) return {"make: " + allocator.error().to_string()};
   std::vector<claim_line> out;
   for (const auto& j : w.jobs) {
-    auto outcome = allocator->allocate("node-1", std::vector<job>{j});
+    auto outcome = allocator->allocate(labelled_node{}, std::vector<job>{j});
     if (!outcome) {
       out.push_back(j.id + ": error: " + outcome.error().message);
     } else if (const auto* placed = outcome->fit()) {
@@ -464,6 +525,7 @@ std::vector<claim_line> through_json(const world& w, const dra::cel::selector_en
   for (const auto& x : s.classes) classes.push_back(&x.object);
   dra::model::node node;
   node.meta.name = "node-1";
+  node.meta.labels = {{"generation", "4"}, {"zone", "a"}};
   alloc::ledger state;
   std::vector<dra::model::allocation_result> kept;
   kept.reserve(s.claims.size());  // the ledger borrows from the results it is given
@@ -495,7 +557,8 @@ std::vector<claim_line> through_json(const world& w, const dra::cel::selector_en
 
 TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
   const dra::cel::selector_engine engine;
-  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0, first_choice = 0, second_choice = 0, updating = 0;
+  int allocated = 0, unschedulable = 0, shared = 0, tolerated = 0, first_choice = 0, second_choice = 0, updating = 0,
+      by_selector = 0;
   for (std::uint32_t seed = 0; seed < 300; ++seed) {
     const world w = random_world(seed);
     const auto mine = through_the_concepts(w, engine);
@@ -507,6 +570,7 @@ TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
       allocated += line.find(" on node-1:") != std::string::npos;
       unschedulable += line.find(": cannot allocate all claims") != std::string::npos;
       shared += line.find('#') != std::string::npos;
+      by_selector += w.pools.size() > 1 && !w.pools.back().terms.empty() && line.find("/fabric/") != std::string::npos;
       first_choice += line.find("/many=") != std::string::npos;
       updating += line.find("is currently being updated") != std::string::npos;
       second_choice += line.find("/fewer=") != std::string::npos;
@@ -517,7 +581,7 @@ TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
     }
   }
   // The cases cover every kind of outcome, shared devices, tainted devices given to tolerating requests and both
-  // alternatives of firstAvailable requests, incomplete pools.
+  // alternatives of firstAvailable requests, incomplete pools, pools picked by node selectors.
   EXPECT_GT(allocated, 150);
   EXPECT_GT(unschedulable, 50);
   EXPECT_GT(shared, 10);
@@ -525,6 +589,7 @@ TEST(Inventory, OwnTypesAllocateAsTheSameObjectsReadFromJson) {
   EXPECT_GT(first_choice, 4);
   EXPECT_GT(second_choice, 10);
   EXPECT_GT(updating, 0);  // a request for all devices of an incomplete pool
+  EXPECT_GT(by_selector, 3);  // devices of a pool whose node selector picks node-1
 }
 
 TEST(Inventory, BareTypesAllocate) {
@@ -543,7 +608,7 @@ TEST(Inventory, BareTypesAllocate) {
 
 TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
   const dra::cel::selector_engine engine;
-  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true, {}};
   pool.gpus.push_back({"gpu-0", {}, {}, {}, false, {}});
   const std::vector<kind_of_device> classes{{"gpu", {}}};
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
@@ -582,7 +647,7 @@ TEST(Inventory, CommitTakesTheDevicesAndTheOutcomeSaysWhy) {
 TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   const dra::cel::selector_engine engine;
   const std::vector<kind_of_device> classes{{"gpu", {}}};
-  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true, {}};
   pool.gpus.push_back({"gpu-0", {}, {{"memory", "80 gigs"}}, {}, false, {}});
   auto bad_quantity = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_FALSE(bad_quantity);
@@ -608,6 +673,20 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
   EXPECT_NE(twice.error().to_string().find("model"), std::string::npos) << twice.error().to_string();
 
   pool.gpus[0].labels.clear();
+  pool.terms = {{{"zone", "In", {"a"}}}};  // and node-1: one or the other
+  auto both = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(both);
+  EXPECT_EQ(both.error().object, "pool gpu.example.com/node-1-gpus");
+  EXPECT_EQ(both.error().path, "nodeSelector");
+  pool.host.clear();
+  pool.terms = {{{"zone", "In", {"a"}}}, {{"zone", "In", {"b"}}, {"rack", "Near", {"r1"}}}};
+  auto bad_operator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
+  ASSERT_FALSE(bad_operator);
+  EXPECT_EQ(bad_operator.error().path, "nodeSelector.nodeSelectorTerms[1].matchExpressions[1].operator");
+  EXPECT_EQ(bad_operator.error().code, dra::errc::invalid_object);
+  pool.host = "node-1";
+  pool.terms.clear();
+
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);
   ASSERT_TRUE(allocator);
   const std::vector<job> greedy{{"greedy", {ask{"gpu", "gpu", {}, 1, false, {{"memory", "lots"}}, {}, false, {}}}, {}}};
@@ -647,7 +726,7 @@ TEST(Inventory, MalformedValuesAreErrorsNamingThePoolAndField) {
 TEST(Inventory, TaintsTolerationsAndAdminAccess) {
   const dra::cel::selector_engine engine;
   const std::vector<kind_of_device> classes{{"gpu", {}}};
-  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true};
+  host_pool pool{"gpu.example.com", "node-1-gpus", "node-1", {}, {}, true, {}};
   pool.gpus.push_back({"gpu-0", {}, {}, {}, false, {{"maintenance", "soon", "NoSchedule"}}});
   pool.gpus.push_back({"gpu-1", {}, {}, {}, false, {}});
   auto allocator = alloc::inventory_allocator<>::make(std::vector<host_pool>{pool}, classes, engine);

@@ -86,39 +86,26 @@ class inventory_allocator {
     return out;
   }
 
-  // Allocates all `claims` together on `node` (pools for that node and for every node): either each claim gets
-  // devices, or none does. Nothing is taken until commit().
+  // Allocates all `claims` together on `node` (pools for that node, for every node, and those whose node selector
+  // its labels match): either each claim gets devices, or none does. Nothing is taken until commit().
+  template <inventory_node Node, inventory_claims Claims>
+  [[nodiscard]] result<inventory_outcome> allocate(const Node& node, const Claims& claims) {
+    state& s = *state_;
+    model::node on;
+    on.meta.name = s.intern(node.name());
+    if constexpr (requires { node.labels(); }) {
+      for (const auto& label : node.labels())
+        on.meta.labels.push_back({s.intern(label.first), s.intern(std::string_view(label.second))});
+      model::sort_by_key(on.meta.labels);
+    }
+    return allocate_on(on, claims);
+  }
+  // The same on a node known by its name alone (no labels).
   template <inventory_claims Claims>
   [[nodiscard]] result<inventory_outcome> allocate(std::string_view node, const Claims& claims) {
-    state& s = *state_;
-    std::vector<model::resource_claim> read;
-    for (const auto& claim : claims) {
-      auto c = s.read_claim(claim);
-      if (!c) return std::move(c).error();
-      read.push_back(std::move(*c));
-    }
-    std::vector<const model::resource_claim*> pointers;
-    for (const auto& c : read) pointers.push_back(&c);
     model::node on;
-    on.meta.name = s.intern(node);
-    auto found = s.allocator->allocate(on, pointers);
-    if (!found) return std::move(found).error();
-    inventory_outcome out;
-    out.search_steps = found->search_steps;
-    if (auto* fit = found->fit()) {
-      placement p;
-      p.node = std::string(node);
-      for (const auto& a : fit->results) p.claims.push_back(choices_of(a));
-      // Share IDs and request names the search made belong to this call: keep them with the placement.
-      p.results_ = std::move(fit->results);
-      p.texts_ = state_;
-      out.result = std::move(p);
-    } else if (std::holds_alternative<invalid_pools>(found->result)) {
-      out.result = invalid_pools{};
-    } else {
-      out.result = unschedulable{};
-    }
-    return out;
+    on.meta.name = state_->intern(node);
+    return allocate_on(on, claims);
   }
 
   // Records a placement: its devices (and shared capacity) are taken for later calls. Devices are known by
@@ -139,6 +126,37 @@ class inventory_allocator {
 
  private:
   inventory_allocator() = default;
+
+  template <inventory_claims Claims>
+  result<inventory_outcome> allocate_on(const model::node& on, const Claims& claims) {
+    state& s = *state_;
+    std::vector<model::resource_claim> read;
+    for (const auto& claim : claims) {
+      auto c = s.read_claim(claim);
+      if (!c) return std::move(c).error();
+      read.push_back(std::move(*c));
+    }
+    std::vector<const model::resource_claim*> pointers;
+    for (const auto& c : read) pointers.push_back(&c);
+    auto found = s.allocator->allocate(on, pointers);
+    if (!found) return std::move(found).error();
+    inventory_outcome out;
+    out.search_steps = found->search_steps;
+    if (auto* fit = found->fit()) {
+      placement p;
+      p.node = std::string(on.meta.name);
+      for (const auto& a : fit->results) p.claims.push_back(choices_of(a));
+      // Share IDs and request names the search made belong to this call: keep them with the placement.
+      p.results_ = std::move(fit->results);
+      p.texts_ = state_;
+      out.result = std::move(p);
+    } else if (std::holds_alternative<invalid_pools>(found->result)) {
+      out.result = invalid_pools{};
+    } else {
+      out.result = unschedulable{};
+    }
+    return out;
+  }
 
   static std::vector<device_choice> choices_of(const model::allocation_result& a) {
     std::vector<device_choice> out;
@@ -278,6 +296,37 @@ class inventory_allocator {
       return b.build();
     }
 
+    // The pool's node selector; no terms when it has none.
+    template <inventory_pool P>
+    result<model::node_selector> read_node_selector(const P& p) {
+      model::node_selector out;
+      if constexpr (requires { p.node_selector(); }) {
+        std::size_t t = 0;
+        for (const auto& term : p.node_selector()) {
+          model::node_selector_term& read = out.terms.emplace_back();
+          std::size_t i = 0;
+          for (const auto& requirement : term) {
+            model::node_selector_requirement r;
+            r.key = intern(requirement.key());
+            const std::string_view op = requirement.op();
+            r.op = model::parse_node_selector_operator(op);
+            if (r.op == model::node_selector_operator::unsupported)
+              return dra::error{dra::detail::concat("unsupported node selector operator ", dra::detail::quoted(op),
+                                                    ": In, NotIn, Exists, DoesNotExist, Gt or Lt"),
+                                dra::detail::concat("nodeSelector.nodeSelectorTerms[", std::to_string(t),
+                                                    "].matchExpressions[", std::to_string(i), "].operator"),
+                                "", errc::invalid_object};
+            if constexpr (requires { requirement.values(); })
+              for (const auto& value : requirement.values()) r.values.push_back(intern(value));
+            read.match_expressions.push_back(std::move(r));
+            ++i;
+          }
+          ++t;
+        }
+      }
+      return out;
+    }
+
     template <inventory_pool P>
     result<model::resource_slice> read_pool(const P& p) {
       const std::string_view driver = p.driver(), pool = p.name(), node = p.node();
@@ -293,7 +342,15 @@ class inventory_allocator {
       bool complete = true;
       if constexpr (requires { p.complete(); }) complete = static_cast<bool>(p.complete());
       b.pool(intern(pool), generation, complete ? 1 : 2);  // incomplete: one slice of two seen, as mid-update
-      if (node.empty())
+      auto selector = read_node_selector(p);
+      if (!selector) return in_pool(std::move(selector).error(), {});
+      if (!selector->terms.empty() && !node.empty())
+        return in_pool(dra::error{"a pool is for one node or for the nodes its node selector picks, not both",
+                                  "nodeSelector", "", errc::invalid_object},
+                       {});
+      if (!selector->terms.empty())
+        b.node_selector(std::move(*selector));
+      else if (node.empty())
         b.all_nodes();
       else
         b.node_name(intern(node));

@@ -26,8 +26,10 @@ concept inventory_device = requires(const D& d) {
     detail::optional_taints<D>;
 
 // A pool: one driver's devices for one node (node() empty: for every node). Optional: counter_sets()
-// (name -> counter -> quantity), generation() and complete() (false while a driver is still publishing the pool:
-// as upstream's allocator does, none of its devices is given, and a request for all devices is an error).
+// (name -> counter -> quantity), generation(), complete() (false while a driver is still publishing the pool:
+// as upstream's allocator does, none of its devices is given, and a request for all devices is an error) and
+// node_selector() (terms ORed, each a range of label requirements ANDed, as a slice's spec.nodeSelector: the pool
+// serves the nodes whose labels match; node() must then be empty).
 template <class P>
 concept inventory_pool = requires(const P& p) {
   { p.driver() } -> detail::text_like;
@@ -36,11 +38,18 @@ concept inventory_pool = requires(const P& p) {
   { p.devices() } -> std::ranges::input_range;
 }
 &&inventory_device<detail::devices_of<P>>&& detail::optional_counter_sets<P>&& detail::optional_generation<P>&&
-    detail::optional_complete<P>;
+    detail::optional_complete<P>&& detail::optional_node_selector<P>;
 
 // Everything a cluster offers: a range of pools.
 template <class R>
 concept inventory = std::ranges::input_range<R> && inventory_pool<std::ranges::range_value_t<R>>;
+
+// A node to allocate on: name() and, optionally, labels() (name -> value), which pools' node selectors match.
+template <class N>
+concept inventory_node = requires(const N& n) {
+  { n.name() } -> detail::text_like;
+}
+&&detail::optional_labels<N>;
 
 // A device class: name() and CEL selectors().
 template <class C>

@@ -132,6 +132,17 @@ struct object_meta {
 // reports it with the object's other problems and matching fails on it.
 enum class node_selector_operator : std::uint8_t { in, not_in, exists, does_not_exist, gt, lt, unsupported };
 
+// The operator a requirement spells; `unsupported` for any other text (the caller keeps it in operator_name).
+[[nodiscard]] constexpr node_selector_operator parse_node_selector_operator(std::string_view op) noexcept {
+  using o = node_selector_operator;
+  constexpr std::pair<std::string_view, o> operators[] = {{"In", o::in},         {"NotIn", o::not_in},
+                                                          {"Exists", o::exists}, {"DoesNotExist", o::does_not_exist},
+                                                          {"Gt", o::gt},         {"Lt", o::lt}};
+  for (auto [text, value] : operators)
+    if (op == text) return value;
+  return o::unsupported;
+}
+
 struct node_selector_requirement {
   text key;
   node_selector_operator op = node_selector_operator::in;

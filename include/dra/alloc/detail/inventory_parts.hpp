@@ -210,6 +210,41 @@ concept optional_admin_access = !requires(const R& r) {
   { r.admin_access() } -> std::convertible_to<bool>;
 };
 
+// Node selectors (core/v1 NodeSelector over node labels): terms, each a range of requirements with key(), op()
+// ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt") and, optionally, values().
+template <class R>
+concept label_requirement = requires(const R& r) {
+  { r.key() } -> text_like;
+  { r.op() } -> text_like;
+}
+&&(
+    !requires(const R& r) { r.values(); } ||
+    requires(const R& r) {
+      { r.values() } -> text_range;
+    });
+template <class T>
+concept label_term = std::ranges::input_range<T> && label_requirement<std::ranges::range_value_t<T>>;
+template <class S>
+concept label_terms = std::ranges::input_range<S> && label_term<std::ranges::range_value_t<S>>;
+template <class P>
+concept optional_node_selector = !requires(const P& p) {
+  p.node_selector();
+}
+|| requires(const P& p) {
+  { p.node_selector() } -> label_terms;
+};
+// Labels by name: a std::map<std::string, std::string>, pairs, or a type of your own.
+template <class R>
+concept named_texts = std::ranges::input_range<R> && named<std::ranges::range_value_t<R>> &&
+    text_like<std::remove_cvref_t<decltype(std::declval<const std::ranges::range_value_t<R>&>().second)>>;
+template <class N>
+concept optional_labels = !requires(const N& n) {
+  n.labels();
+}
+|| requires(const N& n) {
+  { n.labels() } -> named_texts;
+};
+
 template <class T>
 using devices_of = std::ranges::range_value_t<decltype(std::declval<const T&>().devices())>;
 template <class T>

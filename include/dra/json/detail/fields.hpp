@@ -149,16 +149,9 @@ class field_reader {
         if (name == "operator") {
           auto op = r_.string(value);
           if (!op) return std::move(op).error();
-          using o = model::node_selector_operator;
-          static constexpr std::pair<std::string_view, o> operators[] = {
-              {"In", o::in}, {"NotIn", o::not_in}, {"Exists", o::exists}, {"DoesNotExist", o::does_not_exist},
-              {"Gt", o::gt}, {"Lt", o::lt}};
-          for (auto [text, op_value] : operators)
-            if (*op == text) {
-              requirement.op = op_value;
-              return {};
-            }
-          requirement.operator_name = *op;  // validation reports it
+          requirement.op = model::parse_node_selector_operator(*op);
+          if (requirement.op == model::node_selector_operator::unsupported)
+            requirement.operator_name = *op;  // validation reports it
           return {};
         }
         return {};
