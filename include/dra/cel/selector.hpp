@@ -1,6 +1,7 @@
 // Device selectors: compile a CEL expression once (cached by source) and match it against devices, as the allocator does.
 #pragma once
 
+#include <dra/cel/derived.hpp>
 #include <dra/cel/device.hpp>
 #include <dra/cel/environment.hpp>
 #include <dra/cel/program.hpp>
@@ -39,9 +40,46 @@ class selector_engine {
 
   // Compiles (or finds in the cache) a selector; errors read "compilation failed: ERROR: <input>:1:5: …".
   [[nodiscard]] result<program> compile(std::string_view expression) const {
+    return compile_into(cache_->programs, expression, [](const type& t) -> std::optional<std::string> {
+      if (t == type::boolean() || t.is_dyn()) return std::nullopt;
+      return dra::detail::concat("must evaluate to bool or the unknown type, not ", t.to_string());
+    });
+  }
+
+  // Compiles (or finds in the cache) a derived attribute's expression (KEP-6080): the selectors' environment, a
+  // result that is a string, int, bool or semver, a list of one of them, or only known when it runs.
+  [[nodiscard]] result<program> compile_derived(std::string_view expression) const {
+    return compile_into(cache_->derived_programs, expression, derived_type_problem);
+  }
+
+  // Evaluates a derived attribute's expression for one device of `driver`: its value, or the CEL runtime error
+  // (also when the result has a type no attribute has). Attributes that cannot be converted fail it as they fail
+  // selectors.
+  template <flatten::device_view View>
+  [[nodiscard]] result<derived_value> derive(const program& p, const View& device, std::string_view driver) const {
+    if (auto problem = unusable_attributes(device)) [[unlikely]]
+      return std::move(*problem);
+    device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
+    activation vars;
+    vars.bind("device", binding.as_value());
+    const value v = p.compiled->evaluate(vars);
+    if (v.is_error())
+      return error{v.error_message(), "", "",
+                   v.error_message() == cost_limit_message ? errc::cel_cost_limit : errc::cel_runtime};
+    return derived_value::from(v);
+  }
+  [[nodiscard]] result<derived_value> derive(const program& p, const flatten::mixin_device_view& device,
+                                             std::string_view driver) const {
+    return derive<flatten::mixin_device_view>(p, device, driver);
+  }
+
+ private:
+  template <class TypeCheck>
+  [[nodiscard]] result<program> compile_into(auto& programs, std::string_view expression,
+                                             const TypeCheck& type_problem) const {
     std::lock_guard lock(cache_->mutex);
     const std::string key(expression);
-    if (auto it = cache_->programs.find(key); it != cache_->programs.end()) {
+    if (auto it = programs.find(key); it != programs.end()) {
       if (!it->second.compiled) return error{it->second.failure, "", "", errc::cel_compile};
       return program{it->second.compiled, detail::reads_only_driver(it->second.compiled->root())};
     }
@@ -49,20 +87,20 @@ class selector_engine {
     entry e;
     if (!compiled) {
       e.failure = compiled.error().message;
-      cache_->programs.emplace(key, e);
+      programs.emplace(key, e);
       return std::move(compiled).error();
     }
-    if (!(compiled.value().result_type() == type::boolean()) && !compiled.value().result_type().is_dyn()) {
-      e.failure = dra::detail::concat("must evaluate to bool or the unknown type, not ",
-                                      compiled.value().result_type().to_string());
-      cache_->programs.emplace(key, e);
+    if (auto problem = type_problem(compiled.value().result_type())) {
+      e.failure = std::move(*problem);
+      programs.emplace(key, e);
       return error{e.failure, "", "", errc::cel_compile};
     }
     e.compiled = std::make_shared<const cel::program>(std::move(compiled).value());
-    cache_->programs.emplace(key, e);
+    programs.emplace(key, e);
     return program{e.compiled, detail::reads_only_driver(e.compiled->root())};
   }
 
+ public:
   // Evaluates a selector for one device of `driver`: true, false, or the CEL runtime error.
   template <flatten::device_view View>
   [[nodiscard]] result<bool> matches(const program& p, const View& device, std::string_view driver) const {
@@ -133,6 +171,7 @@ class selector_engine {
   struct cache {
     std::mutex mutex;
     std::unordered_map<std::string, entry> programs;
+    std::unordered_map<std::string, entry> derived_programs;  // kept apart: the result types allowed differ
   };
   std::shared_ptr<const environment> env_;
   std::shared_ptr<cache> cache_ = std::make_shared<cache>();
