@@ -146,6 +146,45 @@ TEST(Ingest, ConvertsV1beta1ToTheV1Shape) {
   EXPECT_EQ(alternatives.first_available[1].mode, dra::model::allocation_mode::all);
 }
 
+TEST(Ingest, ReadsDerivedAttributesOfRequestsAndSubrequests) {
+  // KEP-6080: `derivedAttributes` in `exactly` and in each `firstAvailable` entry; v1beta1 has them on the request.
+  auto v1 = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},
+    "spec":{"devices":{"requests":[
+      {"name":"gpu","exactly":{"deviceClassName":"gpu","derivedAttributes":[
+        {"name":"numa","expression":"device.attributes['gpu'].numa"},
+        {"name":"example.com/socket","expression":"1"}]}},
+      {"name":"nic","firstAvailable":[{"name":"fast","deviceClassName":"nic",
+        "derivedAttributes":[{"name":"numa","expression":"2"}]}]}]}}})");
+  ASSERT_TRUE(v1) << v1.error().to_string();
+  EXPECT_TRUE(v1->unknown_fields().empty());
+  const auto& requests = v1->scenario().claims.at(0).object.spec.requests;
+  ASSERT_TRUE(requests[0].exactly);
+  const auto& derived = requests[0].exactly->derived_attributes;
+  ASSERT_EQ(derived.size(), 2u);
+  EXPECT_EQ(derived[0].name, "numa");
+  EXPECT_EQ(derived[0].expression, "device.attributes['gpu'].numa");
+  EXPECT_EQ(derived[1].name, "example.com/socket");
+  ASSERT_EQ(requests[1].first_available.at(0).derived_attributes.size(), 1u);
+  EXPECT_EQ(requests[1].first_available[0].derived_attributes[0].expression, "2");
+
+  auto beta = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim","metadata":{"name":"c"},
+    "spec":{"devices":{"requests":[{"name":"gpu","deviceClassName":"gpu",
+      "derivedAttributes":[{"name":"numa","expression":"3"}]}]}}})");
+  ASSERT_TRUE(beta) << beta.error().to_string();
+  const auto& beta_request = beta->scenario().claims.at(0).object.spec.requests.at(0);
+  ASSERT_TRUE(beta_request.exactly);
+  ASSERT_EQ(beta_request.exactly->derived_attributes.size(), 1u);
+  EXPECT_EQ(beta_request.exactly->derived_attributes[0].name, "numa");
+
+  // A field a derived attribute does not have is reported like any unknown field.
+  auto extra = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},
+    "spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu",
+      "derivedAttributes":[{"name":"numa","expression":"1","type":"int"}]}}]}}})");
+  ASSERT_TRUE(extra) << extra.error().to_string();
+  ASSERT_EQ(extra->unknown_fields().size(), 1u);
+  EXPECT_EQ(extra->unknown_fields()[0].path, "spec.devices.requests[0].exactly.derivedAttributes[0].type");
+}
+
 TEST(Ingest, AppliesTheApiServerDefaults) {
   auto doc = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"},
     "spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x",

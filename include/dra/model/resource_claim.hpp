@@ -22,6 +22,15 @@ struct capacity_requirements {
   friend bool operator==(const capacity_requirements&, const capacity_requirements&) = default;
 };
 
+// DeviceDerivedAttribute (KEP-6080): an attribute a request computes for each
+// candidate device with a CEL expression, which the claim's constraints see in
+// place of (or in addition to) the device's own attributes.
+struct device_derived_attribute {
+  text name;
+  text expression;
+  friend bool operator==(const device_derived_attribute&, const device_derived_attribute&) = default;
+};
+
 // What ExactDeviceRequest and DeviceSubRequest have in common. On input the
 // API server's defaults are applied: mode ExactCount, and count 1 with it.
 struct device_request_spec {
@@ -32,6 +41,7 @@ struct device_request_spec {
   std::int64_t count = 1;
   std::vector<device_toleration> tolerations;
   std::optional<capacity_requirements> capacity;
+  std::vector<device_derived_attribute> derived_attributes;  // KEP-6080
   friend bool operator==(const device_request_spec&, const device_request_spec&) = default;
 };
 

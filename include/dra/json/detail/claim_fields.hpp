@@ -73,6 +73,16 @@ class claim_reader : public field_reader {
       return assign(*admin_access, r_.boolean(value));
     }
     if (name == "tolerations") return tolerations(value, out.tolerations);
+    if (name == "derivedAttributes")
+      return r_.each_element(value, [&](od::value& d) -> dra::status {
+        model::device_derived_attribute& derived = out.derived_attributes.emplace_back();
+        return r_.each_field(d, [&](std::string_view field, od::value& fv) -> dra::status {
+          auto in = r_.field(field);
+          if (field == "name") return assign(derived.name, r_.string(fv));
+          if (field == "expression") return assign(derived.expression, r_.string(fv));
+          return r_.unknown();
+        });
+      });
     if (name == "capacity")
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
@@ -114,7 +124,7 @@ class claim_reader : public field_reader {
         if (name == "name") return assign(out.name, r_.string(value));
         if (name == "firstAvailable") return sub_requests(value, out.first_available);
         if (name == "deviceClassName" || name == "selectors" || name == "allocationMode" || name == "count" ||
-            name == "adminAccess" || name == "tolerations" || name == "capacity")
+            name == "adminAccess" || name == "tolerations" || name == "capacity" || name == "derivedAttributes")
           exact = true;
         return request_spec_field(name, value, exactly, &exactly.admin_access, mode_set, count_set);
       });
@@ -133,7 +143,7 @@ class claim_reader : public field_reader {
       }
       if (name == "firstAvailable") return sub_requests(value, out.first_available);
       if (name == "deviceClassName" || name == "selectors" || name == "allocationMode" || name == "count" ||
-          name == "adminAccess" || name == "tolerations" || name == "capacity")
+          name == "adminAccess" || name == "tolerations" || name == "capacity" || name == "derivedAttributes")
         return r_.v1beta1_field();  // v1beta1's request shape, without `exactly`
       return r_.unknown();
     });
