@@ -357,3 +357,77 @@ TEST(ValidateSelectors, ClassSelectorsToo) {
 }
 
 }  // namespace
+
+// KEP-6080 derived attributes, as upstream's claim validation checks them.
+namespace derived_test {
+
+using namespace validate_test;
+
+std::string derived(const std::string& list) { return R"("derivedAttributes":[)" + list + "]"; }
+std::string attr(std::string_view name, std::string_view expression = "1") {
+  return std::string(R"({"name":")") + std::string(name) + R"(","expression":")" + std::string(expression) + "\"}";
+}
+
+TEST(ValidateClaim, DerivedAttributesNamesAndExpressions) {
+  EXPECT_VALID(claim(requests(exact_request("gpu", derived(attr("numa") + "," + attr("example.com/socket"))))));
+  const std::string at = "spec.devices.requests[0].exactly.derivedAttributes";
+  EXPECT_PROBLEM(claim(requests(exact_request("gpu", derived(attr(""))))), at + "[0].name", "Required value");
+  EXPECT_PROBLEM(claim(requests(exact_request("gpu", derived(attr("bad-name"))))), at + "[0].name",
+                 "a valid C identifier");
+  EXPECT_PROBLEM(claim(requests(exact_request("gpu", derived(attr("a/b/c"))))), at + "[0].name",
+                 "must be either a C identifier or a domain followed by a slash and a C identifier");
+  EXPECT_PROBLEM(claim(requests(exact_request("gpu", derived(attr("numa") + "," + attr("numa", "2"))))),
+                 at + "[1].name", "Duplicate value: \"numa\"");
+  EXPECT_PROBLEM(claim(requests(exact_request("gpu", derived(attr("numa", ""))))), at + "[0].expression",
+                 "Required value");
+  EXPECT_PROBLEM(claim(requests(exact_request("gpu", derived(attr("numa", std::string(10 * 1024 + 1, 'x')))))),
+                 at + "[0].expression", "Too long");
+  // Subrequests have them too.
+  EXPECT_PROBLEM(claim(requests(R"({"name":"nic","firstAvailable":[{"name":"a","deviceClassName":"nic",)" +
+                                derived(attr("")) + "}]}")),
+                 "spec.devices.requests[0].firstAvailable[0].derivedAttributes[0].name", "Required value");
+}
+
+TEST(ValidateClaim, ConstraintsNameDerivedAttributesWithoutADomain) {
+  const std::string gpu = exact_request("gpu", derived(attr("numa")));
+  const std::string nic = exact_request("nic", derived(attr("numa")));
+  const std::string plain = exact_request("plain");
+  auto constraint = [](std::string_view requests_json, std::string_view field) {
+    std::string c = R"(,"constraints":[{)";
+    if (!requests_json.empty()) c += R"("requests":)" + std::string(requests_json) + ",";
+    return c + "\"" + std::string(field) + R"(":"numa"}])";
+  };
+  for (std::string_view field : {"matchAttribute", "distinctAttribute"}) {
+    // Every request (none named: all of them) defines `numa`.
+    EXPECT_VALID(claim(requests(gpu + "," + nic) + constraint("", field)));
+    EXPECT_VALID(claim(requests(gpu + "," + plain) + constraint(R"(["gpu"])", field)));
+    const std::string path = "spec.devices.constraints[0]." + std::string(field);
+    // One bound request does not.
+    EXPECT_PROBLEM(claim(requests(gpu + "," + plain) + constraint("", field)), path, "must include a domain");
+    EXPECT_PROBLEM(claim(requests(gpu + "," + plain) + constraint(R"(["gpu","plain"])", field)), path,
+                   "must include a domain");
+    // A request named without a subrequest binds all of its subrequests.
+    const std::string subs = R"({"name":"nic","firstAvailable":[{"name":"a","deviceClassName":"nic",)" +
+                             derived(attr("numa")) + R"(},{"name":"b","deviceClassName":"nic"}]})";
+    EXPECT_PROBLEM(claim(requests(subs) + constraint(R"(["nic"])", field)), path, "must include a domain");
+    EXPECT_VALID(claim(requests(subs) + constraint(R"(["nic/a"])", field)));
+  }
+  // A domain still makes any attribute name valid.
+  EXPECT_VALID(claim(requests(plain) + R"(,"constraints":[{"matchAttribute":"example.com/numa"}])"));
+}
+
+TEST(ValidateClaim, DerivedExpressionsMustCompile) {
+  auto with = [](std::string_view expression) {
+    return claim(requests(exact_request("gpu", derived(attr("numa", expression)))));
+  };
+  EXPECT_TRUE(errors_of(with("device.attributes['gpu.example.com'].numa"), true).empty());
+  const auto bad_type = errors_of(with("1.5"), true);
+  EXPECT_TRUE(has_error(bad_type, "spec.devices.requests[0].exactly.derivedAttributes[0].expression",
+                        "must evaluate to a string, int, bool or semver"))
+      << dump(bad_type);
+  const auto syntax = errors_of(with("device.attributes["), true);
+  EXPECT_TRUE(has_error(syntax, "spec.devices.requests[0].exactly.derivedAttributes[0].expression", "Syntax error"))
+      << dump(syntax);
+}
+
+}  // namespace derived_test

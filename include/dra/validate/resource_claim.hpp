@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,30 @@ inline void check_allocation_mode(reporter& r, const field_path& path, const mod
   }
 }
 
+// derivedAttributes (KEP-6080): each a qualified name (the domain may be left out), unique within the request, with
+// an expression (compiled with the scenario's other expressions, see validate/scenario.hpp).
+inline void check_derived_attributes(reporter& r, const field_path& path,
+                                     std::span<const model::device_derived_attribute> derived) {
+  for (std::size_t i = 0; i < derived.size(); ++i) {
+    const field_path at = index(path, i);
+    const field_path name = child(at, "name");
+    if (derived[i].name.empty())
+      r.add(name, required());
+    else
+      r.add_name_problems(name, derived[i].name, names::qualified_name(derived[i].name));
+    for (std::size_t j = 0; j < i; ++j)
+      if (!derived[i].name.empty() && derived[j].name == derived[i].name) {
+        r.add(name, duplicate(derived[i].name));
+        break;
+      }
+    const field_path expression = child(at, "expression");
+    if (derived[i].expression.empty())
+      r.add(expression, required());
+    else if (derived[i].expression.size() > limits::cel_expression_length)
+      r.add(expression, too_long(limits::cel_expression_length));
+  }
+}
+
 // What ExactDeviceRequest and DeviceSubRequest share.
 inline void check_request_spec(reporter& r, const field_path& path, const model::device_request_spec& spec) {
   const field_path class_path = child(path, "deviceClassName");
@@ -50,6 +75,7 @@ inline void check_request_spec(reporter& r, const field_path& path, const model:
     for (const auto& entry : spec.capacity->requests)
       r.add_name_problems(requests, entry.name, names::qualified_name(entry.name));
   }
+  check_derived_attributes(r, child(path, "derivedAttributes"), spec.derived_attributes);
 }
 
 // The names a constraint or configuration may refer to: "request" or "request/subrequest".
@@ -136,17 +162,58 @@ inline void check_request(reporter& r, const field_path& path, const model::devi
   }
 }
 
+// Whether every request and subrequest a constraint binds (all of the claim's when it names none; every
+// subrequest of a request named without one) defines a derived attribute called `name` (KEP-6080).
+[[nodiscard]] inline bool derived_in_every_bound_request(const model::device_claim& claim,
+                                                         const model::device_constraint& c, std::string_view name) {
+  auto defines = [&](const model::device_request_spec& spec) {
+    return std::any_of(spec.derived_attributes.begin(), spec.derived_attributes.end(),
+                       [&](const model::device_derived_attribute& d) { return d.name == name; });
+  };
+  auto bound = [&](std::string_view request, std::string_view sub) {
+    if (c.requests.empty()) return true;
+    return std::any_of(c.requests.begin(), c.requests.end(), [&](std::string_view reference) {
+      const std::size_t slash = reference.find('/');
+      if (reference.substr(0, slash) != request) return false;
+      return slash == std::string_view::npos || reference.substr(slash + 1) == sub;
+    });
+  };
+  bool any = false;
+  for (const model::device_request& rq : claim.requests) {
+    if (rq.exactly && bound(rq.name, {})) {
+      if (!defines(*rq.exactly)) return false;
+      any = true;
+    }
+    for (const model::device_sub_request& sub : rq.first_available)
+      if (bound(rq.name, sub.name)) {
+        if (!defines(sub)) return false;
+        any = true;
+      }
+  }
+  return any;
+}
+
+// matchAttribute or distinctAttribute: a fully qualified name, or (KEP-6080) a name without a domain that every
+// bound request defines as a derived attribute.
+inline void check_constraint_attribute(reporter& r, const field_path& path, std::string_view attribute,
+                                       const model::device_claim& claim, const model::device_constraint& c) {
+  names::problems problems = names::qualified_name(attribute);
+  if (problems.empty() && attribute.find('/') == std::string_view::npos &&
+      !derived_in_every_bound_request(claim, c, attribute))
+    problems.emplace_back("must include a domain");  // worded as before derived attributes existed
+  r.add_name_problems(path, attribute, std::move(problems));
+}
+
 inline void check_constraint(reporter& r, const field_path& path, const model::device_constraint& c,
-                             const request_names& known) {
+                             const request_names& known, const model::device_claim& claim) {
   check_request_references(r, child(path, "requests"), c.requests, known);
   if (c.match_attribute && c.distinct_attribute) {
     r.add(path, invalid("null", "exactly one of `matchAttribute` or `distinctAttribute` is required, but multiple "
                                 "fields are set"));
   } else if (c.match_attribute) {
-    r.add_name_problems(child(path, "matchAttribute"), *c.match_attribute, names::fully_qualified_name(*c.match_attribute));
+    check_constraint_attribute(r, child(path, "matchAttribute"), *c.match_attribute, claim, c);
   } else if (c.distinct_attribute) {
-    r.add_name_problems(child(path, "distinctAttribute"), *c.distinct_attribute,
-                        names::fully_qualified_name(*c.distinct_attribute));
+    check_constraint_attribute(r, child(path, "distinctAttribute"), *c.distinct_attribute, claim, c);
   } else {
     r.add(path, required("exactly one of `matchAttribute` or `distinctAttribute` is required"));
   }
@@ -340,7 +407,7 @@ inline void check_claim(reporter& r, const model::resource_claim& claim) {
     r.add(constraints, too_many(spec.constraints.size(), limits::constraints_per_claim));
   } else {
     for (std::size_t i = 0; i < spec.constraints.size(); ++i)
-      check_constraint(r, index(constraints, i), spec.constraints[i], known);
+      check_constraint(r, index(constraints, i), spec.constraints[i], known, spec);
   }
   const field_path config = "spec.devices.config";
   if (spec.config.size() > limits::configs) {

@@ -82,8 +82,8 @@ void check_unique_names(error_list& errors, std::string_view kind, const std::ve
   }
 }
 
-// CEL selectors must compile in Kubernetes' DRA environment, as the API server checks them on
-// create (empty and over-long expressions are reported with the object's other problems).
+// CEL selectors and derived attribute expressions must compile in Kubernetes' DRA environment, as the API server
+// checks them on create (empty and over-long expressions are reported with the object's other problems).
 inline void check_selector_expressions(error_list& errors, const model::scenario& scenario) {
   const cel::selector_engine engine;
   // `path` is viewed by field_path: callers keep it alive for the call.
@@ -95,6 +95,19 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
       if (!compiled)
         reporter(errors, object)
             .add(field_path(std::string_view(path)).index(i).child("cel.expression"),
+                 invalid_text(text, compiled.error().message), compiled.error().code);
+    }
+  };
+  // Derived attributes' expressions (KEP-6080) compile in the same environment, to a value rather than a verdict.
+  auto check_derived = [&](const std::string& object, const std::string& path,
+                           std::span<const model::device_derived_attribute> derived) {
+    for (std::size_t i = 0; i < derived.size(); ++i) {
+      const std::string_view text = derived[i].expression;
+      if (text.empty() || text.size() > limits::cel_expression_length) continue;
+      auto compiled = engine.compile_derived(text);
+      if (!compiled)
+        reporter(errors, object)
+            .add(field_path(std::string_view(path)).index(i).child("expression"),
                  invalid_text(text, compiled.error().message), compiled.error().code);
     }
   };
@@ -115,6 +128,11 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
         const std::string path = concat(base, ".firstAvailable[", std::to_string(s), "].selectors");
         check(object, path, request.first_available[s].selectors);
       }
+      if (request.exactly)
+        check_derived(object, concat(base, ".exactly.derivedAttributes"), request.exactly->derived_attributes);
+      for (std::size_t s = 0; s < request.first_available.size(); ++s)
+        check_derived(object, concat(base, ".firstAvailable[", std::to_string(s), "].derivedAttributes"),
+                      request.first_available[s].derived_attributes);
     }
   }
 }
