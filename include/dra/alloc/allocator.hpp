@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
@@ -231,6 +232,9 @@ struct constraint_state {
   std::vector<std::string_view> requests;  // empty: every request of the claim
   std::string_view attribute;
   bool list_types = false;
+  // Some request of the claim defines a derived attribute of this name: what a device offers then depends on the
+  // request, so the counting bounds, which look at devices alone, leave this constraint out.
+  bool names_derived = false;
   // matchAttribute
   std::size_t count = 0;
   const model::device_attribute* first = nullptr;
@@ -254,10 +258,9 @@ struct constraint_state {
     return false;
   }
 
-  bool add(std::string_view request, std::string_view sub, const flatten::mixin_device_view& device,
-           std::string_view driver) {
+  // `a` is the attribute the device has for the request (null: none); it must outlive the constraint's use of it.
+  bool add(std::string_view request, std::string_view sub, const model::device_attribute* a) {
     if (!applies(request, sub)) return true;
-    const model::device_attribute* a = lookup_attribute(device, driver, attribute);
     if (a == nullptr) return false;
     if (is_match) return add_match(*a);
     if (!distinct_from_all(*a)) return false;
@@ -506,6 +509,22 @@ class basic_allocator {
       c.error = p.error().message;
     return programs_.emplace(std::string(expression), std::move(c)).first->second;
   }
+  // A derived attribute's expression (KEP-6080), compiled once per allocator like selectors.
+  const compiled& compile_derived(std::string_view expression) {
+    auto it = derived_programs_.find(expression);
+    if (it != derived_programs_.end()) return it->second;
+    compiled c;
+    if constexpr (derived_attribute_engine<Engine>) {
+      auto p = engine_->compile_derived(expression);
+      if (p)
+        c.program.emplace(std::move(p).value());
+      else
+        c.error = p.error().message;
+    } else {
+      c.error = "this selector engine cannot evaluate derived attributes";
+    }
+    return derived_programs_.emplace(std::string(expression), std::move(c)).first->second;
+  }
 
   std::string next_share_id() {
     std::uint64_t n = share_serial_++;
@@ -642,6 +661,8 @@ class basic_allocator {
       std::vector<const compiled*> class_programs, own_programs;
       std::vector<std::vector<detail::selector_verdict>*> class_verdicts, own_verdicts;  // the node's, per program
       std::size_t selected_sub = 0;
+      // The request's derived attributes (KEP-6080; none when the feature is off), compiled.
+      std::vector<std::pair<std::string_view, const compiled*>> derived;
     };
     struct device_result {
       std::uint32_t candidate = 0;
@@ -688,6 +709,10 @@ class basic_allocator {
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
     static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);
+    // The attribute a claim constraint sees for the device under the request (upstream's attributeProvider): the
+    // request's derived attribute of that name, evaluated once per (request, device), else the device's own.
+    result<const model::device_attribute*> attribute_for(std::size_t claim, const request_data& rd, std::uint32_t c,
+                                                         std::string_view name);
     result<model::allocation_result> build_result(std::size_t claim);
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
 
@@ -712,6 +737,15 @@ class basic_allocator {
     // Per claim: whether no choice of subrequests can exceed allocation_results_max_size, so that upstream's
     // early stop at that limit cannot occur and counting bounds may prune.
     std::vector<bool> within_result_limit_;
+    // Derived attribute values per (request, candidate, derived attribute): constraints keep pointers into them.
+    struct derived_key_hash {
+      std::size_t operator()(const std::tuple<const request_data*, std::uint32_t, std::size_t>& k) const noexcept {
+        return (std::hash<const void*>{}(std::get<0>(k)) * 31 + std::get<1>(k)) * 31 + std::get<2>(k);
+      }
+    };
+    std::unordered_map<std::tuple<const request_data*, std::uint32_t, std::size_t>,
+                       typename detail::derived_storage<Engine>::type, derived_key_hash>
+        derived_values_;
     std::uint64_t steps_ = 0;
     bool negative_amounts_ = false;  // some device was given a negative amount of a capacity in this search
   };
@@ -727,6 +761,7 @@ class basic_allocator {
   std::vector<const model::device_taint_rule*> taint_rules_;
   // Keyed by owned text: claims passed to allocate() need not outlive the allocator.
   std::map<std::string, compiled, std::less<>> programs_;
+  std::map<std::string, compiled, std::less<>> derived_programs_;
   std::map<std::string, node_pools, std::less<>> pools_by_node_;
   // The node's entry in pools_by_node_, its pools gathered (once per node: they depend only on the slices and the
   // node).

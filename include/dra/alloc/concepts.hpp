@@ -13,6 +13,9 @@
 #include <span>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 namespace dra::alloc {
 
@@ -36,6 +39,34 @@ concept selector_engine = std::movable<typename E::program> &&
   { engine.compile(expression) } -> std::same_as<result<typename E::program>>;
   { engine.matches(program, device, driver) } -> std::same_as<result<bool>>;
 };
+
+// A selector engine that also evaluates derived attributes (KEP-6080): compiles an expression whose result is a
+// value rather than a verdict, and evaluates it for a device to something that holds that value as a device
+// attribute. The allocator works with engines without it as long as no request defines a derived attribute.
+template <class E>
+concept derived_attribute_engine = selector_engine<E> &&
+    requires(const E& engine, std::string_view expression, const typename E::program& program,
+             const flatten::mixin_device_view& device, std::string_view driver) {
+  { engine.compile_derived(expression) } -> std::same_as<result<typename E::program>>;
+  { engine.derive(program, device, driver).value().attribute() } -> std::same_as<const model::device_attribute&>;
+};
+
+namespace detail {
+// What the allocator keeps of one derived attribute evaluated for one device: the engine's value type, or nothing
+// for engines that cannot evaluate derived attributes.
+template <class E>
+struct derived_storage {
+  using type = std::monostate;
+};
+template <derived_attribute_engine E>
+struct derived_storage<E> {
+  using type =
+      std::remove_cvref_t<decltype(std::declval<const E&>()
+                                       .derive(std::declval<const typename E::program&>(),
+                                               std::declval<const flatten::mixin_device_view&>(), std::string_view{})
+                                       .value())>;
+};
+}  // namespace detail
 
 // What a policy may see of one candidate device when it orders them. Computed once per
 // allocate() call from the state at its start (not per step of the search).

@@ -14,6 +14,7 @@ namespace dra::alloc {
 struct features {
   bool admin_access = true;
   bool consumable_capacity = true;
+  bool derived_attributes = true;  // KEP-6080 (alpha in 1.37)
   bool device_binding_and_status = true;
   bool device_compatibility_groups = true;  // KEP-5963 (alpha in 1.37)
   bool device_taints = true;
@@ -23,11 +24,11 @@ struct features {
 
   [[nodiscard]] static constexpr features all() noexcept { return {}; }
   [[nodiscard]] static constexpr features none() noexcept {
-    return {false, false, false, false, false, false, false, false};
+    return {false, false, false, false, false, false, false, false, false};
   }
 
   // "all", "none", or a comma-separated list of upstream feature names
-  // (AdminAccess, ConsumableCapacity, DeviceBindingAndStatus,
+  // (AdminAccess, ConsumableCapacity, DerivedAttributes, DeviceBindingAndStatus,
   // DeviceCompatibilityGroups, DeviceTaints, ListTypeAttributes,
   // PartitionableDevices, PrioritizedList); a list
   // enables exactly the features it names.
@@ -47,9 +48,10 @@ struct features {
 
  private:
   using field = std::pair<std::string_view, bool features::*>;
-  static constexpr std::array<field, 8> fields() noexcept {
+  static constexpr std::array<field, 9> fields() noexcept {
     return {{{"AdminAccess", &features::admin_access},
              {"ConsumableCapacity", &features::consumable_capacity},
+             {"DerivedAttributes", &features::derived_attributes},
              {"DeviceBindingAndStatus", &features::device_binding_and_status},
              {"DeviceCompatibilityGroups", &features::device_compatibility_groups},
              {"DeviceTaints", &features::device_taints},
@@ -65,7 +67,7 @@ struct features {
 // so such a constraint is an unsupported, empty one there.
 [[nodiscard]] constexpr bool served_by_stable_allocator(const features& f) noexcept {
   return !f.consumable_capacity && !f.device_binding_and_status && !f.list_type_attributes &&
-         !f.device_compatibility_groups;
+         !f.device_compatibility_groups && !f.derived_attributes;
 }
 
 inline result<features> features::parse(std::string_view text) {
@@ -79,7 +81,8 @@ inline result<features> features::parse(std::string_view text) {
     while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
     if (!out.enable(name))
       return error{"unknown feature \"" + std::string(name) +
-                   "\" (known: AdminAccess, ConsumableCapacity, DeviceBindingAndStatus, DeviceCompatibilityGroups, "
+                   "\" (known: AdminAccess, ConsumableCapacity, DerivedAttributes, DeviceBindingAndStatus, "
+                   "DeviceCompatibilityGroups, "
                    "DeviceTaints, "
                    "ListTypeAttributes, PartitionableDevices, PrioritizedList, or all, none)"};
     if (comma == std::string_view::npos) break;

@@ -173,6 +173,10 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
                               ": empty constraint (unsupported constraint type?)",
                           "", "", errc::unsupported};
       }
+      for (const auto& entries : requests_[ci])
+        for (const auto& rd : entries)
+          for (const auto& derived : rd.derived)
+            state.names_derived = state.names_derived || derived.first == state.attribute;
       constraints_[ci].push_back(std::move(state));
     }
   }
@@ -335,6 +339,11 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   std::vector<const void*> key{rd.klass};
   for (const auto& selector : rd.klass->selectors) rd.class_programs.push_back(&a_.compile(selector.cel_expression));
   for (const auto& selector : spec.selectors) rd.own_programs.push_back(&a_.compile(selector.cel_expression));
+  // With the feature off the field is ignored, as the API server drops it. A compile error, like an evaluation,
+  // surfaces only where a constraint looks the attribute up.
+  if (f_.derived_attributes)
+    for (const auto& derived : spec.derived_attributes)
+      rd.derived.emplace_back(derived.name, &a_.compile_derived(derived.expression));
   key.insert(key.end(), rd.own_programs.begin(), rd.own_programs.end());
   auto verdicts_of = [&](const compiled* program) {
     auto& verdicts = layout_->selector_verdicts[program];

@@ -169,7 +169,14 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   auto& constraints = constraints_[ci];
   for (std::size_t i = 0; i < constraints.size(); ++i) {
-    if (constraints[i].add(rd.base_name, sub, c.st->view, c.st->slice->driver)) continue;
+    const model::device_attribute* attribute = nullptr;
+    // Looked up only where the constraint applies: a derived attribute is evaluated for the requests it binds.
+    if (constraints[i].applies(rd.base_name, sub)) {
+      auto found = attribute_for(ci, rd, ix, constraints[i].attribute);
+      if (!found) return std::move(found).error();
+      attribute = *found;
+    }
+    if (constraints[i].add(rd.base_name, sub, attribute)) continue;
     if (must)
       return dra::error{"claim " + claim_name(ci) + ", request " + std::string(rd.name) + ": cannot add device " +
                             std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) + "/" +
@@ -249,6 +256,37 @@ template <allocation_policy Policy, selector_engine Engine>
 void basic_allocator<Policy, Engine>::search::leave_groups(std::size_t undo_size) {
   for (; group_undo_.size() > undo_size; group_undo_.pop_back())
     group_state_[group_undo_.back().first] = std::move(group_undo_.back().second);
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<const model::device_attribute*> basic_allocator<Policy, Engine>::search::attribute_for(std::size_t ci,
+                                                                                              const request_data& rd,
+                                                                                              std::uint32_t ix,
+                                                                                              std::string_view name) {
+  const candidate& c = candidates_[ix];
+  for (std::size_t d = 0; d < rd.derived.size(); ++d) {
+    if (rd.derived[d].first != name) continue;
+    auto where = [&] {
+      return "claim " + claim_name(ci) + ", request " + rd.full_name + ": derived attribute " + std::string(name);
+    };
+    const compiled& program = *rd.derived[d].second;
+    if (!program.program)
+      return dra::error{where() + ": CEL compile error: " + program.error, "", "", errc::cel_compile};
+    if constexpr (derived_attribute_engine<Engine>) {
+      const auto key = std::tuple{&rd, ix, d};
+      if (auto kept = derived_values_.find(key); kept != derived_values_.end()) return &kept->second.attribute();
+      auto value = a_.engine_->derive(*program.program, c.st->view, c.st->slice->driver);
+      if (!value)
+        return dra::error{where() + " on device " + std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) +
+                              "/" + std::string(c.st->id.device) + ": CEL runtime error: " + value.error().message,
+                          "", "", value.error().code};
+      return &derived_values_.emplace(key, std::move(value).value()).first->second.attribute();
+    } else {
+      return dra::error{where() + ": this selector engine cannot evaluate derived attributes", "", "",
+                        errc::unsupported};
+    }
+  }
+  return detail::lookup_attribute(c.st->view, c.st->slice->driver, name);
 }
 
 }  // namespace dra::alloc

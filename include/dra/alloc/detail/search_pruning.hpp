@@ -84,6 +84,7 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
   std::vector<bound> bounds;
   for (std::size_t c = ci; c < claims_.size(); ++c)
     for (const detail::constraint_state& constraint : constraints_[c]) {
+      if (constraint.names_derived) continue;  // values per request, not per device: no bound
       bound b;
       b.constraint = &constraint;
       for (std::size_t di = 0; di < demands.size(); ++di) {
@@ -283,7 +284,9 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   };
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const detail::constraint_state& constraint : constraints_[ci]) {
-    if (!constraint.is_match || constraint.count == 0 || !constraint.applies(rd.base_name, sub)) continue;
+    if (!constraint.is_match || constraint.count == 0 || constraint.names_derived ||
+        !constraint.applies(rd.base_name, sub))
+      continue;
     const auto keys = taken_values(constraint);
     if (keys.size() != 1) continue;  // no value (nothing can join) or several: left to the full loop
     if (!every_selector_known()) return nullptr;
@@ -324,7 +327,7 @@ bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, con
   }
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const auto& constraint : constraints_[ci])
-    if (constraint.applies(rd.base_name, sub) &&
+    if (constraint.applies(rd.base_name, sub) && !constraint.names_derived &&
         detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
       return false;
   return true;
