@@ -164,6 +164,24 @@ TEST(ClaimBuilder, BuildsRequestsAndConstraints) {
   EXPECT_EQ(bad.error().path, "spec.devices.requests[0].exactly.capacity.requests.memory");
 }
 
+TEST(ClaimBuilder, BuildsDerivedAttributes) {
+  std::vector<model::request_builder> subrequests;
+  subrequests.push_back(model::request_builder("big", "gpu").derived_attribute("numa", "2"));
+  auto claim = model::claim_builder("default", "derived")
+                   .request(model::request_builder("a", "gpu").derived_attribute("numa", "device.attributes[\"x\"].n"))
+                   .first_available("b", std::move(subrequests))
+                   .match_attribute("numa")
+                   .build();
+  ASSERT_TRUE(claim) << claim.error().to_string();
+  const auto& a = claim->spec.requests[0].exactly->derived_attributes;
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].name, "numa");
+  EXPECT_EQ(a[0].expression, "device.attributes[\"x\"].n");
+  const auto& b = claim->spec.requests[1].first_available.at(0).derived_attributes;
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].expression, "2");
+}
+
 TEST(ClaimBuilder, BuildsPrioritizedAlternatives) {
   std::vector<model::request_builder> subrequests;
   subrequests.push_back(model::request_builder("big", "gpu").count(2).capacity("memory", "40Gi"));

@@ -265,7 +265,8 @@ class class_builder {
   device_class class_;
 };
 
-// A request of a claim: a count of devices (or all) of a class, with CEL selectors and capacity asks.
+// A request of a claim: a count of devices (or all) of a class, with CEL selectors, capacity asks and derived
+// attributes.
 class request_builder {
  public:
   request_builder(text name, text device_class) {
@@ -299,6 +300,11 @@ class request_builder {
   request_builder& capacity(text name, quantity amount) {
     if (!spec().capacity) spec().capacity.emplace();
     spec().capacity->requests.push_back({name, amount});
+    return *this;
+  }
+  // KEP-6080: an attribute the request computes for each candidate device, which the claim's constraints compare.
+  request_builder& derived_attribute(text name, text cel_expression) {
+    spec().derived_attributes.push_back({name, cel_expression});
     return *this;
   }
   request_builder& toleration(device_toleration t) {
