@@ -228,6 +228,28 @@ TEST(DerivedAttributes, EvaluatedOnlyOnDevicesTheSelectorsPick) {
   EXPECT_TRUE(b.run().outcomes[0].error());
 }
 
+TEST(DerivedAttributes, NoShortcutHidesAnEvaluationError) {
+  // Four cores wanted, three exist: upstream still tries core-0 first, and its expression fails there. The counting
+  // shortcuts would call the claim unschedulable without trying a device.
+  scenario_builder b;
+  three_cores(b);
+  auto& c = b.claim();
+  c.spec.requests.push_back(scenario_builder::request(
+      "cpu", "class-a", 4,
+      {{"socket", "device.attributes[\"driver-a\"].core == 0 ? device.attributes[\"driver-a\"].missing : 1"}}));
+  c.spec.constraints.push_back({{}, model::text("socket"), std::nullopt});
+  const auto r = b.run();
+  ASSERT_TRUE(r.outcomes[0].error()) << (r.outcomes[0].allocated() ? "allocated" : "unschedulable");
+  EXPECT_NE(error_of(r.outcomes[0]).find("on device driver-a/pool-driver-a/core-0: CEL runtime error"),
+            std::string::npos)
+      << error_of(r.outcomes[0]);
+  // Without a derived attribute the shortcut may answer: nothing to evaluate, nothing to hide.
+  c.spec.requests[0].exactly->derived_attributes.clear();
+  c.spec.constraints[0].match_attribute = model::text("driver-a/core");
+  const auto plain = b.run();
+  EXPECT_TRUE(plain.outcomes[0].unschedulable()) << error_of(plain.outcomes[0]);
+}
+
 TEST(DerivedAttributes, BadResultsAreErrors) {
   struct row {
     std::string expression;

@@ -232,8 +232,8 @@ struct constraint_state {
   std::vector<std::string_view> requests;  // empty: every request of the claim
   std::string_view attribute;
   bool list_types = false;
-  // Some request of the claim defines a derived attribute of this name: what a device offers then depends on the
-  // request, so the counting bounds, which look at devices alone, leave this constraint out.
+  // Some request of the claim defines a derived attribute of this name (KEP-6080): the search then takes no
+  // shortcut for the claim (see search::claim_derives_).
   bool names_derived = false;
   // matchAttribute
   std::size_t count = 0;
@@ -737,6 +737,11 @@ class basic_allocator {
     // Per claim: whether no choice of subrequests can exceed allocation_results_max_size, so that upstream's
     // early stop at that limit cannot occur and counting bounds may prune.
     std::vector<bool> within_result_limit_;
+    // Per claim: some constraint names a derived attribute of one of its requests. Upstream evaluates a derived
+    // attribute when it adds a device to a constraint, before it checks the device's capacity and for devices the
+    // shortcuts would skip, and an evaluation error ends the allocation; so for such claims the search takes no
+    // shortcut that skips devices or cuts branches.
+    std::vector<char> claim_derives_;
     // Derived attribute values per (request, candidate, derived attribute): constraints keep pointers into them.
     struct derived_key_hash {
       std::size_t operator()(const std::tuple<const request_data*, std::uint32_t, std::size_t>& k) const noexcept {

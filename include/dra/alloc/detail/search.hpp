@@ -110,6 +110,7 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
   constraints_.resize(claims_.size());
   results_.resize(claims_.size());
   within_result_limit_.assign(claims_.size(), false);
+  claim_derives_.assign(claims_.size(), 0);
   for (std::size_t ci = 0; ci < claims_.size(); ++ci) {
     const model::resource_claim& claim = *claims_[ci];
     std::size_t min_devices = 0, max_devices = 0;
@@ -177,6 +178,7 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
         for (const auto& rd : entries)
           for (const auto& derived : rd.derived)
             state.names_derived = state.names_derived || derived.first == state.attribute;
+      claim_derives_[ci] = static_cast<char>(claim_derives_[ci] || state.names_derived);
       constraints_[ci].push_back(std::move(state));
     }
   }

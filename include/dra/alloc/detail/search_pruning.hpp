@@ -27,6 +27,9 @@ namespace dra::alloc {
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std::size_t ri, request_data& rd,
                                                             std::size_t needed, std::size_t start) {
+  if (std::any_of(claim_derives_.begin() + static_cast<std::ptrdiff_t>(ci), claim_derives_.end(),
+                  [](char derives) { return derives != 0; }))
+    return false;
   struct demand {
     std::size_t claim = 0;
     std::vector<request_data*> alternatives;  // a firstAvailable request: any one of them
@@ -84,7 +87,6 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
   std::vector<bound> bounds;
   for (std::size_t c = ci; c < claims_.size(); ++c)
     for (const detail::constraint_state& constraint : constraints_[c]) {
-      if (constraint.names_derived) continue;  // values per request, not per device: no bound
       bound b;
       b.constraint = &constraint;
       for (std::size_t di = 0; di < demands.size(); ++di) {
@@ -269,7 +271,7 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   // order is the candidates' own) may then visit only the candidates with the value, in order. Selectors not yet
   // known are evaluated first, once per selection (their verdicts are kept); if one has an error, the full loop
   // meets it where upstream does.
-  if (!std::is_same_v<Policy, first_fit>) return nullptr;
+  if (!std::is_same_v<Policy, first_fit> || claim_derives_[ci]) return nullptr;
   auto every_selector_known = [&] {
     using coverage = typename node_pools::selection::coverage;
     if (rd.selection->evaluated == coverage::partly) {
@@ -284,9 +286,7 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   };
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const detail::constraint_state& constraint : constraints_[ci]) {
-    if (!constraint.is_match || constraint.count == 0 || constraint.names_derived ||
-        !constraint.applies(rd.base_name, sub))
-      continue;
+    if (!constraint.is_match || constraint.count == 0 || !constraint.applies(rd.base_name, sub)) continue;
     const auto keys = taken_values(constraint);
     if (keys.size() != 1) continue;  // no value (nothing can join) or several: left to the full loop
     if (!every_selector_known()) return nullptr;
@@ -327,7 +327,7 @@ bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, con
   }
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const auto& constraint : constraints_[ci])
-    if (constraint.applies(rd.base_name, sub) && !constraint.names_derived &&
+    if (constraint.applies(rd.base_name, sub) &&
         detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
       return false;
   return true;
@@ -341,6 +341,7 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
   // capacity; so fewer usable candidates than devices still needed means
   // this branch cannot succeed. Unknown selector results are evaluated
   // first (in upstream's order) so that pruning never hides an error.
+  if (claim_derives_[ci]) return false;
   auto usable = [&](std::uint32_t ix, bool unknown_counts) {
     const candidate& c = candidates_[ix];
     if (rd.admin_access ? std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()
