@@ -59,14 +59,9 @@ class selector_engine {
   [[nodiscard]] result<derived_value> derive(const program& p, const View& device, std::string_view driver) const {
     if (auto problem = unusable_attributes(device)) [[unlikely]]
       return std::move(*problem);
-    device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
-    activation vars;
-    vars.bind("device", binding.as_value());
-    const value v = p.compiled->evaluate(vars);
-    if (v.is_error())
-      return error{v.error_message(), "", "",
-                   v.error_message() == cost_limit_message ? errc::cel_cost_limit : errc::cel_runtime};
-    return derived_value::from(v);
+    auto v = run(p, device, driver);
+    if (!v) return std::move(v).error();
+    return derived_value::from(*v);
   }
   [[nodiscard]] result<derived_value> derive(const program& p, const flatten::mixin_device_view& device,
                                              std::string_view driver) const {
@@ -128,13 +123,9 @@ class selector_engine {
   // matches() for a device known to have no unusable attribute.
   template <flatten::device_view View>
   [[nodiscard]] result<bool> evaluate(const program& p, const View& device, std::string_view driver) const {
-    device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
-    activation vars;
-    vars.bind("device", binding.as_value());
-    const value v = p.compiled->evaluate(vars);
-    if (v.is_error())
-      return error{v.error_message(), "", "",
-                   v.error_message() == cost_limit_message ? errc::cel_cost_limit : errc::cel_runtime};
+    auto evaluated = run(p, device, driver);
+    if (!evaluated) return std::move(evaluated).error();
+    const value& v = *evaluated;
     if (!v.is(value_kind::boolean))
       return error{dra::detail::concat("CEL result of type ", type_name(v), " could not be converted to bool"), "", "",
                    errc::cel_runtime};
@@ -146,6 +137,19 @@ class selector_engine {
   }
 
  private:
+  // The expression's value for the device, or its runtime error (the cost limit with its own code).
+  template <flatten::device_view View>
+  [[nodiscard]] result<value> run(const program& p, const View& device, std::string_view driver) const {
+    device_binding<View> binding(device, driver, device.base().allow_multiple_allocations.value_or(false));
+    activation vars;
+    vars.bind("device", binding.as_value());
+    value v = p.compiled->evaluate(vars);
+    if (v.is_error())
+      return error{v.error_message(), "", "",
+                   v.error_message() == cost_limit_message ? errc::cel_cost_limit : errc::cel_runtime};
+    return v;
+  }
+
   [[nodiscard]] static std::optional<std::string> unusable_attribute(const model::device_attribute& a) {
     if (a.fields_set == 0) return "unsupported attribute value";
     // Only versions can be unparsable.
