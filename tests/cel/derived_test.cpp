@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <variant>
@@ -39,6 +40,7 @@ class Derived : public ::testing::Test {
     return engine_.derive(program.value(), dra::flatten::mixin_device_view(slice().devices.at(device), nullptr),
                           slice().driver);
   }
+  // The attribute's value; texts in it view the derived value, which the fixture keeps until the test ends.
   template <class T>
   T value_of(std::string_view expression) const {
     auto v = derive(expression);
@@ -46,7 +48,7 @@ class Derived : public ::testing::Test {
       ADD_FAILURE() << expression << ": " << v.error().message;
       return T{};
     }
-    const auto* held = std::get_if<T>(&v->attribute().value);
+    const auto* held = std::get_if<T>(&kept_.emplace_back(std::move(v).value()).attribute().value);
     if (held == nullptr) {
       ADD_FAILURE() << expression << " has another type";
       return T{};
@@ -55,6 +57,7 @@ class Derived : public ::testing::Test {
   }
   std::unique_ptr<dra::json::document> doc_;
   dra::cel::selector_engine engine_;
+  mutable std::deque<dra::cel::derived_value> kept_;  // a deque: what value_of returned stays where it is
 };
 
 TEST_F(Derived, ScalarsBecomeAttributesOfTheirKind) {
