@@ -258,9 +258,10 @@ struct constraint_state {
     return false;
   }
 
-  // `a` is the attribute the device has for the request (null: none); it must outlive the constraint's use of it.
-  bool add(std::string_view request, std::string_view sub, const model::device_attribute* a) {
-    if (!applies(request, sub)) return true;
+  // Adds a device taken for a request the constraint applies to (the caller checks applies() once, before it looks
+  // the attribute up). `a` is the attribute the device has for that request (null: none); it must outlive the
+  // constraint's use of it.
+  bool add(const model::device_attribute* a) {
     if (a == nullptr) return false;
     if (is_match) return add_match(*a);
     if (!distinct_from_all(*a)) return false;

@@ -86,30 +86,26 @@ void check_unique_names(error_list& errors, std::string_view kind, const std::ve
 // checks them on create (empty and over-long expressions are reported with the object's other problems).
 inline void check_selector_expressions(error_list& errors, const model::scenario& scenario) {
   const cel::selector_engine engine;
+  // One expression, unless empty or too long (reported with the object's other problems): `compile` must accept it.
+  auto check_expression = [&](const std::string& object, const field_path& at, std::string_view text,
+                              const auto& compile) {
+    if (text.empty() || text.size() > limits::cel_expression_length) return;
+    auto compiled = compile(text);
+    if (!compiled)
+      reporter(errors, object).add(at, invalid_text(text, compiled.error().message), compiled.error().code);
+  };
   // `path` is viewed by field_path: callers keep it alive for the call.
   auto check = [&](const std::string& object, const std::string& path, std::span<const model::device_selector> selectors) {
-    for (std::size_t i = 0; i < selectors.size(); ++i) {
-      const std::string_view text = selectors[i].cel_expression;
-      if (text.empty() || text.size() > limits::cel_expression_length) continue;
-      auto compiled = engine.compile(text);
-      if (!compiled)
-        reporter(errors, object)
-            .add(field_path(std::string_view(path)).index(i).child("cel.expression"),
-                 invalid_text(text, compiled.error().message), compiled.error().code);
-    }
+    for (std::size_t i = 0; i < selectors.size(); ++i)
+      check_expression(object, field_path(std::string_view(path)).index(i).child("cel.expression"),
+                       selectors[i].cel_expression, [&](std::string_view t) { return engine.compile(t); });
   };
   // Derived attributes' expressions (KEP-6080) compile in the same environment, to a value rather than a verdict.
   auto check_derived = [&](const std::string& object, const std::string& path,
                            std::span<const model::device_derived_attribute> derived) {
-    for (std::size_t i = 0; i < derived.size(); ++i) {
-      const std::string_view text = derived[i].expression;
-      if (text.empty() || text.size() > limits::cel_expression_length) continue;
-      auto compiled = engine.compile_derived(text);
-      if (!compiled)
-        reporter(errors, object)
-            .add(field_path(std::string_view(path)).index(i).child("expression"),
-                 invalid_text(text, compiled.error().message), compiled.error().code);
-    }
+    for (std::size_t i = 0; i < derived.size(); ++i)
+      check_expression(object, field_path(std::string_view(path)).index(i).child("expression"), derived[i].expression,
+                       [&](std::string_view t) { return engine.compile_derived(t); });
   };
   const std::string class_path = "spec.selectors";
   for (const auto& located : scenario.classes)

@@ -169,14 +169,11 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   auto& constraints = constraints_[ci];
   for (std::size_t i = 0; i < constraints.size(); ++i) {
-    const model::device_attribute* attribute = nullptr;
     // Looked up only where the constraint applies: a derived attribute is evaluated for the requests it binds.
-    if (constraints[i].applies(rd.base_name, sub)) {
-      auto found = attribute_for(ci, rd, ix, constraints[i].attribute);
-      if (!found) return std::move(found).error();
-      attribute = *found;
-    }
-    if (constraints[i].add(rd.base_name, sub, attribute)) continue;
+    if (!constraints[i].applies(rd.base_name, sub)) continue;
+    auto attribute = attribute_for(ci, rd, ix, constraints[i].attribute);
+    if (!attribute) return std::move(attribute).error();
+    if (constraints[i].add(*attribute)) continue;
     if (must)
       return dra::error{"claim " + claim_name(ci) + ", request " + std::string(rd.name) + ": cannot add device " +
                             std::string(c.st->id.driver) + "/" + std::string(c.st->id.pool) + "/" +
