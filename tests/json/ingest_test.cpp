@@ -347,4 +347,56 @@ TEST(Ingest, NamesTheFileInErrorsOfTheInputAsAWhole) {
   EXPECT_NE(doc.error().message.find("invalid JSON"), std::string::npos) << doc.error().to_string();
 }
 
+// A mapped file (load_options::map_files, what the dra command uses) gives the document a copy
+// gives, whatever the file's size is next to a page boundary: simdjson reads up to
+// SIMDJSON_PADDING bytes past the end, which must land in readable memory.
+TEST(Ingest, MapsAFileIntoTheSameDocumentAsACopyAtEverySizeNearAPage) {
+  const std::string list =
+      R"({"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"n\u0031",)"
+      R"("labels":{"zone":"a"}}},{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},)"
+      R"("spec":{"driver":"d.example.com","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n1",)"
+      R"("devices":[{"name":"gpu-0","attributes":{"model":{"string":"a100"}},"capacity":{"memory":{"value":"40Gi"}}}]}}]})";
+  const std::string yaml = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n";
+  const std::string path = ::testing::TempDir() + "dra-mapped.json";
+  for (const std::string& content : {list, yaml}) {
+    for (std::size_t size : {std::size_t{4096} - 64, std::size_t{4096} - 63, std::size_t{4096} - 1, std::size_t{4096},
+                             std::size_t{4097}, std::size_t{8192}}) {
+      SCOPED_TRACE(size);
+      std::string text = content;
+      text.resize(size, ' ');  // trailing spaces end every document alike
+      {
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+      }
+      for (unsigned threads : {1u, 2u}) {
+        const dra::json::load_options copy{.threads = threads, .min_parallel_bytes = 0};
+        dra::json::load_options map = copy;
+        map.map_files = true;
+        auto copied = dra::json::load_file(path, copy);
+        auto mapped = dra::json::load_file(path, map);
+        ASSERT_TRUE(copied.has_value()) << copied.error().to_string();
+        ASSERT_TRUE(mapped.has_value()) << mapped.error().to_string();
+        // Moved, as a caller would: the mapping moves with the document.
+        const dra::json::document kept = std::move(mapped).value();
+        EXPECT_TRUE(kept.scenario() == copied->scenario());
+        EXPECT_EQ(kept.text(), copied->text());
+        ASSERT_EQ(kept.scenario().nodes.size(), 1u);
+        EXPECT_EQ(kept.scenario().nodes[0].object.meta.name, "n1");
+      }
+    }
+  }
+  std::remove(path.c_str());
+}
+
+// An empty file is an empty input, mapped or not.
+TEST(Ingest, ReportsAnEmptyMappedFileAsAnEmptyInput) {
+  const std::string path = ::testing::TempDir() + "dra-empty.json";
+  { std::ofstream out(path, std::ios::binary); }
+  auto doc = dra::json::load_file(path, dra::json::load_options{.map_files = true});
+  std::remove(path.c_str());
+  ASSERT_FALSE(doc.has_value());
+  EXPECT_EQ(doc.error().code, dra::errc::malformed_document);
+  EXPECT_EQ(doc.error().object, path);
+}
+
 }  // namespace

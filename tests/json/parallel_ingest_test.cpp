@@ -14,8 +14,10 @@
 
 namespace {
 
-dra::json::loader threaded(unsigned threads) {
-  return dra::json::loader(dra::json::load_options{.threads = threads, .min_parallel_bytes = 0});
+// Every item a chunk of its own unless asked otherwise: the threads take turns as often as they can.
+dra::json::loader threaded(unsigned threads, std::size_t chunk_bytes = 1) {
+  return dra::json::loader(
+      dra::json::load_options{.threads = threads, .min_parallel_bytes = 0, .chunk_bytes = chunk_bytes});
 }
 
 // Every object of every fixture, as its JSON text, in input order.
@@ -68,9 +70,13 @@ TEST(ParallelIngest, GivesTheSameDocumentOnAnyNumberOfThreads) {
   ASSERT_EQ(one.others.size(), 8u);
   EXPECT_EQ(one.nodes.back().object.meta.name, "node-A3");
   EXPECT_EQ(one.nodes.back().object.meta.labels.front().value, "z\"1");
-  for (unsigned threads : {2u, 3u, 4u, 64u}) {
-    SCOPED_TRACE(threads);
-    dra::json::loader loader = threaded(threads);
+  // Chunks of one item, of a few, and as the loader picks them (here one chunk: the walk hands
+  // out nothing before it ends).
+  for (const auto& [threads, chunk_bytes] : {std::pair{2u, std::size_t{1}}, std::pair{3u, std::size_t{1}},
+                                              std::pair{4u, std::size_t{1}}, std::pair{64u, std::size_t{1}},
+                                              std::pair{2u, std::size_t{2000}}, std::pair{4u, std::size_t{0}}}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads, chunks of " << chunk_bytes << " bytes");
+    dra::json::loader loader = threaded(threads, chunk_bytes);
     auto doc = loader.load(list);
     ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
     // Moved, as a caller would: unescaped names live in arenas that move with the document.

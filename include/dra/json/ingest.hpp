@@ -1,6 +1,7 @@
 // Ingest of Kubernetes objects (JSON or YAML documents: Lists, typed lists, arrays, single objects, one after another) into a dra::model::scenario with simdjson On-Demand.
 #pragma once
 
+#include <dra/json/detail/input_buffer.hpp>
 #include <dra/json/detail/objects.hpp>
 #include <dra/json/detail/reader.hpp>
 #include <dra/json/yaml.hpp>
@@ -9,6 +10,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -30,14 +32,14 @@ namespace dra::json {
 enum class input_format : std::uint8_t { json, yaml };
 
 // A loaded scenario and the buffer its strings point into. Moving a
-// document keeps every view valid (the buffer is on the heap).
+// document keeps every view valid (the buffer does not move).
 class document {
  public:
   [[nodiscard]] const model::scenario& scenario() const noexcept { return scenario_; }
   [[nodiscard]] model::scenario& scenario() noexcept { return scenario_; }
   // The JSON text the objects were read from: the input itself, or for YAML input its
   // documents converted to JSON, one after another.
-  [[nodiscard]] std::string_view text() const noexcept { return {buffer_->data(), buffer_->size()}; }
+  [[nodiscard]] std::string_view text() const noexcept { return {buffer_.data(), buffer_.size()}; }
   [[nodiscard]] input_format format() const noexcept { return format_; }
   // How many documents the input held (a List counts as one).
   [[nodiscard]] std::size_t document_count() const noexcept { return documents_; }
@@ -47,7 +49,7 @@ class document {
 
  private:
   friend class loader;
-  std::unique_ptr<simdjson::padded_string> buffer_;
+  detail::input_buffer buffer_;
   // Unescaped strings: one arena per thread that read the document.
   std::vector<std::unique_ptr<detail::string_arena>> arenas_;
   model::scenario scenario_;
@@ -108,28 +110,44 @@ inline dra::status read_items(reader& r, od::document& root, od::array& items, m
   return {};
 }
 
-// The exact text of every item of a List or array, found by skipping over each (simdjson's
-// index of the whole input is built already). Nothing when an item is not an object or the
-// walk meets an error: the sequential reader then reports it exactly as it always does.
-[[nodiscard]] inline std::optional<std::vector<std::string_view>> item_texts(od::array& items) {
-  std::vector<std::string_view> texts;
-  for (auto element : items) {
-    od::object object;
-    std::string_view raw;
-    if (std::move(element).get_object().get(object) != simdjson::SUCCESS || object.raw_json().get(raw) != simdjson::SUCCESS)
-      return std::nullopt;
-    texts.push_back(without_trailing_whitespace(raw));
+// Chunks of consecutive items, handed from the thread that finds them to the threads that read
+// them. One atomic holds how many are published and whether more will come, so that a reader
+// waiting for the next chunk is woken by either.
+class chunk_queue {
+ public:
+  static constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+  void publish(std::size_t count) noexcept { set(count); }
+  // No more chunks than `count` will come.
+  void end(std::size_t count) noexcept { set(count | ended_bit); }
+  // The next chunk to read, once it is published; `none` when no more will come.
+  [[nodiscard]] std::size_t claim() noexcept {
+    const std::size_t k = claimed_.fetch_add(1, std::memory_order_relaxed);
+    for (;;) {
+      const std::size_t seen = state_.load(std::memory_order_acquire);
+      if (k < (seen & ~ended_bit)) return k;
+      if ((seen & ended_bit) != 0) return none;
+      state_.wait(seen, std::memory_order_acquire);
+    }
   }
-  return texts;
-}
+
+ private:
+  static constexpr std::size_t ended_bit = ~(static_cast<std::size_t>(-1) >> 1);
+  void set(std::size_t state) noexcept {
+    state_.store(state, std::memory_order_release);
+    state_.notify_all();
+  }
+  std::atomic<std::size_t> state_{0};
+  std::atomic<std::size_t> claimed_{0};
+};
 
 // What one thread read: its items' objects in input order, the strings it unescaped, and
 // its first error (or an exception, such as bad_alloc, to rethrow on the loading thread).
 struct item_chunk {
-  std::span<const std::string_view> texts;
+  std::vector<std::string_view> texts;
   std::size_t first_index = 0;
   model::scenario scenario;
-  std::unique_ptr<string_arena> arena = std::make_unique<string_arena>();
+  std::unique_ptr<string_arena> arena;  // made by the thread that reads the chunk
   dra::status status;
   std::vector<unknown_field> unknown;
   std::exception_ptr exception;
@@ -140,6 +158,7 @@ struct item_chunk {
 inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_view prefix, const document_place& place,
                             const char* buffer_end) noexcept {
   try {
+    chunk.arena = std::make_unique<string_arena>();
     reader r(*chunk.arena);
     r.document_name = place.name;
     auto read_all = [&]() -> dra::status {
@@ -169,6 +188,37 @@ inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_v
   } catch (...) {
     chunk.exception = std::current_exception();
   }
+}
+
+// Walks the items of a List or array (simdjson's index of the whole input is built already),
+// putting the exact text of each into `chunks` and publishing every chunk once it holds
+// `chunk_bytes`, so that readers start on it while the walk goes on. False when an item is not
+// an object or the walk meets an error: the sequential reader then reports it exactly as it
+// always does. Ends the queue either way.
+[[nodiscard]] inline bool hand_out_items(od::array& items, std::vector<item_chunk>& chunks, std::size_t chunk_bytes,
+                                         chunk_queue& queue) {
+  std::size_t k = 0;
+  std::size_t index = 0;
+  std::size_t bytes = 0;
+  for (auto element : items) {
+    od::object object;
+    std::string_view raw;
+    if (std::move(element).get_object().get(object) != simdjson::SUCCESS ||
+        object.raw_json().get(raw) != simdjson::SUCCESS) {
+      queue.end(k);
+      return false;
+    }
+    if (chunks[k].texts.empty()) chunks[k].first_index = index;
+    chunks[k].texts.push_back(without_trailing_whitespace(raw));
+    ++index;
+    bytes += raw.size();
+    if (bytes >= chunk_bytes && k + 1 < chunks.size()) {
+      queue.publish(++k);
+      bytes = 0;
+    }
+  }
+  queue.end(chunks[k].texts.empty() ? k : k + 1);
+  return true;
 }
 
 template <class T>
@@ -236,6 +286,14 @@ struct load_options {
   unsigned threads = 1;
   // Smaller inputs are read on the calling thread alone: a thread costs more than it saves there.
   std::size_t min_parallel_bytes = std::size_t{4} << 20;
+  // load_file maps a regular file read-only instead of copying it (where the platform can):
+  // faster for large files, but the file must then stay untruncated for as long as the
+  // document lives. Off by default; the dra command, which owns its input for its whole
+  // short run, turns it on.
+  bool map_files = false;
+  // Items handed to a thread at a time, in bytes of input (at least a 4096th of the input); 0
+  // picks sixteen chunks a thread, of at least 64 KiB each.
+  std::size_t chunk_bytes = 0;
 };
 
 // Loads scenarios with simdjson parsers kept between loads: their index
@@ -255,9 +313,13 @@ class loader {
   [[nodiscard]] result<document> load(std::string_view text) { return load_padded(simdjson::padded_string(text)); }
   // The same, taking over a buffer that is already padded (simdjson::padded_string::load
   // reads a file into one) instead of copying the text.
-  [[nodiscard]] result<document> load_padded(simdjson::padded_string text);
+  [[nodiscard]] result<document> load_padded(simdjson::padded_string text) {
+    return load_buffer(detail::input_buffer(std::move(text)));
+  }
 
  private:
+  friend result<document> load_file(const std::string& path, load_options options);
+  result<document> load_buffer(detail::input_buffer text);
   // Reads every JSON document of the document's buffer; `failed` is the index of the document
   // an error comes from.
   dra::status read_all(document& doc, bool parallel, std::size_t& failed);
@@ -270,13 +332,16 @@ class loader {
   // starts, or null. `split_first` (when given) is set when the input must be split first.
   dra::status read_document(document& doc, std::string_view text, const detail::document_place& place, bool parallel,
                             const char*& next, bool* split_first);
-  // Reads items on up to options_.threads threads, in contiguous chunks of about equal size;
-  // false (and nothing added) when an item fails: the caller then reads them on this thread,
-  // to report exactly the sequential error.
-  bool read_parallel(document& doc, const std::vector<std::string_view>& texts, std::string_view prefix,
+  // Reads the items of a List or array on up to options_.threads threads: this one walks them
+  // and hands them out in chunks of consecutive items as it goes, then reads chunks too;
+  // `finish` reads past the rest of the document. False (and nothing added) when an item or the
+  // walk fails: the caller then reads the items on this thread, to report exactly the
+  // sequential error.
+  template <class Finish>
+  bool read_parallel(document& doc, simdjson::ondemand::array& items, Finish&& finish, std::string_view prefix,
                      const detail::document_place& place);
   [[nodiscard]] std::size_t capacity_from(const document& doc, const char* at) const {
-    return static_cast<std::size_t>(doc.buffer_->data() + doc.buffer_->size() + simdjson::SIMDJSON_PADDING - at);
+    return static_cast<std::size_t>(doc.buffer_.data() + doc.buffer_.size() + simdjson::SIMDJSON_PADDING - at);
   }
 
   load_options options_;
@@ -290,7 +355,7 @@ class loader {
   return once.load(text);
 }
 
-inline result<document> loader::load_padded(simdjson::padded_string text) {
+inline result<document> loader::load_buffer(detail::input_buffer text) {
   document doc;
   const std::string_view input(text.data(), text.size());
   const std::size_t first = input.find_first_not_of(" \t\r\n");
@@ -298,18 +363,18 @@ inline result<document> loader::load_padded(simdjson::padded_string text) {
     return dra::error{"the input is empty: it holds no document", "", "", errc::malformed_document};
   std::optional<yaml_conversion> yaml;
   if (input[first] == '{' || input[first] == '[') {
-    doc.buffer_ = std::make_unique<simdjson::padded_string>(std::move(text));
+    doc.buffer_ = std::move(text);
   } else {
     auto converted = yaml_to_json(input);
     if (!converted) return std::move(converted).error();
     if (converted->nodes.empty())
       return dra::error{"the input holds no document: every YAML document is empty", "", "", errc::malformed_document};
     doc.format_ = input_format::yaml;
-    doc.buffer_ = std::make_unique<simdjson::padded_string>(converted->json);
+    doc.buffer_ = detail::input_buffer(simdjson::padded_string(converted->json));
     yaml = std::move(*converted);
   }
   std::size_t failed = 0;
-  auto status = read_all(doc, options_.threads > 1 && doc.buffer_->size() >= options_.min_parallel_bytes, failed);
+  auto status = read_all(doc, options_.threads > 1 && doc.buffer_.size() >= options_.min_parallel_bytes, failed);
   if (!status) {
     dra::error e = std::move(status).error();
     if (yaml && failed < yaml->nodes.size()) {
@@ -321,7 +386,7 @@ inline result<document> loader::load_padded(simdjson::padded_string text) {
 }
 
 inline dra::status loader::read_all(document& doc, bool parallel, std::size_t& failed) {
-  const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
+  const std::string_view text(doc.buffer_.data(), doc.buffer_.size());
   doc.arenas_.clear();
   doc.arenas_.push_back(std::make_unique<detail::string_arena>());
   doc.scenario_ = {};
@@ -428,9 +493,7 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
       // Any failure on the way is met again by the sequential reader, which reports it with
       // the object and field it belongs to (skipping items finds no such place).
       auto read_sequentially = [&] { return read_document(doc, text, place, false, next, split_first); };
-      auto texts = detail::item_texts(items);
-      if (!texts || !finish()) return read_sequentially();
-      if (read_parallel(doc, *texts, prefix, place)) return {};
+      if (read_parallel(doc, items, finish, prefix, place)) return {};
       return read_sequentially();
     }
     auto status = detail::read_items(r, root, items, doc.scenario_, prefix, place, text);
@@ -491,39 +554,46 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
   return status;
 }
 
-inline bool loader::read_parallel(document& doc, const std::vector<std::string_view>& texts, std::string_view prefix,
-                                  const detail::document_place& place) {
-  const std::string_view text(doc.buffer_->data(), doc.buffer_->size());
+template <class Finish>
+bool loader::read_parallel(document& doc, simdjson::ondemand::array& items, Finish&& finish, std::string_view prefix,
+                           const detail::document_place& place) {
+  const std::string_view text(doc.buffer_.data(), doc.buffer_.size());
   const char* buffer_end = text.data() + text.size() + simdjson::SIMDJSON_PADDING;
-  const std::size_t threads = std::max<std::size_t>(1, std::min<std::size_t>(options_.threads, texts.size()));
-  // Contiguous chunks of about equal bytes, so that merging them keeps the input order.
-  std::size_t total = 0;
-  for (std::string_view item : texts) total += item.size();
-  std::vector<detail::item_chunk> chunks(threads);
-  std::size_t first = 0;
-  std::size_t done = 0;
-  for (std::size_t c = 0; c < threads; ++c) {
-    std::size_t last = first;
-    const std::size_t goal = total / threads * (c + 1);
-    while (last < texts.size() && (c + 1 == threads || done < goal)) done += texts[last++].size();
-    chunks[c].texts = std::span<const std::string_view>(texts).subspan(first, last - first);
-    chunks[c].first_index = first;
-    first = last;
-  }
+  const std::size_t threads = std::max(1u, options_.threads);
+  constexpr std::size_t max_chunks = 4096;
+  // Sixteen chunks a thread: small enough that the threads end together although this one
+  // starts reading last, large enough that handing one out costs nothing.
+  const std::size_t chunk_bytes =
+      std::max(options_.chunk_bytes != 0 ? options_.chunk_bytes : std::max(text.size() / (threads * 16), std::size_t{64} << 10),
+               text.size() / max_chunks + 1);
+  std::vector<detail::item_chunk> chunks(text.size() / chunk_bytes + 2);  // at most max_chunks + 2
+  detail::chunk_queue queue;
   if (helpers_.size() < threads - 1) helpers_.resize(threads - 1);
+  bool walked = false;
   {
+    auto read_chunks = [&](simdjson::ondemand::parser& parser) {
+      for (std::size_t k = queue.claim(); k != detail::chunk_queue::none; k = queue.claim())
+        detail::read_item_chunk(parser, chunks[k], prefix, place, buffer_end);
+    };
     std::vector<std::jthread> workers;
-    std::vector<std::size_t> on_this_thread{0};
-    for (std::size_t c = 1; c < threads; ++c) {
-      try {
-        workers.emplace_back([&, c] { detail::read_item_chunk(helpers_[c - 1], chunks[c], prefix, place, buffer_end); });
-      } catch (const std::system_error&) {  // no thread to be had: read it here
-        on_this_thread.push_back(c);
+    try {
+      for (std::size_t t = 1; t < threads; ++t) {
+        try {
+          workers.emplace_back([&, t] { read_chunks(helpers_[t - 1]); });
+        } catch (const std::system_error&) {  // no thread to be had: fewer threads read
+          break;
+        }
       }
+      walked = detail::hand_out_items(items, chunks, chunk_bytes, queue) && finish();
+    } catch (...) {
+      queue.end(0);  // the workers stop, so that joining them lets the exception through
+      throw;
     }
-    for (std::size_t c : on_this_thread)
-      detail::read_item_chunk(c == 0 ? parser_ : helpers_[c - 1], chunks[c], prefix, place, buffer_end);
+    if (!walked) queue.end(0);  // the items are read again on this thread: stop reading them here
+    // This thread's parser is free once the walk is over (the document's end is found).
+    if (walked) read_chunks(parser_);
   }  // joins the workers
+  if (!walked) return false;
   for (detail::item_chunk& chunk : chunks)
     if (chunk.exception) std::rethrow_exception(chunk.exception);
   // A failing input is read again on this thread, so that its error is exactly the sequential
@@ -532,6 +602,7 @@ inline bool loader::read_parallel(document& doc, const std::vector<std::string_v
   for (detail::item_chunk& chunk : chunks)
     if (!chunk.status) return false;
   for (detail::item_chunk& chunk : chunks) {
+    if (chunk.texts.empty()) continue;
     detail::append_scenario(doc.scenario_, std::move(chunk.scenario));
     detail::append(doc.unknown_fields_, std::move(chunk.unknown));
     doc.arenas_.push_back(std::move(chunk.arena));
@@ -567,16 +638,20 @@ namespace detail {
     return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": it is a directory"), "", "",
                       errc::io};
   if (!std::filesystem::is_regular_file(path, ec)) return load(in, path, options);  // a pipe or a device: read as it comes
-  // A regular file is read straight into the padded buffer the document keeps: one copy of a
-  // large file, not two.
+  // A regular file is mapped in place (load_options::map_files) or read straight into the padded
+  // buffer the document keeps: at most one copy of a large file, not two.
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec)
     return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": ", ec.message()), "", "",
                       errc::io};
+  loader once(options);
+  if (options.map_files) {
+    if (auto mapped = detail::input_buffer::map_file(path, static_cast<std::size_t>(size)))
+      return detail::name_input(once.load_buffer(std::move(*mapped)), path);
+  }
   simdjson::padded_string text(static_cast<std::size_t>(size));
   if (!in.read(text.data(), static_cast<std::streamsize>(size)) || static_cast<std::uintmax_t>(in.gcount()) != size)
     return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path)), "", "", errc::io};
-  loader once(options);
   return detail::name_input(once.load_padded(std::move(text)), path);
 }
 
