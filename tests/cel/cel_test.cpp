@@ -1,6 +1,8 @@
 // dra's own CEL tests (they run in a fresh clone without the shared conformance data).
 #include <dra/cel/program.hpp>
 
+#include <dra/cel/detail/time_zone.hpp>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -151,6 +153,60 @@ TEST(CelTime, TimestampsAndDurations) {
   EXPECT_EQ(run("string(timestamp('2023-02-03T23:31:20Z') - duration('24h'))"), "string:2023-02-02T23:31:20Z");
   EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z') - timestamp('2023-02-03T23:31:00Z') == duration('20s')"), "bool:true");
   EXPECT_EQ(run("timestamp('2023-02-03T23:31:20Z').getHours('Mars/Olympus')").substr(0, 6), "error:");
+}
+
+// IANA zones come from the system's TZif files (Debian's tzdata); times after a file's last
+// transition (2037 in Debian's files) follow its POSIX rule footer. Expected values are
+// Python's zoneinfo on the same files.
+TEST(CelTime, IanaZonesFollowTheZoneDatabase) {
+  EXPECT_EQ(run("timestamp('2009-02-13T23:31:30Z').getHours('America/Los_Angeles')"), "int:15");  // PST
+  EXPECT_EQ(run("timestamp('2009-07-13T23:31:30Z').getHours('America/Los_Angeles')"), "int:16");  // PDT
+  EXPECT_EQ(run("timestamp('1900-01-01T12:00:00Z').getHours('America/Los_Angeles')"), "int:4");
+  EXPECT_EQ(run("timestamp('2009-02-13T23:31:30Z').getMinutes('Asia/Kathmandu')"), "int:16");  // +05:45
+  EXPECT_EQ(run("timestamp('2009-02-13T23:31:30Z').getDate('Asia/Kathmandu')"), "int:14");
+  // Past the files' transitions: the footer's rules, north and south, at the very second.
+  EXPECT_EQ(run("timestamp('2050-01-01T12:00:00Z').getHours('America/Los_Angeles')"), "int:4");
+  EXPECT_EQ(run("timestamp('2050-07-01T12:00:00Z').getHours('America/Los_Angeles')"), "int:5");
+  EXPECT_EQ(run("timestamp('2050-03-13T09:59:59Z').getHours('America/Los_Angeles')"), "int:1");
+  EXPECT_EQ(run("timestamp('2050-03-13T10:00:00Z').getHours('America/Los_Angeles')"), "int:3");
+  EXPECT_EQ(run("timestamp('2050-01-01T00:00:00Z').getHours('Australia/Sydney')"), "int:11");
+  EXPECT_EQ(run("timestamp('2050-07-01T00:00:00Z').getHours('Australia/Sydney')"), "int:10");
+  EXPECT_EQ(run("timestamp('2050-04-02T15:59:59Z').getHours('Australia/Sydney')"), "int:2");
+  EXPECT_EQ(run("timestamp('2050-04-02T16:00:00Z').getMinutes('Australia/Sydney')"), "int:0");
+  EXPECT_EQ(run("timestamp('2050-04-02T16:00:00Z').getHours('Australia/Sydney')"), "int:2");
+  EXPECT_EQ(run("timestamp('2060-10-31T00:59:59Z').getHours('Europe/Paris')"), "int:2");
+  EXPECT_EQ(run("timestamp('2060-10-31T01:00:00Z').getHours('Europe/Paris')"), "int:2");
+  EXPECT_EQ(run("timestamp('2060-10-31T01:00:00Z').getMinutes('Europe/Paris')"), "int:0");
+  EXPECT_EQ(run("timestamp('2060-10-30T23:00:00Z').getDate('Europe/Paris')"), "int:31");
+  // Names Go's time.LoadLocation refuses, or that no file holds.
+  for (const char* zone :
+       {"../../etc/passwd", "/usr/share/zoneinfo/UTC", "America/Nowhere", "America/../UTC", "Local"}) {
+    const std::string expr = std::string("timestamp('2009-02-13T23:31:30Z').getHours('") + zone + "')";
+    EXPECT_EQ(run(expr), std::string("error: unknown time zone \"") + zone + "\"") << zone;
+  }
+}
+
+TEST(CelTime, PosixRulesAreReadAsTzifFootersWriteThem) {
+  using dra::cel::detail::parse_posix_rule;
+  using dra::cel::detail::rule_offset;
+  const auto nepal = parse_posix_rule("<+0545>-5:45");
+  ASSERT_TRUE(nepal.has_value());
+  EXPECT_EQ(nepal->std_offset, 5 * 3600 + 45 * 60);
+  EXPECT_FALSE(nepal->dst_offset.has_value());
+  const auto paris = parse_posix_rule("CET-1CEST,M3.5.0,M10.5.0/3");
+  ASSERT_TRUE(paris.has_value());
+  EXPECT_EQ(paris->std_offset, 3600);
+  EXPECT_EQ(paris->dst_offset, 7200);
+  EXPECT_EQ(paris->end.time, 3 * 3600);
+  // 2060-10-31T00:59:59Z is the last second of summer time (the last Sunday of October).
+  EXPECT_EQ(rule_offset(*paris, 2866409999), 7200);
+  EXPECT_EQ(rule_offset(*paris, 2866410000), 3600);
+  const auto julian = parse_posix_rule("XXX3YYY,J60/0,J300/0");  // day 60 is March 1, leap year or not
+  ASSERT_TRUE(julian.has_value());
+  EXPECT_EQ(rule_offset(*julian, 951868800 - 1), -3 * 3600);         // 2000-02-29T20:59:59 local: still winter
+  EXPECT_EQ(rule_offset(*julian, 951868800 + 3 * 3600), -2 * 3600);  // March 1, 00:00 local: summer
+  for (const char* bad : {"", "X3", "CET", "CET-1CEST,M13.1.0,M10.5.0", "CET-1CEST,M3.5.0", "<+05-5", "CET-99"})
+    EXPECT_FALSE(parse_posix_rule(bad).has_value()) << bad;
 }
 
 TEST(CelLimits, DepthAndLength) {

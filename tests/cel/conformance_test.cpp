@@ -122,8 +122,9 @@ std::string upstream_message(std::string_view recorded) {
 }
 
 const std::set<std::string, std::less<>> required_sections = {
-    "basic", "comparisons", "conversions", "fields",    "fp_math",  "integer_math", "lists",      "logic",       "macros",
-    "macros2", "parse",     "plumbing",    "string",    "string_ext", "namespace",  "optionals",  "bindings_ext"};
+    "basic",  "comparisons", "conversions", "fields",    "fp_math",      "integer_math",
+    "lists",  "logic",       "macros",      "macros2",   "parse",        "plumbing",
+    "string", "string_ext",  "namespace",   "optionals", "bindings_ext", "timestamps"};
 
 TEST(CelConformance, RequiredSectionsPassInFull) {
   const std::filesystem::path file = std::filesystem::path(DRA_SHARED_DIR) / "conformance/cel/cel-spec-cases.json";

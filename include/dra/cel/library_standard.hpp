@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/cel/detail/library_support.hpp>
+#include <dra/cel/detail/time_zone.hpp>
 
 #include <algorithm>
 #include <array>
@@ -75,7 +76,7 @@ inline value double_from_string(std::string_view s) {
   return d;
 }
 
-// A timestamp broken down in a time zone (UTC or a fixed offset).
+// A timestamp broken down in a time zone (UTC, a fixed offset or an IANA name).
 struct civil_time {
   std::int64_t year, month, day, hour, minute, second, millisecond, weekday, yearday;
 };
@@ -90,10 +91,15 @@ inline std::optional<civil_time> to_civil(const timestamp_value& t, std::string_
       sign = z[0] == '-' ? -1 : 1;
       z.remove_prefix(1);
     }
-    if (z.size() != 5 || z[2] != ':') return std::nullopt;
-    for (std::size_t i : {0, 1, 3, 4})
-      if (z[i] < '0' || z[i] > '9') return std::nullopt;
-    offset = sign * (((z[0] - '0') * 10 + (z[1] - '0')) * 3600 + ((z[3] - '0') * 10 + (z[4] - '0')) * 60);
+    auto digit = [&z](std::size_t i) { return z[i] >= '0' && z[i] <= '9'; };
+    const bool fixed = z.size() == 5 && z[2] == ':' && digit(0) && digit(1) && digit(3) && digit(4);
+    if (fixed) {
+      offset = sign * (((z[0] - '0') * 10 + (z[1] - '0')) * 3600 + ((z[3] - '0') * 10 + (z[4] - '0')) * 60);
+    } else if (auto named = detail::zone_offset(zone, t.seconds)) {  // an IANA name: "Australia/Sydney"
+      offset = *named;
+    } else {
+      return std::nullopt;
+    }
   }
   const std::int64_t local = t.seconds + offset;
   std::int64_t days = local / 86400, rem = local % 86400;
@@ -387,7 +393,7 @@ inline void add_standard_strings_and_relations(function_table& table) {
 inline void add_standard_time_functions(function_table& table) {
   using namespace lib;
   detail::registrar r(table);
-  // Timestamp and duration accessors (UTC, or a fixed "+hh:mm"/"-hh:mm" offset; IANA zone names are not available).
+  // Timestamp and duration accessors (UTC, a fixed "+hh:mm"/"-hh:mm" offset, or an IANA zone name).
   r.global("_+_", "add_duration_timestamp", {type::duration(), type::timestamp()}, type::timestamp(), [](args_t a, call_context&) -> value {
     return shift_timestamp(a[1].as<timestamp_value>(), a[0].as<duration_value>().nanos);
   });
