@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Times whole-process `dra allocate` on the four cluster-scale scenarios of issue #14 (written by
-# bench/cluster_scenarios.cpp) and checks how many claims each allocates.
+# bench/cluster_scenarios.cpp) and checks how many claims each allocates; and whole-process
+# `dra summary` on the ingest benchmark's 100 MB of slices (slices-1400: the target is 500 MB/s),
+# checking the pools and devices it counts.
 #
 #   bench/cluster_scale.sh                      build the release dra (cmake --preset release), time it
 #   bench/cluster_scale.sh --dra PATH           time that dra binary instead
@@ -32,8 +34,8 @@ while (($#)); do
   esac
 done
 
-# Scenario, the issue's whole-process target (ms), and the counts its shape implies:
-# allocated, unschedulable, error.
+# Scenario, the dra command timed, the issue's whole-process target (ms), and the counts its
+# shape implies: allocated, unschedulable, error (for summary: slices, pools, devices).
 #  gpus-500x8: 4,000 one-GPU claims on 500 x 8 GPUs: every GPU taken.
 #  mig-64: 480 whole GPUs + 120 MIG partitions on 512 A100s: the last 12 whole-GPU pods fit nowhere.
 #  partitionable-100: 2,000 init claims take one two-counter device per pool, then 2,000 pods
@@ -41,11 +43,14 @@ done
 #  consumable-100: 2,000 pods x 2 x 40Gi on 2,000 pools of two 80Gi shareable devices; the second one
 #    also gives out its whole `counters` capacity (no request policy) to its first allocation, so a
 #    pool takes three requests: room for 3,000 pods.
+#  slices-1400: 101.6 MB of ResourceSlices (1,400 nodes of 8 A100s with every MIG placement);
+#    500 MB/s is 203 ms.
 scenarios=(
-  "gpus-500x8 150 4000 0 0"
-  "mig-64 100 588 12 0"
-  "partitionable-100 500 4000 0 0"
-  "consumable-100 300 2000 0 0"
+  "gpus-500x8 allocate 150 4000 0 0"
+  "mig-64 allocate 100 588 12 0"
+  "partitionable-100 allocate 500 4000 0 0"
+  "consumable-100 allocate 300 2000 0 0"
+  "slices-1400 summary 203 4200 1400 168000"
 )
 
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/cluster-scale.XXXXXX")
@@ -77,13 +82,13 @@ selected() {
 
 # One timed run: prints "wall_ms cpu_ms" (cpu = user + system, from /usr/bin/time).
 time_once() {
-  local binary=$1 file=$2 start end status
+  local binary=$1 command=$2 file=$3 start end status
   start=$EPOCHREALTIME
   status=0
-  /usr/bin/time -f '%U %S' -o "$workdir/cpu" "$binary" allocate "$file" --output json >/dev/null 2>"$workdir/stderr" || status=$?
+  /usr/bin/time -f '%U %S' -o "$workdir/cpu" "$binary" "$command" "$file" --output json >/dev/null 2>"$workdir/stderr" || status=$?
   end=$EPOCHREALTIME
   if ((status != 0 && status != 3)); then
-    echo "cluster_scale.sh: $binary allocate $file exited $status:" >&2
+    echo "cluster_scale.sh: $binary $command $file exited $status:" >&2
     grep -v '^Command exited' "$workdir/stderr" | head -5 >&2
     return 1
   fi
@@ -101,16 +106,25 @@ summarize() {
   echo "$best $median ${cpu%.*}"
 }
 
-# "allocated unschedulable error" of one run's JSON output.
+# "allocated unschedulable error" of one `allocate` run's JSON output ($2), or "slices pools
+# devices" of a `summary` run's.
 counts() {
+  if [[ $1 == summary ]]; then
+    jq -r '[.objects.ResourceSlice, (.pools | length), .devices] | @tsv' "$2" | tr '\t' ' '
+    return
+  fi
   jq -r '[([.results[] | select(has("allocation"))] | length),
           ([.results[] | select(has("unschedulable"))] | length),
-          ([.results[] | select(has("error"))] | length)] | @tsv' "$1" | tr '\t' ' '
+          ([.results[] | select(has("error"))] | length)] | @tsv' "$2" | tr '\t' ' '
 }
 
 # The results without explanations and share IDs, keys sorted: what two binaries must agree on.
 normalized() {
-  jq -S 'del(.results[].explanation) | walk(if type == "object" then del(.shareID) else . end)' "$1"
+  if [[ $1 == summary ]]; then
+    jq -S . "$2"
+    return
+  fi
+  jq -S 'del(.results[].explanation) | walk(if type == "object" then del(.shareID) else . end)' "$2"
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)   cores: $(nproc)   runs: $runs"
@@ -124,21 +138,21 @@ fi
 
 failed=0
 for entry in "${scenarios[@]}"; do
-  read -r name target want_allocated want_unschedulable want_error <<<"$entry"
+  read -r name command target want_allocated want_unschedulable want_error <<<"$entry"
   selected "$name" || continue
   file=$scenario_dir/$name.json
   expected="$want_allocated $want_unschedulable $want_error"
   verdicts=()
   for i in "${!binaries[@]}"; do
     status=0
-    "${binaries[$i]}" allocate "$file" --output json >"$workdir/out-$i.json" 2>"$workdir/stderr" || status=$?
+    "${binaries[$i]}" "$command" "$file" --output json >"$workdir/out-$i.json" 2>"$workdir/stderr" || status=$?
     if ((status != 0 && status != 3)); then
-      echo "cluster_scale.sh: ${binaries[$i]} allocate $file exited $status:" >&2
+      echo "cluster_scale.sh: ${binaries[$i]} $command $file exited $status:" >&2
       head -5 "$workdir/stderr" >&2
       failed=1
       continue 2
     fi
-    got=$(counts "$workdir/out-$i.json")
+    got=$(counts "$command" "$workdir/out-$i.json")
     verdict="${got// //}"
     if [[ $got != "$expected" ]]; then
       verdict+=" WRONG, expected ${expected// //}"
@@ -146,7 +160,7 @@ for entry in "${scenarios[@]}"; do
     fi
     verdicts+=("$verdict")
   done
-  if ((${#binaries[@]} == 2)) && ! cmp -s <(normalized "$workdir/out-0.json") <(normalized "$workdir/out-1.json"); then
+  if ((${#binaries[@]} == 2)) && ! cmp -s <(normalized "$command" "$workdir/out-0.json") <(normalized "$command" "$workdir/out-1.json"); then
     verdicts+=("RESULTS DIFFER")
     failed=1
   fi
@@ -154,7 +168,7 @@ for entry in "${scenarios[@]}"; do
   : >"$workdir/times-1"
   for ((r = 0; r < runs; ++r)); do
     for i in "${!binaries[@]}"; do
-      time_once "${binaries[$i]}" "$file" >>"$workdir/times-$i" || { failed=1; continue 3; }
+      time_once "${binaries[$i]}" "$command" "$file" >>"$workdir/times-$i" || { failed=1; continue 3; }
     done
   done
   read -r best0 median0 cpu0 < <(summarize "$workdir/times-0")

@@ -1,7 +1,10 @@
 // Writes the four cluster-scale scenarios of issue #14 as scenario files (JSON Lists) for
 // `dra allocate`: 500 nodes x 8 GPUs, 64 MIG nodes, and the 100-node scheduler_perf
-// "partitionable devices" and "consumable capacity" shapes. Plain C++20, no dra headers,
+// "partitionable devices" and "consumable capacity" shapes; and the ingest benchmark's 100 MB
+// of slices (bench/slice_corpus.hpp) for `dra summary`. Plain C++20, no dra headers,
 // deterministic output. Usage: cluster_scenarios OUTDIR
+#include "slice_corpus.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -524,7 +527,7 @@ scenario_file consumable_100() {
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: cluster_scenarios OUTDIR\n"
-                 "writes OUTDIR/{gpus-500x8,mig-64,partitionable-100,consumable-100}.json\n";
+                 "writes OUTDIR/{gpus-500x8,mig-64,partitionable-100,consumable-100,slices-1400}.json\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
@@ -544,6 +547,13 @@ int main(int argc, char** argv) {
       std::cerr << "cluster_scenarios: cannot write " << (out_dir / file) << "\n";
       return 1;
     }
+  }
+  std::size_t devices = 0;
+  const std::string slices = bench_corpus::cluster_slices(1400, devices);
+  std::ofstream out(out_dir / "slices-1400.json", std::ios::binary);
+  if (!(out << slices) || !out.flush()) {
+    std::cerr << "cluster_scenarios: cannot write " << (out_dir / "slices-1400.json") << "\n";
+    return 1;
   }
   return 0;
 }

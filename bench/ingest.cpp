@@ -1,4 +1,6 @@
 // Ingest throughput (MB/s) and heap use per device on a generated corpus of realistic ResourceSlices.
+#include "slice_corpus.hpp"
+
 #include <dra/json/ingest.hpp>
 #include <dra/json/yaml.hpp>
 
@@ -36,71 +38,6 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
-// One node of a GPU cluster as a DRA driver publishes it: 8 A100s, each a
-// full device plus every MIG placement consuming a per-GPU counter set
-// (KEP-4815), in three slices of one pool. Map keys are sorted, as the API
-// server writes them (Go marshals maps in key order).
-void append_node(std::string& out, int node, std::size_t& devices) {
-  const std::string name = "node-" + std::to_string(node);
-  const std::string pool = R"("driver":"gpu.nvidia.com","pool":{"name":")" + name +
-                           R"(","generation":1,"resourceSliceCount":3},"nodeName":")" + name + "\"";
-  out += R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" + name +
-         R"(-counters"},"spec":{)" + pool + R"(,"sharedCounters":[)";
-  for (int g = 0; g < 8; ++g) {
-    if (g) out += ',';
-    out += R"({"name":"gpu-)" + std::to_string(g) +
-           R"(","counters":{"copy-engines":{"value":"7"},"decoders":{"value":"5"},"jpeg-engines":{"value":"1"},)"
-           R"("memory":{"value":"40Gi"})";
-    for (int s = 0; s < 8; ++s) out += R"(,"memory-slice-)" + std::to_string(s) + R"(":{"value":"1"})";
-    out += R"(,"multiprocessors":{"value":"98"},"ofa-engines":{"value":"1"}}})";
-  }
-  out += "]}},";
-  struct profile {
-    const char* name;
-    const char* memory;
-    int multiprocessors;
-    int slices;
-    int placements;
-  };
-  static constexpr profile profiles[] = {{"1g.5gb", "4864Mi", 14, 1, 7},   {"2g.10gb", "9856Mi", 28, 2, 3},
-                                         {"3g.20gb", "19968Mi", 42, 4, 2}, {"4g.20gb", "19968Mi", 56, 4, 1},
-                                         {"7g.40gb", "40192Mi", 98, 8, 1}, {"gpu", "40Gi", 98, 8, 1}};
-  for (int half = 0; half < 2; ++half) {
-    out += R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" + name + "-gpus-" +
-           std::to_string(half) + R"("},"spec":{)" + pool + R"(,"devices":[)";
-    bool first = true;
-    for (int g = half * 4; g < half * 4 + 4; ++g) {
-      for (const profile& p : profiles) {
-        for (int placement = 0; placement < p.placements; ++placement) {
-          if (!first) out += ',';
-          first = false;
-          ++devices;
-          const std::string gpu = std::to_string(g);
-          const int start = placement * p.slices;
-          std::string label = p.name;  // device names are DNS labels: "1g.5gb" becomes "1g-5gb"
-          std::replace(label.begin(), label.end(), '.', '-');
-          out += R"({"name":"gpu-)" + gpu + "-" + label + "-" + std::to_string(start) +
-                 R"(","attributes":{"cudaComputeCapability":{"version":"8.0.0"},)"
-                 R"("driverVersion":{"version":"550.54.15"},"index":{"int":)" + gpu +
-                 R"(},"parentUUID":{"string":"GPU-)" + name + "-" + gpu +
-                 R"("},"productName":{"string":"NVIDIA A100-SXM4-40GB"},"profile":{"string":")" + p.name +
-                 R"("},"type":{"string":")" + (std::string(p.name) == "gpu" ? "gpu" : "mig") +
-                 R"("},"uuid":{"string":"GPU-)" + name + "-" + gpu + "-" + std::to_string(start) +
-                 R"("}},"capacity":{"memory":{"value":")" + p.memory +
-                 R"("}},"consumesCounters":[{"counterSet":"gpu-)" + gpu + R"(","counters":{"memory":{"value":")" +
-                 p.memory + "\"}";
-          for (int s = start; s < start + p.slices; ++s)
-            out += R"(,"memory-slice-)" + std::to_string(s) + R"(":{"value":"1"})";
-          out += R"(,"multiprocessors":{"value":")" + std::to_string(p.multiprocessors) + "\"}";
-          out += "}}]}";
-        }
-      }
-    }
-    out += "]}}";
-    out += ',';
-  }
-}
-
 struct corpus {
   std::string json;
   std::size_t devices = 0;
@@ -109,11 +46,7 @@ struct corpus {
 const corpus& cluster_corpus() {
   static const corpus c = [] {
     corpus built;
-    built.json = R"({"apiVersion":"v1","kind":"List","items":[)";
-    constexpr int nodes = 1400;  // about 100 MB
-    for (int node = 0; node < nodes; ++node) append_node(built.json, node, built.devices);
-    built.json.pop_back();  // the last comma
-    built.json += "]}";
+    built.json = bench_corpus::cluster_slices(1400, built.devices);  // about 100 MB
     return built;
   }();
   return c;
@@ -124,11 +57,7 @@ const corpus& cluster_corpus() {
 const corpus& yaml_corpus() {
   static const corpus c = [] {
     corpus json;
-    json.json = R"({"apiVersion":"v1","kind":"List","items":[)";
-    constexpr int nodes = 100;
-    for (int node = 0; node < nodes; ++node) append_node(json.json, node, json.devices);
-    json.json.pop_back();
-    json.json += "]}";
+    json.json = bench_corpus::cluster_slices(100, json.devices);
     auto yaml = dra::json::to_yaml(json.json);
     if (!yaml) std::abort();  // the generator writes valid JSON
     return corpus{std::move(*yaml), json.devices};
