@@ -83,6 +83,13 @@ const bad_case cases[] = {
      "items[1].spec.devices[1].capacity.memory.value", "invalid JSON: Problem while parsing a number"},
     {"duplicate map key", slice_with_device(R"({"name":"x","attributes":{"a":{"int":1},"a":{"int":2}}})"),
      "ResourceSlice/s1", "items[1].spec.devices[1].attributes", "duplicate field \"a\""},
+    // The first duplicate in key order, as after sorting, whether or not the map came sorted.
+    {"duplicate keys of an unsorted map",
+     slice_with_device(R"({"name":"x","attributes":{"c":{"int":0},"c":{"int":1},"b":{"int":2},"b":{"int":3}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].attributes", "duplicate field \"b\""},
+    {"duplicate keys of a sorted map",
+     slice_with_device(R"({"name":"x","capacity":{"a":{"value":"1"},"c":{"value":"1"},"c":{"value":"2"},"d":{"value":"1"},"d":{"value":"2"}}})"),
+     "ResourceSlice/s1", "items[1].spec.devices[1].capacity", "duplicate field \"c\""},
     {"duplicate field", R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"a","name":"b"}})", "", "metadata",
      "duplicate field \"name\""},
     {"missing kind", R"({"apiVersion":"v1","metadata":{"name":"a"}})", "", "", "missing required field \"kind\""},
