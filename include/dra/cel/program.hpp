@@ -3,6 +3,7 @@
 
 #include <dra/cel/ast.hpp>
 #include <dra/cel/checker.hpp>
+#include <dra/cel/cost.hpp>
 #include <dra/cel/environment.hpp>
 #include <dra/cel/interpreter.hpp>
 #include <dra/cel/parser.hpp>
@@ -26,6 +27,9 @@ class program {
   [[nodiscard]] const type& result_type() const noexcept { return root_.checked; }
   [[nodiscard]] const std::string& source() const noexcept { return source_; }
   [[nodiscard]] const node& root() const noexcept { return root_; }
+  // The static estimate of what an evaluation costs (cel-go's EstimateCost, Kubernetes' sizes for `device`): the
+  // API server refuses a selector whose max exceeds selector_max_cost. Unbounded for an unchecked program.
+  [[nodiscard]] cost_estimate estimated_cost() const noexcept { return estimated_cost_; }
 
   // Evaluates with the given variables. The value may borrow text from the program and from the
   // variables: keep both alive while using it. A CEL error value (no such key, overflow, cost limit) is returned
@@ -48,6 +52,7 @@ class program {
   std::string source_;
   node root_;
   bool checked_ = false;
+  cost_estimate estimated_cost_{0, detail::unbounded};
   std::map<std::string, std::shared_ptr<const re2::RE2>, std::less<>> regexes_;
 };
 
@@ -199,6 +204,7 @@ class folder {
     if (!checked)
       return error{dra::detail::concat("compilation failed: ", checked.error().message), "", "", errc::cel_compile};
     p.checked_ = true;
+    p.estimated_cost_ = estimate_cost(*env, p.root_);  // of the expression as written, before folding
   }
   if (env->fold_constants) {
     if (auto folded = detail::folder(*env, source, p.regexes_).run(p.root_))
