@@ -83,39 +83,42 @@ void check_unique_names(error_list& errors, std::string_view kind, const std::ve
 }
 
 // CEL selectors and derived attribute expressions must compile in Kubernetes' DRA environment, as the API server
-// checks them on create (empty and over-long expressions are reported with the object's other problems).
+// checks them on create (empty and over-long expressions are reported with the object's other problems). A selector
+// whose estimated cost exceeds the selector cost limit is refused, as upstream refuses it ("Forbidden: too complex,
+// exceeds cost limit"); derived attributes' expressions are not held to it (upstream's alpha does not say it is).
 inline void check_selector_expressions(error_list& errors, const model::scenario& scenario) {
   const cel::selector_engine engine;
   // One expression, unless empty or too long (reported with the object's other problems): `compile` must accept it.
   auto check_expression = [&](const std::string& object, const field_path& at, std::string_view text,
-                              const auto& compile) {
+                              const auto& compile, bool cost_limited) {
     if (text.empty() || text.size() > limits::cel_expression_length) return;
     auto compiled = compile(text);
-    if (!compiled)
+    if (!compiled) {
       reporter(errors, object).add(at, invalid_text(text, compiled.error().message), compiled.error().code);
+    } else if (cost_limited && compiled.value().compiled->estimated_cost().max > cel::selector_max_cost) {
+      reporter(errors, object).add(at, forbidden("too complex, exceeds cost limit"));
+    }
   };
   // `path` is viewed by field_path: callers keep it alive for the call.
   auto check = [&](const std::string& object, const std::string& path, std::span<const model::device_selector> selectors) {
     for (std::size_t i = 0; i < selectors.size(); ++i)
-      check_expression(object, field_path(std::string_view(path)).index(i).child("cel.expression"),
-                       selectors[i].cel_expression, [&](std::string_view t) { return engine.compile(t); });
+      check_expression(
+          object, field_path(std::string_view(path)).index(i).child("cel.expression"), selectors[i].cel_expression,
+          [&](std::string_view t) { return engine.compile(t); }, true);
   };
   // Derived attributes' expressions (KEP-6080) compile in the same environment, to a value rather than a verdict.
   auto check_derived = [&](const std::string& object, const std::string& path,
                            std::span<const model::device_derived_attribute> derived) {
     for (std::size_t i = 0; i < derived.size(); ++i)
-      check_expression(object, field_path(std::string_view(path)).index(i).child("expression"), derived[i].expression,
-                       [&](std::string_view t) { return engine.compile_derived(t); });
+      check_expression(
+          object, field_path(std::string_view(path)).index(i).child("expression"), derived[i].expression,
+          [&](std::string_view t) { return engine.compile_derived(t); }, false);
   };
-  const std::string class_path = "spec.selectors";
-  for (const auto& located : scenario.classes)
-    check(object_label("DeviceClass", {}, located.object.meta.name), class_path, located.object.selectors);
-  for (const auto& located : scenario.claims) {
-    const model::resource_claim& claim = located.object;
-    const std::string object = object_label("ResourceClaim", claim.meta.namespace_, claim.meta.name);
-    for (std::size_t r = 0; r < claim.spec.requests.size(); ++r) {
-      const model::device_request& request = claim.spec.requests[r];
-      const std::string base = concat("spec.devices.requests[", std::to_string(r), "]");
+  // A claim's spec, or a template's (`prefix` "spec.spec").
+  auto check_claim_spec = [&](const std::string& object, std::string_view prefix, const model::device_claim& spec) {
+    for (std::size_t r = 0; r < spec.requests.size(); ++r) {
+      const model::device_request& request = spec.requests[r];
+      const std::string base = concat(prefix, ".devices.requests[", std::to_string(r), "]");
       if (request.exactly) {
         const std::string path = concat(base, ".exactly.selectors");
         check(object, path, request.exactly->selectors);
@@ -130,6 +133,17 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
         check_derived(object, concat(base, ".firstAvailable[", std::to_string(s), "].derivedAttributes"),
                       request.first_available[s].derived_attributes);
     }
+  };
+  const std::string class_path = "spec.selectors";
+  for (const auto& located : scenario.classes)
+    check(object_label("DeviceClass", {}, located.object.meta.name), class_path, located.object.selectors);
+  for (const auto& located : scenario.claims) {
+    const model::resource_claim& claim = located.object;
+    check_claim_spec(object_label("ResourceClaim", claim.meta.namespace_, claim.meta.name), "spec", claim.spec);
+  }
+  for (const auto& located : scenario.claim_templates) {
+    const model::resource_claim_template& t = located.object;
+    check_claim_spec(object_label("ResourceClaimTemplate", t.meta.namespace_, t.meta.name), "spec.spec", t.spec);
   }
 }
 
