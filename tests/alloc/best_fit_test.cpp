@@ -32,10 +32,12 @@ std::vector<std::string> placements(const sim::run_report& report) {
   return out;
 }
 
-// One node of two A100s, no churn; `held` partitions of gpu-0 are allocated already, then one pod per profile asked.
+// One node of two A100s (or `gpus`), no churn; `held` partitions of gpu-0 are allocated already, then one pod per
+// profile asked.
 struct small_mig_node {
-  dra_bench::churned_mig_cluster cluster{1, {}, 1, 2, false};
-  small_mig_node(std::vector<std::string> held, std::vector<const char*> asked) {
+  dra_bench::churned_mig_cluster cluster;
+  small_mig_node(std::vector<std::string> held, std::vector<const char*> asked, int gpus = 2)
+      : cluster{1, {}, 1, gpus, false} {
     cluster.s.claims.clear();
     cluster.s.pods.clear();
     for (const auto& device : held) {
@@ -135,22 +137,40 @@ TEST(BestFit, PacksTheMostUsedNodeAndKeepsIdleNodesWhole) {
             (std::vector<std::string>{"node-1/gpu-0-mig-1g.5gb-1", "node-0/gpu-0"}));
 }
 
-TEST(BestFit, FactsNameSliceAndDevicePositions) {
-  dra_bench::churned_mig_cluster cluster{1, {}, 1, 1, false};
-  struct recording_policy {
-    static std::vector<alloc::candidate_facts>& seen() {
-      static std::vector<alloc::candidate_facts> facts;
-      return facts;
-    }
-    void order_candidates(std::span<std::uint32_t>, std::span<const alloc::candidate_facts> facts) const {
-      seen().assign(facts.begin(), facts.end());
-    }
-  };
+// A policy that keeps upstream's order and records the facts it was given.
+struct recording_policy {
+  static std::vector<alloc::candidate_facts>& seen() {
+    static std::vector<alloc::candidate_facts> facts;
+    return facts;
+  }
+  void order_candidates(std::span<std::uint32_t>, std::span<const alloc::candidate_facts> facts) const {
+    seen().assign(facts.begin(), facts.end());
+  }
+};
+
+// The facts of one allocate() call for the first claim of a cluster of one idle A100, called as a library user calls
+// the allocator (no runner), with `demand` if given. They view the cluster's devices.
+const std::vector<alloc::candidate_facts>& facts_on_one_gpu(const dra_bench::churned_mig_cluster& cluster,
+                                                            const alloc::pending_demand* demand) {
+  std::vector<const model::device_class*> classes;
+  for (const auto& c : cluster.s.classes) classes.push_back(&c.object);
+  std::vector<const model::resource_slice*> slices;
+  for (const auto& sl : cluster.s.slices) slices.push_back(&sl.object);
   const cel::selector_engine engine;
-  cluster.s.claims.resize(1);
-  cluster.s.pods.clear();
-  (void)sim::run_scenario(cluster.s, engine, alloc::features::all(), recording_policy{});
-  const auto& seen = recording_policy::seen();
+  const alloc::ledger state;
+  alloc::basic_allocator<recording_policy, cel::selector_engine> allocator(alloc::features::all(), state, classes,
+                                                                           slices, engine);
+  allocator.set_demand(demand);
+  const model::resource_claim* claims[] = {&cluster.s.claims[0].object};
+  recording_policy::seen().clear();
+  EXPECT_TRUE(allocator.allocate(cluster.s.nodes[0].object, claims).has_value());
+  return recording_policy::seen();
+}
+
+TEST(BestFit, FactsNameSliceAndDevicePositions) {
+  // Without a pending demand (a library user's default), every placement counts.
+  const dra_bench::churned_mig_cluster cluster{1, {}, 1, 1, false};
+  const auto& seen = facts_on_one_gpu(cluster, nullptr);
   ASSERT_EQ(seen.size(), 15u);  // the whole GPU and 14 MIG placements, in one slice
   EXPECT_EQ(seen[0].device.name(), "gpu-0");
   EXPECT_EQ(seen[14].slice_index, 0u);
@@ -161,6 +181,50 @@ TEST(BestFit, FactsNameSliceAndDevicePositions) {
   EXPECT_EQ(seen[7].device.name(), "gpu-0-mig-1g.5gb-6");
   EXPECT_DOUBLE_EQ(seen[1].counters_stranded, 0);
   EXPECT_DOUBLE_EQ(seen[7].counters_stranded, 1);
+}
+
+TEST(BestFit, CountsOnlyPlacementsAPendingRequestCouldTake) {
+  // Only 1g partitions are pending: a 1g at slice 0 loses no other placement anybody wants, and a 1g at slice 6
+  // strands nothing (only the 3g at 4 and the whole GPU draw on memory slice 7, and nobody asks for them).
+  model::device_claim one_g;
+  model::device_request request;
+  request.name = "mig";
+  model::exact_device_request exact;
+  exact.device_class_name = "mig";
+  exact.selectors.push_back({"device.attributes[\"gpu.example.com\"].profile == \"1g.5gb\""});
+  request.exactly = exact;
+  one_g.requests.push_back(request);
+  alloc::pending_demand demand;
+  demand.add(one_g);
+  const dra_bench::churned_mig_cluster cluster{1, {}, 1, 1, false};
+  const auto& seen = facts_on_one_gpu(cluster, &demand);
+  ASSERT_EQ(seen.size(), 15u);
+  EXPECT_FALSE(seen[0].demanded);  // the whole GPU
+  EXPECT_TRUE(seen[1].demanded);
+  EXPECT_DOUBLE_EQ(seen[1].placements_lost, 1 + 1.0 / 7);  // its own size only
+  EXPECT_EQ(seen[7].device.name(), "gpu-0-mig-1g.5gb-6");
+  EXPECT_DOUBLE_EQ(seen[7].counters_stranded, 0);
+  // Once it leaves, nothing is pending: no placement is wanted, and each costs only its own size.
+  demand.remove(one_g);
+  EXPECT_TRUE(demand.empty());
+  const auto& all = facts_on_one_gpu(cluster, &demand);
+  EXPECT_FALSE(all[1].demanded);
+  EXPECT_DOUBLE_EQ(all[1].placements_lost, 1 + 1.0 / 7);
+}
+
+TEST(BestFit, KeepsThePlacementAPendingClaimAsksFor) {
+  // One idle A100; a 1g, then a 4g. Counting every placement, a 1g in the upper half strands memory slice 7 (only
+  // the 3g at 4 and the whole GPU use it), so best fit put the 1g on slice 0 and the 4g no longer fitted, as with
+  // first fit. Nobody asks for a 3g or a whole GPU: the 1g goes to slice 4, the 4g to slices 0-3.
+  small_mig_node node({}, {"1g.5gb", "4g.20gb"}, 1);
+  EXPECT_EQ(node.run<alloc::first_fit>(), (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-"}));
+  EXPECT_EQ(node.run<alloc::sorted>(),
+            (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-4", "node-0/gpu-0-mig-4g.20gb-0"}));
+  // With a 3g pending behind them the 3g at 4 is wanted too, and a 1g in the upper half would strand memory slice 7:
+  // the 1g goes back to slice 0, the 4g does not fit, the 3g does.
+  small_mig_node wanting_3g({}, {"1g.5gb", "4g.20gb", "3g.20gb"}, 1);
+  EXPECT_EQ(wanting_3g.run<alloc::sorted>(),
+            (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-", "node-0/gpu-0-mig-3g.20gb-4"}));
 }
 
 TEST(BestFit, PlacesMoreOnChurnedMigClustersThanFirstFit) {

@@ -4,6 +4,7 @@
 
 #include <dra/alloc/best_fit.hpp>
 #include <dra/alloc/concepts.hpp>
+#include <dra/alloc/demand.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
@@ -38,7 +39,8 @@ inline constexpr std::size_t allocation_results_max_size = 32;
 struct allocated {
   std::vector<model::allocation_result> results;  // one per claim, in the order given
   // What the chosen devices cost the node's counter sets (candidate_facts::counters_stranded and
-  // placements_lost, summed); computed for policies other than first_fit, which lets a runner compare nodes.
+  // placements_lost, summed, weighed by the pending demand if one is set); computed for policies other than
+  // first_fit, which lets a runner compare nodes.
   double counters_stranded = 0;
   double placements_lost = 0;
 };
@@ -484,6 +486,11 @@ class basic_allocator {
     return std::nullopt;
   }
 
+  // The requests still to be allocated after this call (and including its claims), which the facts weigh
+  // placements by (pending_demand); nullptr (the default) counts every placement. Borrowed: it must outlive its
+  // use, and may change between allocate() calls. first_fit ignores it.
+  void set_demand(const pending_demand* demand) noexcept { demand_ = demand; }
+
   // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
   // means no limit, as upstream (whose only bound is the scheduler's filter timeout). The counting bounds cut most
   // hopeless searches; a budget guards a service against the rest.
@@ -716,6 +723,10 @@ class basic_allocator {
                                                          std::string_view name);
     result<model::allocation_result> build_result(std::size_t claim);
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
+    // Per candidate: whether some request of the allocator's pending demand could take it (all, without one).
+    std::vector<char> demanded_candidates();
+    bool demand_selects(std::span<const compiled* const> programs,
+                        std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix);
 
     basic_allocator& a_;
     const features& f_;
@@ -794,6 +805,7 @@ class basic_allocator {
   std::unordered_map<std::pair<const compiled*, const model::device*>, bool, pair_hash> selector_results_;
   std::uint64_t share_serial_ = 1;
   std::uint64_t step_budget_ = 0;
+  const pending_demand* demand_ = nullptr;
 };
 
 }  // namespace dra::alloc

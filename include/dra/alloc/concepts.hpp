@@ -85,10 +85,14 @@ struct candidate_facts {
   // What taking it would cost: the sizes (counter_share) of the placements on its counter sets
   // that are possible now and would no longer be (counters too scarce), its own included. A 1g
   // MIG slice that blocks the only free 3g placement of a GPU costs more than one that does not.
+  // With a pending demand (pending_demand), only placements some pending request could take count.
   double placements_lost = 0;
   // The counters of its counter sets that taking it would strand: wholly free, drawn on by some placement
   // possible now and by none afterwards (memory slice 7 of an A100 once a 1g at slice 6 rules out the 3g at 4).
+  // With a pending demand, only placements some pending request could take count.
   double counters_stranded = 0;
+  // Some pending request could take it (always, without a pending demand).
+  bool demanded = true;
 };
 
 // A policy decides the order in which the search tries candidate devices
@@ -129,6 +133,10 @@ struct shared_capacity {
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
   }
 };
+
+// Whether the allocator computes candidate_facts for a policy: first fit ignores them and pays nothing.
+template <class P>
+inline constexpr bool uses_facts = !std::is_same_v<P, first_fit>;
 
 static_assert(allocation_policy<first_fit>);
 static_assert(allocation_policy<shared_capacity>);

@@ -107,14 +107,24 @@ class scenario_run {
     pinned_nodes_.reserve(s.pods.size());
     // Only policies that rank nodes need to know how used each node is.
     if constexpr (alloc::node_ranking_policy<Policy>) usage_.emplace(s, nodes_.nodes);
+    // Policies that weigh facts weigh them by what the queue still asks for; first fit pays nothing for it.
+    if constexpr (alloc::uses_facts<Policy>) {
+      gather_demand();
+      allocator_->set_demand(&demand_);
+    }
   }
 
   run_report run() && {
-    for (std::size_t p = 0; p < s_.pods.size(); ++p) run_pod(p);
+    for (std::size_t p = 0; p < s_.pods.size(); ++p) {
+      run_pod(p);
+      if constexpr (alloc::uses_facts<Policy>)
+        for (const model::device_claim* spec : pod_demand_[p]) demand_.remove(*spec);
+    }
     for (std::size_t i = 0; i < s_.claims.size(); ++i)
       if (!s_.claims[i].object.allocation && !handled_[i]) {
         handled_[i] = true;
         run_unit({{i, std::nullopt, {}}}, std::nullopt, nullptr, std::nullopt);
+        if constexpr (alloc::uses_facts<Policy>) demand_.remove(s_.claims[i].object.spec);
       }
     return std::move(report_);
   }
@@ -217,6 +227,45 @@ class scenario_run {
       }
     }
     run_unit(unit, pod_index, only, std::move(error));
+  }
+
+  // The pending demand at the start: what each pod's unit of work will ask for (its pending claims, the templates
+  // it will make claims from) and the claims no pod references, as run_pod and run() will find them. Each leaves
+  // the demand once its unit of work has run, fitted or not.
+  void gather_demand() {
+    std::vector<bool> counted(s_.claims.size(), false);
+    auto pending_claim = [&](const model::pod& pod, model::text name) -> const model::device_claim* {
+      const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
+      if (it == claim_index_.end() || s_.claims[it->second].object.allocation || counted[it->second]) return nullptr;
+      counted[it->second] = true;
+      return &s_.claims[it->second].object.spec;
+    };
+    pod_demand_.resize(s_.pods.size());
+    for (std::size_t p = 0; p < s_.pods.size(); ++p) {
+      const model::pod& pod = s_.pods[p].object;
+      for (const auto& ref : pod.resource_claims) {
+        const model::device_claim* spec = nullptr;
+        if (ref.resource_claim_name) {
+          spec = pending_claim(pod, *ref.resource_claim_name);
+        } else if (ref.resource_claim_template_name) {
+          const auto status =
+              std::find_if(pod.resource_claim_statuses.begin(), pod.resource_claim_statuses.end(),
+                           [&](const model::pod_resource_claim_status& st) { return st.name == ref.name; });
+          if (status != pod.resource_claim_statuses.end()) {
+            if (status->resource_claim_name) spec = pending_claim(pod, *status->resource_claim_name);
+          } else if (const auto t =
+                         template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
+                     t != template_index_.end()) {
+            spec = &s_.claim_templates[t->second].object.spec;
+          }
+        }
+        if (spec == nullptr) continue;
+        demand_.add(*spec);
+        pod_demand_[p].push_back(spec);
+      }
+    }
+    for (std::size_t i = 0; i < s_.claims.size(); ++i)
+      if (!s_.claims[i].object.allocation && !counted[i]) demand_.add(s_.claims[i].object.spec);
   }
 
   const model::resource_claim& claim_of(const member& m) const {
@@ -333,6 +382,9 @@ class scenario_run {
   std::vector<const model::resource_slice*> slices_;
   std::vector<const model::device_taint_rule*> rules_;
   std::optional<alloc::basic_allocator<Policy, Engine>> allocator_;
+  // What the queue still asks for, including the unit of work being allocated (policies that use facts only).
+  alloc::pending_demand demand_;
+  std::vector<std::vector<const model::device_claim*>> pod_demand_;  // per pod: what its unit of work asks for
   node_list nodes_;
   std::unordered_map<const model::node*, std::size_t> node_index_;  // position in nodes_.nodes
   unfit_memo unfit_;  // nodes known not to fit a unit's shape (and why): not searched (or explained) again

@@ -20,12 +20,14 @@ struct candidate_input {
   bool shared = false;
   bool has_allocations = false;  // shared allocations exist already (its counters are charged)
   bool in_use = false;           // held exclusively: not a placement that is still possible
+  bool demanded = true;          // some pending request could take it: only such placements count as lost
   std::span<const std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
 };
 
 // Candidates in upstream's order (pool by pool, slice by slice) with the counters' totals and what
-// is still available of them, per slot. Cost: for each candidate, the devices sharing a counter
-// with it (a GPU's placements) times their counters, and the devices drawing on each counter of its sets.
+// is still available of them, per slot. A placement no pending request could take (not `demanded`) is never
+// counted as lost, nor does it keep a counter from being stranded. Cost: for each candidate, the devices sharing a
+// counter with it (a GPU's placements) times their counters, and the devices drawing on each counter of its sets.
 [[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
                                                                       std::span<const quantity> slot_totals,
                                                                       std::span<const quantity> slot_available) {
@@ -51,6 +53,7 @@ struct candidate_input {
     f.shared = c.shared;
     f.has_allocations = c.has_allocations;
     f.device = c.device;
+    f.demanded = c.demanded;
     bool fits = !c.in_use;
     for (const auto& [slot, amount] : c.draws) {
       const double a = amount.approximate_double();
@@ -88,7 +91,7 @@ struct candidate_input {
         if (!possible[d]) continue;
         for (const auto& [other_slot, other_amount] : candidates[d].draws)
           if (other_amount.approximate_double() + taken[other_slot] > available[other_slot]) {
-            lost += size[d];
+            if (candidates[d].demanded) lost += size[d];
             lost_by[d] = i;
             break;
           }
@@ -102,7 +105,7 @@ struct candidate_input {
       if (total[slot] <= 0 || taken[slot] > 0 || available[slot] < total[slot]) continue;
       bool usable_before = false, usable_after = false;
       for (std::uint32_t d : users[slot]) {
-        if (!possible[d] || d == i) continue;
+        if (!possible[d] || !candidates[d].demanded || d == i) continue;
         usable_before = true;
         if (lost_by[d] != i) usable_after = true;
       }

@@ -84,12 +84,15 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     if (a_.state_->allocated(holder.id))
       for (const auto& [slot, declared] : holder.group_sets) group_state_[slot].add(declared);
   order_ = layout.identity;
-  if constexpr (!std::is_same_v<Policy, first_fit>) {
+  if constexpr (uses_facts<Policy>) {
+    const std::vector<char> demanded = demanded_candidates();
     std::vector<detail::candidate_input> inputs;
     inputs.reserve(candidates_.size());
-    for (const auto& c : candidates_)
-      inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr,
-                        c.exclusive_in_state, c.st->draws});
+    for (std::size_t i = 0; i < candidates_.size(); ++i) {
+      const candidate& c = candidates_[i];
+      inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
+                        demanded[i] != 0, c.st->draws});
+    }
     facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
     ranked_ = layout.identity;
     a_.policy_.order_candidates(ranked_, facts_);
@@ -591,5 +594,6 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
 
 }  // namespace dra::alloc
 
+#include <dra/alloc/detail/search_demand.hpp>
 #include <dra/alloc/detail/search_device.hpp>
 #include <dra/alloc/detail/search_pruning.hpp>

@@ -1,0 +1,58 @@
+// The requests still waiting for devices (pending demand), which the facts policies weigh placements by.
+#pragma once
+
+#include <dra/model/resource_claim.hpp>
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dra::alloc {
+
+// What picks the devices a request can take: its device class and its own selectors (CEL expressions).
+// Requests that agree on both want the same devices, whatever their counts or capacity.
+struct request_shape {
+  std::string device_class;
+  std::vector<std::string> selectors;
+  friend auto operator<=>(const request_shape&, const request_shape&) = default;
+};
+
+// The requests of the claims still to be allocated, by shape, each with how many requests (and subrequest
+// alternatives) of that shape are pending. Given to an allocator (basic_allocator::set_demand), it makes the
+// facts count a placement as lost, or a counter as stranded, only when some pending request could take a
+// device there: on an A100 nobody asks for a 4g, a 1g that rules out the 4g at 0 costs nothing for it.
+// Without one the facts count every placement, as if every device were wanted.
+class pending_demand {
+ public:
+  // A claim's requests join the demand, or (remove) leave it once the claim was allocated or given up.
+  void add(const model::device_claim& claim) { change(claim, true); }
+  void remove(const model::device_claim& claim) { change(claim, false); }
+
+  // The shapes some pending request has, with how many do.
+  [[nodiscard]] const std::map<request_shape, std::size_t>& shapes() const noexcept { return pending_; }
+  [[nodiscard]] bool empty() const noexcept { return pending_.empty(); }
+
+ private:
+  void change(const model::device_claim& claim, bool add) {
+    for (const auto& request : claim.requests) {
+      if (request.exactly) change(*request.exactly, add);
+      for (const auto& sub : request.first_available) change(sub, add);
+    }
+  }
+  void change(const model::device_request_spec& spec, bool add) {
+    request_shape shape{std::string(spec.device_class_name), {}};
+    for (const auto& selector : spec.selectors) shape.selectors.emplace_back(selector.cel_expression);
+    if (add) {
+      ++pending_[std::move(shape)];
+      return;
+    }
+    const auto it = pending_.find(shape);
+    if (it != pending_.end() && --it->second == 0) pending_.erase(it);
+  }
+
+  std::map<request_shape, std::size_t> pending_;
+};
+
+}  // namespace dra::alloc
