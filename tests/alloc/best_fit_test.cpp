@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -183,33 +184,49 @@ TEST(BestFit, FactsNameSliceAndDevicePositions) {
   EXPECT_DOUBLE_EQ(seen[7].counters_stranded, 1);
 }
 
-TEST(BestFit, CountsOnlyPlacementsAPendingRequestCouldTake) {
-  // Only 1g partitions are pending: a 1g at slice 0 loses no other placement anybody wants, and a 1g at slice 6
-  // strands nothing (only the 3g at 4 and the whole GPU draw on memory slice 7, and nobody asks for them).
-  model::device_claim one_g;
+// A claim's spec with one request for a MIG partition of `profile`.
+model::device_claim mig_claim(const char* profile) {
+  static std::deque<std::string> expressions;  // the selectors view them
+  model::device_claim claim;
   model::device_request request;
   request.name = "mig";
   model::exact_device_request exact;
   exact.device_class_name = "mig";
-  exact.selectors.push_back({"device.attributes[\"gpu.example.com\"].profile == \"1g.5gb\""});
+  exact.selectors.push_back(
+      {expressions.emplace_back(std::string("device.attributes[\"gpu.example.com\"].profile == \"") + profile + "\"")});
   request.exactly = exact;
-  one_g.requests.push_back(request);
+  claim.requests.push_back(request);
+  return claim;
+}
+
+TEST(BestFit, CountsOnlyPlacementsAPendingRequestCouldTake) {
+  // Only a 1g partition is pending: a 1g at slice 0 loses no other placement anybody wants, and a 1g at slice 6
+  // strands nothing (only the 3g at 4 and the whole GPU draw on memory slice 7, and nobody asks for them).
+  const model::device_claim one_g = mig_claim("1g.5gb"), two_g = mig_claim("2g.10gb");
   alloc::pending_demand demand;
   demand.add(one_g);
   const dra_bench::churned_mig_cluster cluster{1, {}, 1, 1, false};
   const auto& seen = facts_on_one_gpu(cluster, &demand);
   ASSERT_EQ(seen.size(), 15u);
-  EXPECT_FALSE(seen[0].demanded);  // the whole GPU
-  EXPECT_TRUE(seen[1].demanded);
+  EXPECT_DOUBLE_EQ(seen[0].demand, 0);  // the whole GPU
+  EXPECT_DOUBLE_EQ(seen[1].demand, 1);
   EXPECT_DOUBLE_EQ(seen[1].placements_lost, 1 + 1.0 / 7);  // its own size only
   EXPECT_EQ(seen[7].device.name(), "gpu-0-mig-1g.5gb-6");
   EXPECT_DOUBLE_EQ(seen[7].counters_stranded, 0);
-  // Once it leaves, nothing is pending: no placement is wanted, and each costs only its own size.
-  demand.remove(one_g);
+  // Two 1g requests and a 2g: the 1g at 0 loses the 2g at 0, which one pending request could take.
+  demand.add(one_g);
+  demand.add(two_g);
+  const auto& weighed = facts_on_one_gpu(cluster, &demand);
+  EXPECT_DOUBLE_EQ(weighed[1].demand, 2);
+  EXPECT_EQ(weighed[8].device.name(), "gpu-0-mig-2g.10gb-0");
+  EXPECT_DOUBLE_EQ(weighed[8].demand, 1);
+  EXPECT_DOUBLE_EQ(weighed[1].placements_lost, 1 + 1.0 / 7 + 2 + 2.0 / 7);
+  // Once they leave, nothing is pending: no placement is wanted, and each costs only its own size.
+  for (const auto* claim : {&one_g, &one_g, &two_g}) demand.remove(*claim);
   EXPECT_TRUE(demand.empty());
-  const auto& all = facts_on_one_gpu(cluster, &demand);
-  EXPECT_FALSE(all[1].demanded);
-  EXPECT_DOUBLE_EQ(all[1].placements_lost, 1 + 1.0 / 7);
+  const auto& none = facts_on_one_gpu(cluster, &demand);
+  EXPECT_DOUBLE_EQ(none[1].demand, 0);
+  EXPECT_DOUBLE_EQ(none[1].placements_lost, 1 + 1.0 / 7);
 }
 
 TEST(BestFit, KeepsThePlacementAPendingClaimAsksFor) {

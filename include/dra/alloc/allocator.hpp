@@ -723,8 +723,8 @@ class basic_allocator {
                                                          std::string_view name);
     result<model::allocation_result> build_result(std::size_t claim);
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
-    // Per candidate: whether some request of the allocator's pending demand could take it (all, without one).
-    std::vector<char> demanded_candidates();
+    // Per candidate: how many requests of the allocator's pending demand could take it (1 each, without one).
+    std::vector<double> demand_per_candidate();
     bool demand_selects(std::span<const compiled* const> programs,
                         std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix);
 

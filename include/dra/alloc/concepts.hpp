@@ -85,14 +85,15 @@ struct candidate_facts {
   // What taking it would cost: the sizes (counter_share) of the placements on its counter sets
   // that are possible now and would no longer be (counters too scarce), its own included. A 1g
   // MIG slice that blocks the only free 3g placement of a GPU costs more than one that does not.
-  // With a pending demand (pending_demand), only placements some pending request could take count.
+  // With a pending demand (pending_demand), each other placement's size counts once per pending request that could
+  // take it (its `demand`): a placement nobody waits for costs nothing.
   double placements_lost = 0;
   // The counters of its counter sets that taking it would strand: wholly free, drawn on by some placement
   // possible now and by none afterwards (memory slice 7 of an A100 once a 1g at slice 6 rules out the 3g at 4).
   // With a pending demand, only placements some pending request could take count.
   double counters_stranded = 0;
-  // Some pending request could take it (always, without a pending demand).
-  bool demanded = true;
+  // How many pending requests (pending_demand) could take it; 1 for every device when no demand is given.
+  double demand = 1;
 };
 
 // A policy decides the order in which the search tries candidate devices

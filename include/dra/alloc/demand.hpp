@@ -21,9 +21,10 @@ struct request_shape {
 
 // The requests of the claims still to be allocated, by shape, each with how many requests (and subrequest
 // alternatives) of that shape are pending. Given to an allocator (basic_allocator::set_demand), it makes the
-// facts count a placement as lost, or a counter as stranded, only when some pending request could take a
-// device there: on an A100 nobody asks for a 4g, a 1g that rules out the 4g at 0 costs nothing for it.
-// Without one the facts count every placement, as if every device were wanted.
+// facts count a lost placement once per pending request that could take it, and a counter as stranded only when
+// some pending request could use it: where nobody asks for a 4g, a 1g that rules out an A100's 4g at 0 costs
+// nothing for it, and where 1g pods outnumber 3g ones, lost 1g placements weigh more. Without one the facts
+// count every placement once, as if one request wanted each device.
 class pending_demand {
  public:
   // A claim's requests join the demand, or (remove) leave it once the claim was allocated or given up.

@@ -20,14 +20,17 @@ struct candidate_input {
   bool shared = false;
   bool has_allocations = false;  // shared allocations exist already (its counters are charged)
   bool in_use = false;           // held exclusively: not a placement that is still possible
-  bool demanded = true;          // some pending request could take it: only such placements count as lost
+  // How many pending requests could take it (1 each without a pending demand): a lost placement counts its size
+  // that many times, so placements nobody waits for cost nothing.
+  double demand = 1;
   std::span<const std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
 };
 
 // Candidates in upstream's order (pool by pool, slice by slice) with the counters' totals and what
-// is still available of them, per slot. A placement no pending request could take (not `demanded`) is never
-// counted as lost, nor does it keep a counter from being stranded. Cost: for each candidate, the devices sharing a
-// counter with it (a GPU's placements) times their counters, and the devices drawing on each counter of its sets.
+// is still available of them, per slot. A lost placement counts as often as pending requests could take it
+// (`demand`): never when none could, and then it keeps no counter from being stranded either. Cost: for each candidate,
+// the devices sharing a counter with it (a GPU's placements) times their counters, and the devices drawing on each
+// counter of its sets.
 [[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
                                                                       std::span<const quantity> slot_totals,
                                                                       std::span<const quantity> slot_available) {
@@ -53,7 +56,7 @@ struct candidate_input {
     f.shared = c.shared;
     f.has_allocations = c.has_allocations;
     f.device = c.device;
-    f.demanded = c.demanded;
+    f.demand = c.demand;
     bool fits = !c.in_use;
     for (const auto& [slot, amount] : c.draws) {
       const double a = amount.approximate_double();
@@ -91,7 +94,7 @@ struct candidate_input {
         if (!possible[d]) continue;
         for (const auto& [other_slot, other_amount] : candidates[d].draws)
           if (other_amount.approximate_double() + taken[other_slot] > available[other_slot]) {
-            if (candidates[d].demanded) lost += size[d];
+            lost += size[d] * candidates[d].demand;
             lost_by[d] = i;
             break;
           }
@@ -105,7 +108,7 @@ struct candidate_input {
       if (total[slot] <= 0 || taken[slot] > 0 || available[slot] < total[slot]) continue;
       bool usable_before = false, usable_after = false;
       for (std::uint32_t d : users[slot]) {
-        if (!possible[d] || !candidates[d].demanded || d == i) continue;
+        if (!possible[d] || candidates[d].demand <= 0 || d == i) continue;
         usable_before = true;
         if (lost_by[d] != i) usable_after = true;
       }

@@ -85,13 +85,13 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
       for (const auto& [slot, declared] : holder.group_sets) group_state_[slot].add(declared);
   order_ = layout.identity;
   if constexpr (uses_facts<Policy>) {
-    const std::vector<char> demanded = demanded_candidates();
+    const std::vector<double> demand = demand_per_candidate();
     std::vector<detail::candidate_input> inputs;
     inputs.reserve(candidates_.size());
     for (std::size_t i = 0; i < candidates_.size(); ++i) {
       const candidate& c = candidates_[i];
       inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
-                        demanded[i] != 0, c.st->draws});
+                        demand[i], c.st->draws});
     }
     facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
     ranked_ = layout.identity;

@@ -1,4 +1,4 @@
-// Which candidates the pending demand could take, for the facts (implementation; included by search.hpp).
+// How many pending requests could take each candidate, for the facts (implementation; included by search.hpp).
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
@@ -10,10 +10,10 @@
 namespace dra::alloc {
 
 template <allocation_policy Policy, selector_engine Engine>
-std::vector<char> basic_allocator<Policy, Engine>::search::demanded_candidates() {
+std::vector<double> basic_allocator<Policy, Engine>::search::demand_per_candidate() {
   const pending_demand* demand = a_.demand_;
-  std::vector<char> demanded(candidates_.size(), demand == nullptr ? 1 : 0);
-  if (demand == nullptr) return demanded;
+  std::vector<double> per_candidate(candidates_.size(), demand == nullptr ? 1 : 0);
+  if (demand == nullptr) return per_candidate;
   std::vector<const compiled*> programs;
   std::vector<std::vector<detail::selector_verdict>*> verdicts;  // the node's, per program
   for (const auto& [shape, pending] : demand->shapes()) {
@@ -31,9 +31,9 @@ std::vector<char> basic_allocator<Policy, Engine>::search::demanded_candidates()
       verdicts.push_back(&known);
     }
     for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix)
-      if (!demanded[ix] && demand_selects(programs, verdicts, ix)) demanded[ix] = 1;
+      if (demand_selects(programs, verdicts, ix)) per_candidate[ix] += static_cast<double>(pending);
   }
-  return demanded;
+  return per_candidate;
 }
 
 // Whether every one of `programs` selects candidate `ix`. Verdicts are looked up and kept where the search keeps them
