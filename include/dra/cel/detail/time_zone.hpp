@@ -2,6 +2,8 @@
 // time.LoadLocation reads them.
 #pragma once
 
+#include <dra/cel/detail/text_format.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -36,25 +38,9 @@ struct posix_rule {
 // ---------------------------------------------------------------------------------------------
 namespace tz {
 
-inline std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
+// The year of a moment, in seconds since the epoch.
 inline std::int64_t year_of(std::int64_t seconds) {
-  std::int64_t days = seconds / 86400 - (seconds % 86400 < 0 ? 1 : 0);
-  // civil_from_days, year only
-  days += 719468;
-  const std::int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(days - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  return static_cast<std::int64_t>(yoe) + era * 400 + (mp >= 10 ? 1 : 0);
+  return civil_from_days(seconds / 86400 - (seconds % 86400 < 0 ? 1 : 0)).year;
 }
 
 inline bool leap(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
@@ -248,7 +234,7 @@ inline std::optional<posix_rule> parse_posix_rule(std::string_view s) {
 inline std::int64_t rule_offset(const posix_rule& rule, std::int64_t utc_seconds) {
   if (!rule.dst_offset) return rule.std_offset;
   const std::int64_t year = tz::year_of(utc_seconds + rule.std_offset);
-  const std::int64_t year_start = tz::days_from_civil(year, 1, 1) * 86400;
+  const std::int64_t year_start = days_from_civil(year, 1, 1) * 86400;
   // Each change happens at a local time of the offset in force before it.
   const std::int64_t start = year_start + tz::day_start(rule.start, year) + rule.start.time - rule.std_offset;
   const std::int64_t end = year_start + tz::day_start(rule.end, year) + rule.end.time - *rule.dst_offset;
