@@ -139,7 +139,9 @@ TEST(SelectorCost, ShippedSelectorsStayWellUnderTheLimit) {
       EXPECT_LE(max, dra::cel::selector_max_cost / 100) << expression;
     }
   }
-  EXPECT_GE(estimated, 20);
+  // This repository alone holds 17 (the shared conformance data adds more where it is checked out beside it):
+  // a scan that found none would prove nothing.
+  EXPECT_GE(estimated, 15);
 }
 
 }  // namespace
