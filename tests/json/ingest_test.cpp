@@ -388,6 +388,30 @@ TEST(Ingest, MapsAFileIntoTheSameDocumentAsACopyAtEverySizeNearAPage) {
   std::remove(path.c_str());
 }
 
+// The mapping itself: the file's bytes in place, then readable zero bytes for simdjson's padding, also when the
+// file ends exactly on a page (the comparison above would pass if map_files quietly fell back to a copy).
+TEST(Ingest, MapsTheFileItselfWithReadablePaddingAfterIt) {
+  const std::string path = ::testing::TempDir() + "dra-mapped-bytes.json";
+  for (std::size_t size : {std::size_t{1}, std::size_t{4096} - 1, std::size_t{4096}, std::size_t{12288}}) {
+    SCOPED_TRACE(size);
+    const std::string text(size, 'x');
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << text;
+    }
+    auto mapped = dra::json::detail::input_buffer::map_file(path, size);
+#if defined(__unix__) || defined(__APPLE__)
+    ASSERT_TRUE(mapped.has_value());
+    EXPECT_TRUE(mapped->mapped());
+    ASSERT_EQ(mapped->size(), size);
+    EXPECT_EQ(std::string_view(mapped->data(), mapped->size()), text);
+    for (std::size_t i = 0; i < simdjson::SIMDJSON_PADDING; ++i) EXPECT_EQ(mapped->data()[size + i], '\0') << i;
+    EXPECT_FALSE(dra::json::detail::input_buffer::map_file(path, size + 1).has_value());  // the file changed size
+#endif
+  }
+  std::remove(path.c_str());
+}
+
 // An empty file is an empty input, mapped or not.
 TEST(Ingest, ReportsAnEmptyMappedFileAsAnEmptyInput) {
   const std::string path = ::testing::TempDir() + "dra-empty.json";
