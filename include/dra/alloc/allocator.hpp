@@ -5,6 +5,9 @@
 #include <dra/alloc/best_fit.hpp>
 #include <dra/alloc/concepts.hpp>
 #include <dra/alloc/demand.hpp>
+#include <dra/alloc/detail/capacity.hpp>
+#include <dra/alloc/detail/constraints.hpp>
+#include <dra/alloc/detail/taints.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
@@ -85,328 +88,6 @@ struct allocation_outcome {
 
 namespace detail {
 
-// Whether a DeviceTaintRule's selector picks a device: every field it sets must match; none set picks all.
-[[nodiscard]] inline bool rule_selects(const model::device_taint_selector& selector, const device_ref& id) noexcept {
-  return (!selector.driver || *selector.driver == id.driver) && (!selector.pool || *selector.pool == id.pool) &&
-         (!selector.device || *selector.device == id.device);
-}
-
-// A device attribute as a set of values of one type (list-type attributes, KEP-5491).
-struct attribute_set {
-  enum class kind : std::uint8_t { none, ints, bools, strings, versions } type = kind::none;
-  std::vector<std::int64_t> ints;
-  std::vector<bool> bools;
-  std::vector<std::string_view> strings;  // strings and versions
-
-  [[nodiscard]] static attribute_set of(const model::device_attribute* a) {
-    attribute_set s;
-    if (a == nullptr) return s;
-    std::visit(
-        [&](const auto& v) {
-          using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, std::int64_t>) {
-            s.type = kind::ints, s.ints = {v};
-          } else if constexpr (std::is_same_v<T, bool>) {
-            s.type = kind::bools, s.bools = {v};
-          } else if constexpr (std::is_same_v<T, model::text>) {
-            s.type = kind::strings, s.strings = {v};
-          } else if constexpr (std::is_same_v<T, model::version_value>) {
-            s.type = kind::versions, s.strings = {v.source};
-          } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
-            if (!v.empty()) s.type = kind::ints, s.ints = v;
-          } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
-            if (!v.empty()) s.type = kind::bools, s.bools = v;
-          } else if constexpr (std::is_same_v<T, std::vector<model::text>>) {
-            if (!v.empty()) s.type = kind::strings, s.strings.assign(v.begin(), v.end());
-          } else {
-            if (!v.empty()) {
-              s.type = kind::versions;
-              for (const auto& x : v) s.strings.push_back(x.source);
-            }
-          }
-        },
-        a->value);
-    if (a->fields_set == 0) s.type = kind::none;
-    return s;
-  }
-  [[nodiscard]] bool known() const noexcept { return type != kind::none; }
-
-  template <class T>
-  static std::vector<T> common(const std::vector<T>& a, const std::vector<T>& b) {
-    std::vector<T> out;
-    for (const auto& x : a)
-      if (std::find(b.begin(), b.end(), x) != b.end() && std::find(out.begin(), out.end(), x) == out.end())
-        out.push_back(x);
-    return out;
-  }
-  [[nodiscard]] bool intersects(const attribute_set& o) const {
-    if (type != o.type || type == kind::none) return false;
-    switch (type) {
-      case kind::ints:
-        return !common(ints, o.ints).empty();
-      case kind::bools:
-        return !common(bools, o.bools).empty();
-      default:
-        return !common(strings, o.strings).empty();
-    }
-  }
-  // The values both sets have (a set of the same type; `*this` when the types differ).
-  [[nodiscard]] attribute_set common_with(const attribute_set& o) const {
-    if (type != o.type || type == kind::none) return *this;
-    attribute_set out;
-    out.type = type;
-    switch (type) {
-      case kind::ints:
-        out.ints = common(ints, o.ints);
-        break;
-      case kind::bools:
-        out.bools = common(bools, o.bools);
-        break;
-      default:
-        out.strings = common(strings, o.strings);
-        break;
-    }
-    return out;
-  }
-};
-
-// The kind of a single-valued attribute; none for a list or an attribute that set no field.
-[[nodiscard]] inline std::optional<model::attribute_kind> scalar_kind(const model::device_attribute& a) noexcept {
-  const model::attribute_kind k = model::kind_of(a.value);
-  if (a.fields_set == 0 || model::is_list(k)) return std::nullopt;
-  return k;
-}
-[[nodiscard]] inline bool scalar_equal(const model::device_attribute& a, const model::device_attribute& b) noexcept {
-  const auto k = scalar_kind(a);
-  if (!k || k != scalar_kind(b)) return false;
-  // Versions compare as written (upstream compares the strings).
-  if (*k == model::attribute_kind::version)
-    return std::get<model::version_value>(a.value).source == std::get<model::version_value>(b.value).source;
-  return a.value == b.value;
-}
-
-// A set of attribute values as keys that compare equal exactly when the allocator's constraints call the values equal.
-[[nodiscard]] inline std::vector<std::string> value_keys(const attribute_set& s) {
-  std::vector<std::string> keys;
-  switch (s.type) {
-    case attribute_set::kind::ints:
-      for (auto v : s.ints) keys.push_back("i" + std::to_string(v));
-      break;
-    case attribute_set::kind::bools:
-      for (bool v : s.bools) keys.push_back(v ? "b1" : "b0");
-      break;
-    case attribute_set::kind::strings:
-      for (auto v : s.strings) keys.push_back("s" + std::string(v));
-      break;
-    case attribute_set::kind::versions:
-      for (auto v : s.strings) keys.push_back("v" + std::string(v));
-      break;
-    case attribute_set::kind::none:
-      break;
-  }
-  return keys;
-}
-
-// The keys of candidate `ix`'s attribute for a constraint: none when no constraint can take the device (missing,
-// or an empty list); without list types, a list (which equals nothing, not even itself) gets a key of its own.
-[[nodiscard]] inline std::vector<std::string> constraint_keys(const model::device_attribute* a, bool list_types,
-                                                              std::uint32_t ix) {
-  if (a == nullptr) return {};
-  if (!list_types && !scalar_kind(*a)) return {"#" + std::to_string(ix)};
-  return value_keys(attribute_set::of(a));
-}
-
-// Looks up a fully qualified attribute name; the driver's own domain may be left out on the device.
-[[nodiscard]] inline const model::device_attribute* lookup_attribute(const flatten::mixin_device_view& device,
-                                                                     std::string_view driver,
-                                                                     std::string_view qualified) {
-  if (const auto* a = device.attribute(qualified)) return a;
-  std::size_t slash = qualified.find('/');
-  if (slash == std::string_view::npos || qualified.substr(0, slash) != driver) return nullptr;
-  return device.attribute(qualified.substr(slash + 1));
-}
-
-// A claim constraint with upstream's add/remove protocol: every successful add
-// is undone by exactly one remove, in reverse order (the search backtracks
-// depth first), so both kinds keep a stack of what each add changed.
-struct constraint_state {
-  bool is_match = true;
-  std::vector<std::string_view> requests;  // empty: every request of the claim
-  std::string_view attribute;
-  bool list_types = false;
-  // Some request of the claim defines a derived attribute of this name (KEP-6080): the search then takes no
-  // shortcut for the claim (see search::claim_derives_).
-  bool names_derived = false;
-  // matchAttribute
-  std::size_t count = 0;
-  const model::device_attribute* first = nullptr;
-  attribute_set intersection;  // list types: what every device taken so far has in common
-  // The intersection before each add after the first, restored on remove
-  // (kubernetes#140300: without it, backtracking kept a narrowed set).
-  std::vector<attribute_set> narrowed_from;
-  // distinctAttribute: the attribute of every device taken, whatever its
-  // request (kubernetes#140438: one entry per request compared a device only
-  // with the last one of its own request).
-  std::vector<const model::device_attribute*> taken;
-
-  [[nodiscard]] bool applies(std::string_view request, std::string_view sub) const {
-    if (requests.empty()) return true;
-    for (auto r : requests) {
-      if (r == request) return true;
-      if (!sub.empty() && r.size() == request.size() + 1 + sub.size() && r.substr(0, request.size()) == request &&
-          r[request.size()] == '/' && r.substr(request.size() + 1) == sub)
-        return true;
-    }
-    return false;
-  }
-
-  // Adds a device taken for a request the constraint applies to (the caller checks applies() once, before it looks
-  // the attribute up). `a` is the attribute the device has for that request (null: none); it must outlive the
-  // constraint's use of it.
-  bool add(const model::device_attribute* a) {
-    if (a == nullptr) return false;
-    if (is_match) return add_match(*a);
-    if (!distinct_from_all(*a)) return false;
-    taken.push_back(a);
-    return true;
-  }
-  void remove(std::string_view request, std::string_view sub) {
-    if (!applies(request, sub)) return;
-    if (!is_match) {
-      taken.pop_back();
-      return;
-    }
-    --count;
-    if (list_types && count > 0) {
-      intersection = std::move(narrowed_from.back());
-      narrowed_from.pop_back();
-    }
-  }
-
- private:
-  bool add_match(const model::device_attribute& a) {
-    if (count == 0) {
-      if (list_types) {
-        attribute_set s = attribute_set::of(&a);
-        if (!s.known()) return false;
-        intersection = std::move(s);
-      } else {
-        first = &a;
-      }
-      count = 1;
-      return true;
-    }
-    if (list_types) {
-      attribute_set s = attribute_set::of(&a);
-      if (!s.known() || !intersection.intersects(s)) return false;
-      attribute_set narrowed = intersection.common_with(s);
-      narrowed_from.push_back(std::move(intersection));
-      intersection = std::move(narrowed);
-    } else if (!scalar_equal(a, *first)) {
-      return false;
-    }
-    ++count;
-    return true;
-  }
-  [[nodiscard]] bool distinct_from_all(const model::device_attribute& a) const {
-    if (list_types) {
-      attribute_set s = attribute_set::of(&a);
-      if (!s.known()) return false;
-      for (const auto* e : taken) {
-        attribute_set existing = attribute_set::of(e);
-        if (existing.known() && s.intersects(existing)) return false;
-      }
-      return true;
-    }
-    for (const auto* e : taken) {
-      if (!scalar_kind(a)) return false;
-      if (scalar_equal(a, *e)) return false;
-    }
-    return true;
-  }
-};
-
-// What the devices drawing from one counter set have in common (KEP-5963
-// compatibility groups): a device may join an empty set; one that declares
-// groups joins when it shares one with every member; one that declares none
-// joins only members that declare none either.
-struct group_intersection {
-  bool has_members = false;
-  bool all_empty = false;                // every member declared no groups
-  std::vector<std::string_view> groups;  // declared by every member (when !all_empty)
-
-  [[nodiscard]] bool admits(std::span<const model::text> declared) const {
-    if (!has_members) return true;
-    if (declared.empty()) return all_empty;
-    if (all_empty) return false;
-    return std::any_of(declared.begin(), declared.end(),
-                       [&](std::string_view g) { return std::find(groups.begin(), groups.end(), g) != groups.end(); });
-  }
-  void add(std::span<const model::text> declared) {
-    if (!has_members) {
-      has_members = true;
-      all_empty = declared.empty();
-      groups.assign(declared.begin(), declared.end());
-    } else if (!all_empty && !declared.empty()) {
-      std::erase_if(
-          groups, [&](std::string_view g) { return std::find(declared.begin(), declared.end(), g) == declared.end(); });
-    }
-  }
-};
-
-[[nodiscard]] inline bool declares_compatibility_groups(const model::resource_slice& slice) {
-  for (const auto& d : slice.devices)
-    for (const auto& c : d.consumes_counters)
-      if (!c.compatibility_groups.empty()) return true;
-  return false;
-}
-
-// The amount one allocation consumes of a capacity (KEP-5075 request policy).
-[[nodiscard]] inline quantity consumed_amount(const quantity* requested, const model::device_capacity& capacity) {
-  const auto& policy = capacity.request_policy;
-  if (requested == nullptr) return policy && policy->default_value ? *policy->default_value : capacity.value;
-  if (!policy) return *requested;
-  if (policy->valid_range) {
-    const auto& range = *policy->valid_range;
-    if (*requested < range.min) return range.min;
-    if (!range.step) return *requested;
-    auto rounded = quantity::round_up_to_step(*requested, range.min, *range.step);
-    return rounded ? *rounded : *requested;
-  }
-  if (!policy->valid_values.empty()) {
-    for (const auto& v : policy->valid_values)
-      if (*requested <= v) return v;
-  }
-  return *requested;
-}
-
-// A request's capacity requests as text, the same for every request asking for the same amounts.
-[[nodiscard]] inline std::string capacity_key(const model::device_request_spec& spec) {
-  std::string key;
-  if (spec.capacity)
-    for (const auto& r : spec.capacity->requests) key.append(r.name).append("=").append(r.value.to_string()) += ';';
-  return key;
-}
-
-[[nodiscard]] inline bool violates_policy(const quantity& amount, const model::device_capacity& capacity) {
-  const auto& policy = capacity.request_policy;
-  if (!policy) return false;
-  if (policy->default_value && amount.identical(*policy->default_value)) return false;
-  if (policy->valid_range) {
-    const auto& range = *policy->valid_range;
-    if (range.max && amount > *range.max) return true;
-    if (range.step) {
-      std::int64_t step = range.step->value();
-      if (step != 0 && (amount.value() - range.min.value()) % step != 0) return true;
-    }
-    return false;
-  }
-  if (!policy->valid_values.empty())
-    return std::none_of(policy->valid_values.begin(), policy->valid_values.end(),
-                        [&](const quantity& v) { return v == amount; });
-  return false;
-}
-
 // Whether a request's class and selectors pick a candidate: not evaluated yet (or an error, evaluated again), no,
 // yes.
 enum class selector_verdict : std::int8_t { unknown = -1, rejected = 0, selected = 1 };
@@ -446,6 +127,26 @@ class basic_allocator {
                                                     std::span<const model::resource_claim* const> claims) {
     search s(*this, node, claims);
     return s.run();
+  }
+
+  // Nodes on which allocate(node, claims) is sure to find the same: fitting or not, at the same cost, with the same
+  // devices (only node names in results may differ). They share the id returned; nullopt for a node whose outcome
+  // may be its own. Such nodes gather the same pools from slices that name no node, no device among those is
+  // placed per device (perDeviceNodeSelection), and their own pools are complete, valid and hold no device a request
+  // of the claims picks. A runner trying nodes in turn need search only the first of each id (see
+  // docs/allocator.md). Nothing is shared while a step budget is set, as steps count every candidate visited.
+  [[nodiscard]] std::optional<std::uint32_t> outcome_class(const model::node& node,
+                                                           std::span<const model::resource_claim* const> claims) {
+    if (step_budget_ != 0) return std::nullopt;
+    auto entry = node_entry(node);
+    if (!entry) return std::nullopt;
+    const node_pools& pools = (*entry)->second;
+    if (pools.view == no_view || !pools.own_pools_sound) return std::nullopt;
+    if (std::ranges::find(pools.own_pools, 1) != pools.own_pools.end()) {
+      search s(*this, node, claims);
+      if (!s.picks_no_own_device()) return std::nullopt;
+    }
+    return pools.view;
   }
 
   // DeviceTaintRules: each rule's taint applies to the devices its selector
@@ -579,6 +280,7 @@ class basic_allocator {
     device_ref id;
     std::vector<std::pair<std::uint32_t, std::span<const model::text>>> group_sets;
   };
+  static constexpr std::uint32_t no_view = std::numeric_limits<std::uint32_t>::max();
   // Where a device of a node's valid pools sits in its layout (npos: not there).
   struct device_place {
     static constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
@@ -634,6 +336,11 @@ class basic_allocator {
     // slices without a node name reach every node, and their results are kept allocator-wide as well.
     std::map<const compiled*, std::vector<detail::selector_verdict>> selector_verdicts;
     bool searching = false;               // set while a search runs: still set means one was cut short
+    // Per pool: whether a slice of it names this node (or it kept no slice). Nodes gathering the same other pools
+    // share `view` (no_view: this node's is its own).
+    std::vector<char> own_pools;
+    bool own_pools_sound = true;  // every own pool is complete and valid
+    std::uint32_t view = no_view;
     [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
       return std::equal(labels.begin(), labels.end(), other.begin(), other.end(),
                         [](const auto& mine, const auto& theirs) {
@@ -648,6 +355,9 @@ class basic_allocator {
         : a_(a), f_(a.features_), node_(node), claims_(claims) {}
 
     result<allocation_outcome> run();
+    // Whether no request of the claims picks a device of the node's own pools (those with a slice naming it); an
+    // error (such as a selector failing on one of them) counts as a pick. Searches nothing.
+    bool picks_no_own_device();
 
    private:
     struct request_data {
@@ -722,6 +432,9 @@ class basic_allocator {
     result<const model::device_attribute*> attribute_for(std::size_t claim, const request_data& rd, std::uint32_t c,
                                                          std::string_view name);
     result<model::allocation_result> build_result(std::size_t claim);
+    // The node's pools laid out and brought up to the ledger's state, with this search's spans pointing into them.
+    result<node_pools*> enter_node();
+    status prepare_requests();  // checks every request as upstream does before searching, and sets them up
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
     // Per candidate: how many requests of the allocator's pending demand could take it (1 each, without one).
     std::vector<double> demand_per_candidate();
@@ -793,8 +506,39 @@ class basic_allocator {
     node_pools entry;
     for (const auto& label : node.meta.labels) entry.labels.emplace_back(label.name, label.value);
     entry.pools = std::move(gathered).value();
+    classify_pools(entry);
     return pools_by_node_.insert_or_assign(std::string(node.meta.name), std::move(entry)).first;
   }
+  // Marks the node's own pools and gives it the view id of the others (see node_pools::view).
+  void classify_pools(node_pools& entry) {
+    std::vector<std::uintptr_t> key;
+    auto add = [&key](std::span<const model::resource_slice* const> slices) {
+      key.push_back(slices.size());
+      for (const auto* s : slices) key.push_back(reinterpret_cast<std::uintptr_t>(s));
+    };
+    bool placed_per_device = false;
+    for (const pool& p : entry.pools) {
+      // A pool being updated or invalid keeps none of its slices: counted as the node's own (and unsound).
+      const bool own = p.device_slices.empty() || std::ranges::any_of(p.device_slices, [](const auto* s) {
+                         return s->node_name && !s->node_name->empty();
+                       });
+      entry.own_pools.push_back(static_cast<char>(own));
+      if (own) {
+        entry.own_pools_sound = entry.own_pools_sound && !p.incomplete && !p.invalid;
+        continue;
+      }
+      placed_per_device = placed_per_device || std::ranges::any_of(p.device_slices, [](const auto* s) {
+                            return s->per_device_node_selection.value_or(false);
+                          });
+      // A pool is the slices it was built from (what makes it incomplete or invalid is theirs too).
+      add(p.device_slices);
+      add(p.other_slices);
+    }
+    // Devices placed one by one reach nodes by name and labels: such a view is the node's own.
+    if (!placed_per_device)
+      entry.view = views_.emplace(std::move(key), static_cast<std::uint32_t>(views_.size())).first->second;
+  }
+  std::map<std::vector<std::uintptr_t>, std::uint32_t> views_;  // ids of node_pools::view
   // Selector results per (compiled expression, device): they depend on nothing else
   // (the driver is the device's slice's).
   struct pair_hash {

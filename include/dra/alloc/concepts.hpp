@@ -98,7 +98,10 @@ struct candidate_facts {
 
 // A policy decides the order in which the search tries candidate devices
 // (the search itself never changes): `order` holds candidate indices in
-// upstream's visiting order on entry and may be permuted.
+// upstream's visiting order on entry and may be permuted. The order it gives two
+// candidates must depend only on their facts and relative positions, not on
+// candidates no request picks (the runner searches one node of each
+// basic_allocator::outcome_class, whose nodes differ only in such candidates).
 template <class P>
 concept allocation_policy = std::default_initializable<P> &&
     requires(const P& policy, std::span<std::uint32_t> order, std::span<const candidate_facts> facts) {

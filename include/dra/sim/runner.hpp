@@ -290,6 +290,10 @@ class scenario_run {
     std::vector<model::allocation_result> results;
     std::pair<double, double> chosen_cost;  // counters stranded, placements lost
     const std::size_t shape = unfit_.shape_of(claims);
+    // What the first node of each outcome class (alloc::basic_allocator::outcome_class) found: whether its pools
+    // were invalid when nothing fit, nullopt when it fit. Another node of the class finds the same: it cannot fit
+    // at a lower cost than the first, which ties go to, and it does not fit when the first does not.
+    std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit;
     for (const auto* node : candidates) {
       if (failure) break;  // a missing template: nothing to try
       const auto indexed = node_index_.find(node);
@@ -298,12 +302,31 @@ class scenario_run {
           invalid_pools = invalid_pools || *known;
           continue;
         }
+      // Asked only once a class is known: a node that fits ends a first-fit run without it.
+      const bool classified = !class_unfit.empty();
+      std::optional<std::uint32_t> outcome_class;
+      if (classified) outcome_class = allocator_->outcome_class(*node, claims);
+      if (outcome_class)
+        if (const auto first = class_unfit.find(*outcome_class); first != class_unfit.end()) {
+          if (!first->second) continue;
+          if (indexed != node_index_.end()) unfit_.remember_unfit(shape, indexed->second, *first->second);
+          invalid_pools = invalid_pools || *first->second;
+          continue;
+        }
       auto outcome = allocator_->allocate(*node, claims);
       if (!outcome) {
         if (chosen == nullptr) failure = std::move(outcome).error();
         break;
       }
       report_.search_steps += outcome->search_steps;
+      if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || !outcome->fit())) {
+        if (!classified) outcome_class = allocator_->outcome_class(*node, claims);
+        if (outcome_class)
+          class_unfit.emplace(*outcome_class,
+                              outcome->fit()
+                                  ? std::nullopt
+                                  : std::optional<bool>(std::holds_alternative<alloc::invalid_pools>(outcome->result)));
+      }
       if (auto* fit = outcome->fit()) {
         // A node-ranking policy takes the fitting node whose devices strand the fewest counters, then cost
         // the fewest placements (ties: the earlier in its ranking); first fit takes the first node that fits.

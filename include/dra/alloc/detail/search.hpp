@@ -7,12 +7,11 @@
 namespace dra::alloc {
 
 template <allocation_policy Policy, selector_engine Engine>
-result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
+auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*> {
   auto gathered = a_.node_entry(node_);
   if (!gathered) return gathered.error();
   const auto cached = *gathered;
   pools_ = &cached->second.pools;
-
   if (!cached->second.laid_out) {
     lay_out(cached->second);
     cached->second.laid_out = true;
@@ -73,10 +72,18 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   }
   layout.ledger_generation = a_.state_->generation();
   layout.changes_seen = a_.state_->changes_seen();
-  layout.searching = true;
   candidates_ = layout.live;
   slots_ = layout.slots;
   pool_overdrawn_ = layout.overdrawn;
+  return &layout;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
+  auto entered = enter_node();
+  if (!entered) return std::move(entered).error();
+  node_pools& layout = **entered;
+  layout.searching = true;
   // Compatibility groups of allocated devices, read from their slices as upstream does.
   group_state_.assign(layout.group_slots, {});
   group_undo_.clear();
@@ -107,7 +114,23 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
 }
 
 template <allocation_policy Policy, selector_engine Engine>
-result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
+bool basic_allocator<Policy, Engine>::search::picks_no_own_device() {
+  auto entered = enter_node();
+  if (!entered) return false;
+  const node_pools& layout = **entered;
+  if (!prepare_requests()) return false;
+  for (std::uint32_t c = 0; c < candidates_.size(); ++c) {
+    if (!layout.own_pools[layout.candidates[c].pool]) continue;
+    for (std::size_t ci = 0; ci < requests_.size(); ++ci)
+      for (auto& entries : requests_[ci])
+        for (request_data& rd : entries)
+          if (const auto picked = is_selectable(rd, ci, c); !picked || *picked) return false;
+  }
+  return true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+status basic_allocator<Policy, Engine>::search::prepare_requests() {
   // Check every request as upstream does before searching.
   requests_.resize(claims_.size());
   constraints_.resize(claims_.size());
@@ -186,6 +209,12 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_b
     }
   }
 
+  return {};
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
+  if (auto prepared = prepare_requests(); !prepared) return std::move(prepared).error();
   auto found = allocate_one(0, 0, 0, 0, detail::alternative::undecided, 0);
   if (!found) return found.error();
   allocation_outcome outcome;

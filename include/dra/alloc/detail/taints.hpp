@@ -1,6 +1,8 @@
-// Device taints against a request's tolerations (KEP-5055): which taints keep a device from being allocated.
+// Device taints (KEP-5055): the devices a DeviceTaintRule picks, and which taints keep a device from being allocated
+// against a request's tolerations.
 #pragma once
 
+#include <dra/alloc/ledger.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 
@@ -10,6 +12,13 @@
 namespace dra::alloc {
 
 namespace detail {
+
+// Whether a DeviceTaintRule's selector picks a device: every field it sets must match; none set picks all.
+[[nodiscard]] inline bool rule_selects(const model::device_taint_selector& selector, const device_ref& id) noexcept {
+  return (!selector.driver || *selector.driver == id.driver) && (!selector.pool || *selector.pool == id.pool) &&
+         (!selector.device || *selector.device == id.device);
+}
+
 [[nodiscard]] inline bool tolerates(const model::device_toleration& t, const model::device_taint& taint) {
   if (!t.effect.empty() && t.effect != taint.effect) return false;
   if (!t.key.empty() && t.key != taint.key) return false;
