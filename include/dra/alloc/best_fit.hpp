@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
+#include <vector>
 
 namespace dra::alloc {
 
@@ -31,7 +32,10 @@ struct best_fit {
       return std::tuple(f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1, f.counters_stranded,
                         f.placements_lost, f.counter_sets_free, f.counter_share);
     };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+    // Keys made once per candidate, not once per comparison: a node may have thousands of candidates.
+    std::vector<decltype(key(0))> keys(facts.size());
+    for (const std::uint32_t i : order) keys[i] = key(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
   }
   void order_nodes(std::span<std::uint32_t> order, std::span<const node_facts> facts) const {
     std::stable_sort(order.begin(), order.end(),

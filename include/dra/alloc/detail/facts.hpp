@@ -44,6 +44,19 @@ struct candidate_input {
   std::vector<std::vector<std::uint32_t>> users(slot_totals.size());  // candidates drawing on each slot
   std::vector<double> size(n, 0);
   std::vector<bool> possible(n, false);  // a placement that could still be taken
+  // Every candidate's draws as doubles, converted once: the loops below visit each many times (a MIG placement's
+  // neighbours draw on the same eight memory slices).
+  std::vector<std::pair<std::uint32_t, double>> draws;
+  std::vector<std::uint32_t> first_draw(n + 1, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    first_draw[i] = static_cast<std::uint32_t>(draws.size());
+    for (const auto& [slot, amount] : candidates[i].draws) draws.emplace_back(slot, amount.approximate_double());
+  }
+  first_draw[n] = static_cast<std::uint32_t>(draws.size());
+  auto draws_of = [&](std::uint32_t i) {
+    return std::span<const std::pair<std::uint32_t, double>>(draws.data() + first_draw[i],
+                                                             draws.data() + first_draw[i + 1]);
+  };
   for (std::uint32_t i = 0; i < n; ++i) {
     const candidate_input& c = candidates[i];
     candidate_facts& f = facts[i];
@@ -58,8 +71,7 @@ struct candidate_input {
     f.device = c.device;
     f.demand = c.demand;
     bool fits = !c.in_use;
-    for (const auto& [slot, amount] : c.draws) {
-      const double a = amount.approximate_double();
+    for (const auto& [slot, a] : draws_of(i)) {
       if (available[slot] < total[slot]) f.counters_in_use = true;
       if (total[slot] > 0) size[i] += a / total[slot];
       if (a > available[slot]) fits = false;
@@ -67,7 +79,7 @@ struct candidate_input {
     }
     f.counter_share = size[i];
     // A shared device that already carries allocations charges no counters when taken again.
-    possible[i] = fits && !c.draws.empty() && !(c.shared && c.has_allocations);
+    possible[i] = fits && !draws_of(i).empty() && !(c.shared && c.has_allocations);
   }
   // Stamps mark, per candidate, the neighbours and slots already counted and the neighbours it makes impossible.
   std::vector<std::uint32_t> seen_candidate(n, UINT32_MAX), seen_slot(slot_totals.size(), UINT32_MAX);
@@ -76,7 +88,7 @@ struct candidate_input {
   std::vector<double> taken(slot_totals.size(), 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!possible[i]) continue;
-    for (const auto& [slot, amount] : candidates[i].draws) taken[slot] += amount.approximate_double();
+    for (const auto& [slot, amount] : draws_of(i)) taken[slot] += amount;
     double lost = size[i], free = 0;
     set_slots.clear();
     seen_candidate[i] = i;
@@ -86,14 +98,14 @@ struct candidate_input {
       set_slots.push_back(slot);
       free += total[slot] > 0 ? available[slot] / total[slot] : 1;
     };
-    for (const auto& [slot, amount] : candidates[i].draws) {
+    for (const auto& [slot, amount] : draws_of(i)) {
       for (std::uint32_t d : users[slot]) {
         if (seen_candidate[d] == i) continue;
         seen_candidate[d] = i;
-        for (const auto& [other_slot, other_amount] : candidates[d].draws) count_slot(other_slot);
+        for (const auto& [other_slot, other_amount] : draws_of(d)) count_slot(other_slot);
         if (!possible[d]) continue;
-        for (const auto& [other_slot, other_amount] : candidates[d].draws)
-          if (other_amount.approximate_double() + taken[other_slot] > available[other_slot]) {
+        for (const auto& [other_slot, other_amount] : draws_of(d))
+          if (other_amount + taken[other_slot] > available[other_slot]) {
             lost += size[d] * candidates[d].demand;
             lost_by[d] = i;
             break;
@@ -114,7 +126,7 @@ struct candidate_input {
       }
       if (usable_before && !usable_after) stranded += 1;
     }
-    for (const auto& [slot, amount] : candidates[i].draws) taken[slot] = 0;
+    for (const auto& [slot, amount] : draws_of(i)) taken[slot] = 0;
     facts[i].placements_lost = lost;
     facts[i].counters_stranded = stranded;
     facts[i].counter_sets_free = set_slots.empty() ? 1 : free / static_cast<double>(set_slots.size());
