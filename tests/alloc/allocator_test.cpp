@@ -637,6 +637,37 @@ TEST(Allocator, SkipsAFullSharedDeviceOnlyForRequestsItCannotHold) {
   EXPECT_EQ(devices(one), (std::vector<std::string>{"req-0=nic-0"}));
 }
 
+TEST(Allocator, CapacityVerdictsKeptBetweenSearchesFollowTheLedger) {
+  // Best fit visits shared devices with allocations first in every search, so whether a request's capacity fits
+  // beside what the ledger gave out is kept per device between searches. A device the ledger changes, or a ledger
+  // assigned anew, must be judged again.
+  builder b;
+  b.shared_nics();
+  model::resource_claim& six = b.claim("six");
+  six.spec.requests[0].exactly->capacity = model::capacity_requirements{{{"bandwidth", q("6G")}}};
+  dra::cel::selector_engine engine;
+  alloc::ledger state;
+  state.add(share_of("nic-0", "10G"));
+  state.add(share_of("nic-1", "5G"));
+  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
+  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  alloc::basic_allocator<alloc::best_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
+                                                                       engine);
+  const model::resource_claim* claims[] = {&six};
+  auto device = [&] {
+    auto outcome = a.allocate(b.s.nodes[0].object, claims);
+    EXPECT_TRUE(outcome);
+    return outcome && outcome->fit() ? std::string(outcome->fit()->results[0].results[0].device) : std::string("none");
+  };
+  EXPECT_EQ(device(), "none");  // 0G and 5G left: both judged too full for 6G
+  alloc::ledger fresh;
+  fresh.add(share_of("nic-0", "10G"));
+  state = std::move(fresh);  // nic-1 has 10G again
+  EXPECT_EQ(device(), "nic-1");
+  state.add(share_of("nic-1", "5G"));  // judged fitting a moment ago; not any more
+  EXPECT_EQ(device(), "none");
+}
+
 TEST(Runner, PodsInOrderThenUnreferencedClaims) {
   builder b;
   b.device(b.slice("slice-1"), "device-1");

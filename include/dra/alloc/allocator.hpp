@@ -266,6 +266,7 @@ class basic_allocator {
     std::vector<std::uint32_t> exclusive_for;  // claim indices holding it exclusively in this search
     std::uint32_t shares = 0;                  // shared allocations in this search
     capacity_amounts allocating;               // capacity given out in this search
+    std::uint64_t ledger_stamp = 0;            // changes whenever what the ledger says of it is refreshed
   };
   struct counter_slot {
     quantity available;  // the counter's value less what allocated devices hold
@@ -331,6 +332,13 @@ class basic_allocator {
       std::map<std::string, std::vector<std::uint32_t>, std::less<>> candidates;
     };
     std::map<std::string, value_index, std::less<>> attribute_index;
+    // Whether a set of capacity asks fits each candidate beside what the ledger gave out of it, as of the
+    // candidate's ledger_stamp: a best-fit search visits full shared devices first, every time.
+    struct capacity_verdicts {
+      std::vector<std::pair<std::string, quantity>> asks;  // as the request has them (quantities identical)
+      std::vector<std::pair<std::uint64_t, bool>> fits;    // per candidate: stamp, verdict
+    };
+    std::vector<capacity_verdicts> capacity_in_state;
     std::map<std::vector<const void*>, selection> selections;  // key: class, then the compiled selectors
     // Per compiled selector, what it says of each candidate: kept per node, so that a lookup is an index; devices of
     // slices without a node name reach every node, and their results are kept allocator-wide as well.
@@ -375,6 +383,7 @@ class basic_allocator {
       std::span<detail::selector_verdict> selectable;  // per candidate (the node's selection)
       typename node_pools::selection* selection = nullptr;
       std::uint32_t* first_live = nullptr;  // the selection's, for requests asking for the same capacity
+      std::size_t capacity_verdicts = 0;    // its asks' entry in the node's capacity_in_state
       // The class's and the request's selectors, compiled (looked up by text once per search, not per candidate).
       std::vector<const compiled*> class_programs, own_programs;
       std::vector<std::vector<detail::selector_verdict>*> class_verdicts, own_verdicts;  // the node's, per program
@@ -405,6 +414,9 @@ class basic_allocator {
     // Whether the request's capacity fits the device, less what `counted` names as given out.
     bool capacity_fits(const request_data& rd, const candidate& c,
                        capacity_counted counted = capacity_counted::all) const;
+    // capacity_fits(rd, candidate ix), kept per node while neither the ledger nor this search changes the device.
+    bool capacity_fits_now(const request_data& rd, std::uint32_t ix) const;
+    std::size_t capacity_verdicts_for(const model::device_request_spec& spec);
     bool in_use(const candidate& c) const { return c.exclusive_in_state || !c.exclusive_for.empty(); }
     bool reserve_counters(const candidate& c);
     void release_counters(const candidate& c);
@@ -421,7 +433,7 @@ class basic_allocator {
     bool hopeless(std::size_t claim, request_data& rd, std::size_t needed, std::size_t start);
     bool short_of_counters_in_state(const candidate& c) const;
     bool short_of_capacity_in_state(const request_data& rd, const candidate& c) const;
-    bool may_still_take(std::size_t claim, const request_data& rd, const candidate& c, bool capacity_now = true) const;
+    bool may_still_take(std::size_t claim, const request_data& rd, std::uint32_t ix, bool capacity_now = true) const;
     std::size_t first_live(request_data& rd);
     const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,

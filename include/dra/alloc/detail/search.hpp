@@ -38,6 +38,7 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
   auto refresh = [&](const device_place& place, const ledger::device_state* held) {
     if (place.candidate != device_place::npos) {
       candidate& c = layout.live[place.candidate];
+      ++c.ledger_stamp;
       c.exclusive_in_state = held != nullptr && held->exclusive;
       c.given_out = held != nullptr && held->given_out ? &*held->given_out : nullptr;
     }
@@ -391,6 +392,7 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
   rd.selectable = selection.values;
   rd.selection = &selection;
   rd.first_live = &selection.first_live[detail::capacity_key(spec)];
+  rd.capacity_verdicts = capacity_verdicts_for(spec);
   switch (spec.mode) {
     case model::allocation_mode::exact_count:
       rd.num_devices = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;
@@ -480,7 +482,7 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     auto selectable = is_selectable(rd, ci, ix);
     if (!selectable) return selectable.error();
     if (!*selectable) return std::nullopt;
-    if (f_.consumable_capacity && !capacity_fits(rd, c)) return std::nullopt;
+    if (f_.consumable_capacity && !capacity_fits_now(rd, ix)) return std::nullopt;
     auto ok = allocate_device(ci, rd, ix, false);
     if (!ok) return ok.error();
     if (!*ok) return std::nullopt;

@@ -108,6 +108,37 @@ bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& 
 }
 
 template <allocation_policy Policy, selector_engine Engine>
+bool basic_allocator<Policy, Engine>::search::capacity_fits_now(const request_data& rd, std::uint32_t ix) const {
+  const candidate& c = candidates_[ix];
+  // With no share of it taken in this search, what the ledger gave out is all that counts (what deallocate gave
+  // back leaves zero amounts in `allocating`, which add nothing).
+  if (c.shares != 0) return capacity_fits(rd, c);
+  auto& known = layout_->capacity_in_state[rd.capacity_verdicts].fits[ix];
+  if (known.first != c.ledger_stamp) known = {c.ledger_stamp, capacity_fits(rd, c, capacity_counted::ledger)};
+  return known.second;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+std::size_t basic_allocator<Policy, Engine>::search::capacity_verdicts_for(const model::device_request_spec& spec) {
+  std::span<const model::keyed<quantity>> asks;
+  if (spec.capacity) asks = spec.capacity->requests;
+  auto& entries = layout_->capacity_in_state;
+  // Quantities compared as identical, not equal: a request policy's default is matched by its exact form.
+  auto same = [&](const typename node_pools::capacity_verdicts& e) {
+    return std::ranges::equal(e.asks, asks, [](const auto& known, const auto& ask) {
+      return known.first == ask.name && known.second.identical(ask.value);
+    });
+  };
+  if (const auto it = std::ranges::find_if(entries, same); it != entries.end())
+    return static_cast<std::size_t>(it - entries.begin());
+  auto& added = entries.emplace_back();
+  for (const auto& ask : asks) added.asks.emplace_back(std::string(ask.name), ask.value);
+  // Stamps start at 0 and only grow: the largest marks a verdict not yet worked out.
+  added.fits.assign(candidates_.size(), {std::numeric_limits<std::uint64_t>::max(), false});
+  return entries.size() - 1;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::reserve_counters(const candidate& c) {
   if (pool_overdrawn_[c.st->pool]) return false;
   std::size_t added = 0;

@@ -126,7 +126,7 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     if (!f_.device_binding_and_status && !c.st->view.base().binding_conditions.empty()) return false;
     // A shared device's capacity only shrinks deeper unless some amount is negative: then only its policy counts.
     const bool capacity_now = !c.st->shared || !(gives_back || negative_default(c));
-    return may_still_take(d.claim, r, c, capacity_now);
+    return may_still_take(d.claim, r, ix, capacity_now);
   };
   std::size_t union_size = 0;  // the devices the requests without admin access may take, a shared one per request
   std::vector<char> usable_for(demands.size(), 0);
@@ -313,9 +313,11 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
 // scarcer (exclusive devices always draw them; a shared one only when it has no allocation yet).
 // With `capacity_now` false, capacity is judged by the device's policy alone (what is given out may shrink deeper).
 template <allocation_policy Policy, selector_engine Engine>
-bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, const request_data& rd, const candidate& c,
+bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, const request_data& rd, std::uint32_t ix,
                                                              bool capacity_now) const {
-  if (f_.consumable_capacity && !capacity_fits(rd, c, capacity_now ? capacity_counted::all : capacity_counted::none))
+  const candidate& c = candidates_[ix];
+  if (f_.consumable_capacity &&
+      !(capacity_now ? capacity_fits_now(rd, ix) : capacity_fits(rd, c, capacity_counted::none)))
     return false;
   if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
   if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
@@ -351,7 +353,7 @@ bool basic_allocator<Policy, Engine>::search::hopeless(std::size_t ci, request_d
     if (rd.selectable[ix] == detail::selector_verdict::rejected ||
         (rd.selectable[ix] == detail::selector_verdict::unknown && !unknown_counts))
       return false;
-    return may_still_take(ci, rd, c);
+    return may_still_take(ci, rd, ix);
   };
   std::size_t possible = 0;
   for (std::size_t p = start; p < order_.size(); ++p)
