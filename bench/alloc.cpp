@@ -1,5 +1,6 @@
 // Allocator benchmarks: a MIG node with counters and a matchAttribute constraint, a 500-node cluster run through the
-// scenario runner, shared NICs with capacity requests, and a hopeless request (17 devices on a node with 16).
+// scenario runner, shared NICs with capacity requests, a hopeless request (17 devices on a node with 16), and the
+// families of claims with no solution that issue #14 asks to end at once.
 #include <dra/cel/selector.hpp>
 
 #include <dra/alloc/allocator.hpp>
@@ -279,5 +280,87 @@ void BM_SeventeenOfSixteen(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SeventeenOfSixteen)->Unit(benchmark::kMicrosecond);
+
+// (e) Claims with no solution (issue #14: each answered in under 1 ms of search). One node, one slice of `devices`
+// devices with a `numa` value (groups of 8) and a `low` flag (the first four).
+struct hopeless_family {
+  arena names;
+  model::device_class klass = simple_class("gpu");
+  model::resource_slice slice;
+  model::node node;
+  model::resource_claim claim;
+
+  hopeless_family(int devices, std::vector<int> counts, std::vector<std::string_view> selectors = {},
+                  std::string_view match = {}, std::string_view distinct = {}) {
+    node.meta.name = "node-0";
+    slice.meta.name = "node-0-gpus";
+    slice.driver = "gpu.example.com";
+    slice.pool = {"node-0", 1, 1};
+    slice.node_name = model::text("node-0");
+    for (int i = 0; i < devices; ++i) {
+      model::device d;
+      d.name = names("gpu-" + std::to_string(i));
+      d.attributes.push_back({"low", model::device_attribute{i < 4}});  // sorted by name
+      d.attributes.push_back({"numa", model::device_attribute{std::int64_t{i / 8}}});
+      slice.devices.push_back(std::move(d));
+    }
+    claim.meta.name = "hopeless";
+    claim.meta.namespace_ = "default";
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      model::device_request request;
+      request.name = names("r" + std::to_string(r));
+      model::exact_device_request e;
+      e.device_class_name = "gpu";
+      e.count = counts[r];
+      if (r < selectors.size() && !selectors[r].empty()) e.selectors.push_back({selectors[r]});
+      request.exactly = e;
+      claim.spec.requests.push_back(std::move(request));
+    }
+    model::device_constraint c;
+    if (!match.empty()) c.match_attribute = match;
+    if (!distinct.empty()) c.distinct_attribute = distinct;
+    if (!match.empty() || !distinct.empty()) claim.spec.constraints.push_back(c);
+  }
+};
+
+hopeless_family family(std::int64_t which) {
+  constexpr std::string_view low = R"(device.attributes["gpu.example.com"].low)";
+  switch (which) {
+    case 0: return hopeless_family(30, {15, 16});           // one device more than the node has, in 2 requests
+    case 1: return hopeless_family(30, {10, 10, 11});       // ... in 3
+    case 2: return hopeless_family(30, {8, 8, 8, 7});       // ... in 4
+    case 3: return hopeless_family(128, {5, 4}, {}, "gpu.example.com/numa");     // 9 of one NUMA group of 8
+    case 4: return hopeless_family(128, {9, 8}, {}, {}, "gpu.example.com/numa");  // 17 NUMA values of 16
+    default: return hopeless_family(32, {16, 3, 2}, {{}, low, low});  // 5 low devices of 4 (no count sees it)
+  }
+}
+
+void BM_HopelessFamilies(benchmark::State& state) {
+  hopeless_family f = family(state.range(0));
+  dra::cel::selector_engine engine;
+  alloc::ledger none;
+  const model::device_class* classes[] = {&f.klass};
+  const model::resource_slice* slices[] = {&f.slice};
+  const model::resource_claim* claims[] = {&f.claim};
+  std::uint64_t steps = 0;
+  for (auto _ : state) {
+    alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> allocator(alloc::features::all(), none, classes,
+                                                                                 slices, engine);
+    allocator.set_step_budget(1'000'000);  // without its pruning, a family would run for hours
+    auto outcome = allocator.allocate(f.node, claims);
+    if (!outcome || outcome->fit() != nullptr) {
+      state.SkipWithError(outcome ? "a hopeless claim fitted" : outcome.error().message.c_str());
+      break;
+    }
+    steps = outcome->search_steps;
+  }
+  static constexpr const char* labels[] = {"31 of 30 in 2 requests", "31 of 30 in 3 requests", "31 of 30 in 4 requests",
+                                           "matchAttribute: 9 of a NUMA group of 8 (128 devices)",
+                                           "distinctAttribute: 17 values of 16 (128 devices)",
+                                           "16 any + 3 + 2 of 4 low devices (32 devices)"};
+  state.SetLabel(labels[std::min<std::int64_t>(state.range(0), 5)]);
+  state.counters["steps"] = static_cast<double>(steps);
+}
+BENCHMARK(BM_HopelessFamilies)->DenseRange(0, 5)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

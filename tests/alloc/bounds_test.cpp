@@ -1,6 +1,7 @@
 // The allocator's counting bounds: hopeless claims (too many devices over several requests, matchAttribute groups
 // too small, too few distinct values) end in a few steps, claims that fit get the same devices as without bounds,
-// errors the search would meet are still met, and the optional step budget.
+// errors the search would meet are still met, the optional step budget, and interchangeable devices tried once per
+// position of the search.
 #include <dra/alloc/allocator.hpp>
 #include <dra/cel/selector.hpp>
 
@@ -373,6 +374,66 @@ TEST(Bounds, AnExhaustedStepBudgetIsAnError) {
   EXPECT_EQ(exhausted.error().message,
             "claim default/claim, node node-1: search step budget of " + std::to_string(unlimited->search_steps - 1) +
                 " exhausted");
+}
+
+// Interchangeable devices (detail/search_symmetry.hpp): once a device's branch has failed at a position, devices no
+// request, constraint or taint tells apart from it are not tried there.
+
+TEST(Symmetry, InterchangeableDevicesEndAHopelessClaimNoCountCatches) {
+  // b and c need five of the four "low" devices between them, but a's sixteen of 32 leave room by every count the
+  // bounds make at the start (each request alone, all three together). Upstream tries each of C(32,16) ways of
+  // serving a; with the 28 "high" devices (and the four "low" ones) each one kind, a few hundred steps remain.
+  node_with_devices n(32);
+  n.attribute("low", [](int i) { return model::attribute_value{i < 4}; });
+  n.request("a", 16);
+  n.request("b", 3).selectors.push_back({"device.attributes[\"gpu.example.com\"].low"});
+  n.request("c", 2).selectors.push_back({"device.attributes[\"gpu.example.com\"].low"});
+  auto outcome = n.allocate(/*budget=*/20'000);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(outcome->fit(), nullptr);
+  EXPECT_LT(outcome->search_steps, 2'000u);
+}
+
+TEST(Symmetry, AClaimThatFitsAfterBacktrackingGetsFirstFitsDevices) {
+  // a takes gpu-0 and gpu-1, leaving b one low device. gpu-2 is as low as gpu-1 and is skipped for a's second
+  // device; gpu-3 is not, and is where upstream's search succeeds too.
+  node_with_devices n(8);
+  n.attribute("low", [](int i) { return model::attribute_value{i < 3}; });
+  n.request("a", 2);
+  n.request("b", 2).selectors.push_back({"device.attributes[\"gpu.example.com\"].low"});
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  ASSERT_TRUE(outcome->fit());
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"a=gpu-0", "a=gpu-3", "b=gpu-1", "b=gpu-2"}));
+}
+
+TEST(Symmetry, DevicesAConstraintTellsApartAreNotInterchangeable) {
+  // gpu-0 and gpu-7 pass and fail the same selectors, but sit on different NUMA nodes: a with gpu-0 fails (numa 0
+  // has two good devices for b), a with gpu-7 fits (numa 1 has three).
+  node_with_devices n(8);
+  n.attribute("good", [](int i) { return model::attribute_value{i == 1 || i == 2 || (i >= 4 && i <= 6)}; });
+  n.attribute("numa", [](int i) { return model::attribute_value{std::int64_t{i / 4}}; });
+  n.request("a", 1);
+  n.request("b", 3).selectors.push_back({"device.attributes[\"gpu.example.com\"].good"});
+  n.constraint(true, "gpu.example.com/numa");
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  ASSERT_TRUE(outcome->fit());
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"a=gpu-7", "b=gpu-4", "b=gpu-5", "b=gpu-6"}));
+}
+
+TEST(Symmetry, DevicesATaintTellsApartAreNotInterchangeable) {
+  // gpu-1 is tainted; a tolerates the taint, b does not. a with gpu-0 leaves b one device it may take; a with
+  // gpu-1 leaves it two.
+  node_with_devices n(3);
+  n.slice.devices[1].taints.push_back({"maintenance", "", "NoSchedule", std::nullopt});
+  auto& a = n.request("a", 1);
+  a.tolerations.push_back({"maintenance", model::toleration_operator::exists, "", "", std::nullopt});
+  n.request("b", 2);
+  auto outcome = n.allocate();
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  ASSERT_TRUE(outcome->fit());
+  EXPECT_EQ(chosen(*outcome), (std::vector<std::string>{"a=gpu-1", "b=gpu-0", "b=gpu-2"}));
 }
 
 }  // namespace

@@ -666,6 +666,7 @@ inline constexpr std::uint64_t max_search_steps = 50'000;
 
 struct node_outcome {
   bool error = false;
+  bool over_budget = false;
   bool fits = false;
   std::vector<model::allocation_result> results;
 };
@@ -685,10 +686,11 @@ struct allocator_inputs {
 };
 
 template <class Policy>
-std::vector<node_outcome> run_policy(const built& b) {
+std::vector<node_outcome> run_policy(const built& b, bool interchangeable_pruning = true) {
   allocator_inputs in(b);
   dra::alloc::basic_allocator<Policy, dra::cel::selector_engine> allocator(dra::alloc::features::all(), in.state,
                                                                             in.classes, in.slices, engine());
+  allocator.set_interchangeable_pruning(interchangeable_pruning);
   // Some shapes still make every policy enumerate (see docs/allocator.md); they are not compared, and the
   // inputs that find them are kept in the corpus to show which shapes remain.
   allocator.set_step_budget(max_search_steps);
@@ -703,6 +705,7 @@ std::vector<node_outcome> run_policy(const built& b) {
           outcome.error().message.find("search step budget") == std::string::npos)
         fail("unexpected error", outcome.error().to_string());
       o.error = true;
+      o.over_budget = outcome.error().code == dra::errc::search_budget;
     } else {
       if (std::holds_alternative<dra::alloc::invalid_pools>(outcome->result))
         fail("invalid pools", std::string(outcome->reason()));
@@ -853,6 +856,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   found_picks.clear();
   if (b.pending.empty()) return 0;
   const auto first = run_policy<dra::alloc::first_fit>(b);
+  // Skipping devices interchangeable with one that failed changes no result, only the number of steps.
+  const auto unpruned = run_policy<dra::alloc::first_fit>(b, /*interchangeable_pruning=*/false);
+  for (std::size_t n = 0; n < b.nodes.size(); ++n)
+    if (!first[n].over_budget && !unpruned[n].over_budget &&
+        (first[n].error != unpruned[n].error || first[n].fits != unpruned[n].fits ||
+         first[n].results != unpruned[n].results))
+      fail("skipping interchangeable devices changed the result", std::string(b.nodes[n].meta.name));
   const auto sorted = run_policy<dra::alloc::sorted>(b);
   const auto shared = run_policy<dra::alloc::shared_capacity>(b);
   for (std::size_t n = 0; n < b.nodes.size(); ++n)

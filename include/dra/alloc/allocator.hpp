@@ -196,6 +196,9 @@ class basic_allocator {
   // means no limit, as upstream (whose only bound is the scheduler's filter timeout). The counting bounds cut most
   // hopeless searches; a budget guards a service against the rest.
   void set_step_budget(std::uint64_t steps) noexcept { step_budget_ = steps; }
+  // Whether the search skips a device interchangeable with one whose branch already failed at the same position
+  // (docs/allocator.md): on by default; results are the same either way, only the number of steps differs.
+  void set_interchangeable_pruning(bool on) noexcept { interchangeable_pruning_ = on; }
 
   // The next shareID serial; callers that keep allocating continue from here.
   [[nodiscard]] std::uint64_t share_serial() const noexcept { return share_serial_; }
@@ -439,6 +442,11 @@ class basic_allocator {
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
     static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);
+    // Interchangeable candidates (detail/search_symmetry.hpp): whether the search may swap two free candidates
+    // anywhere in this unit without changing what any request, constraint or counter sees.
+    bool symmetry_applies() const;
+    bool may_be_interchangeable(const candidate& c) const;
+    bool interchangeable(std::uint32_t a, std::uint32_t b);
     // The attribute a claim constraint sees for the device under the request (upstream's attributeProvider): the
     // request's derived attribute of that name, evaluated once per (request, device), else the device's own.
     result<const model::device_attribute*> attribute_for(std::size_t claim, const request_data& rd, std::uint32_t c,
@@ -479,6 +487,7 @@ class basic_allocator {
     // shortcuts would skip, and an evaluation error ends the allocation; so for such claims the search takes no
     // shortcut that skips devices or cuts branches.
     std::vector<char> claim_derives_;
+    bool symmetric_ = false;  // symmetry_applies() for this unit, set once its requests are prepared
     // Derived attribute values per (request, candidate, derived attribute): constraints keep pointers into them.
     struct derived_key_hash {
       std::size_t operator()(const std::tuple<const request_data*, std::uint32_t, std::size_t>& k) const noexcept {
@@ -561,6 +570,7 @@ class basic_allocator {
   std::unordered_map<std::pair<const compiled*, const model::device*>, bool, pair_hash> selector_results_;
   std::uint64_t share_serial_ = 1;
   std::uint64_t step_budget_ = 0;
+  bool interchangeable_pruning_ = true;
   const pending_demand* demand_ = nullptr;
 };
 

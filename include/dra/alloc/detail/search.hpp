@@ -4,6 +4,8 @@
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/detail/facts.hpp>
 
+#include <array>
+
 namespace dra::alloc {
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -216,6 +218,7 @@ status basic_allocator<Policy, Engine>::search::prepare_requests() {
 template <allocation_policy Policy, selector_engine Engine>
 result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
   if (auto prepared = prepare_requests(); !prepared) return std::move(prepared).error();
+  symmetric_ = a_.interchangeable_pruning_ && symmetry_applies();
   auto found = allocate_one(0, 0, 0, 0, detail::alternative::undecided, 0);
   if (!found) return found.error();
   allocation_outcome outcome;
@@ -470,6 +473,10 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
   start = std::max(start, first_live(rd));
   if (di == 0 && unit_hopeless(ci, ri, rd, rd.num_devices, start)) return step::failed;
   if (rd.num_devices - di >= 2 && hopeless(ci, rd, rd.num_devices - di, start)) return step::failed;
+  // Candidates whose whole branch failed at this position: one interchangeable with them would fail there too
+  // (detail/search_symmetry.hpp). A few are kept: most positions see one or two kinds of device fail.
+  std::array<std::uint32_t, 8> failed_here{};
+  std::size_t failed_count = 0;
   // Tries the candidate at position p: a step to return, or nullopt to go on with the next one.
   auto attempt = [&](std::size_t p) -> std::optional<result<step>> {
     const std::uint32_t ix = order_[p];
@@ -483,6 +490,9 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     if (!selectable) return selectable.error();
     if (!*selectable) return std::nullopt;
     if (f_.consumable_capacity && !capacity_fits_now(rd, ix)) return std::nullopt;
+    if (failed_count != 0 && may_be_interchangeable(c))
+      for (std::size_t k = 0; k < failed_count; ++k)
+        if (interchangeable(failed_here[k], ix)) return std::nullopt;
     auto ok = allocate_device(ci, rd, ix, false);
     if (!ok) return ok.error();
     if (!*ok) return std::nullopt;
@@ -490,6 +500,7 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
     if (r && *r == step::done) return step::done;
     deallocate(ci, ix);
     if (!r || *r == step::max_exceeded) return r;
+    if (symmetric_ && failed_count < failed_here.size() && may_be_interchangeable(c)) failed_here[failed_count++] = ix;
     return std::nullopt;
   };
   if (const std::vector<std::uint32_t>* only = with_fixed_value(ci, rd)) {
@@ -628,3 +639,4 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
 #include <dra/alloc/detail/search_demand.hpp>
 #include <dra/alloc/detail/search_device.hpp>
 #include <dra/alloc/detail/search_pruning.hpp>
+#include <dra/alloc/detail/search_symmetry.hpp>
