@@ -397,7 +397,6 @@ class basic_allocator {
     struct device_result {
       std::uint32_t candidate = 0;
       const request_data* request = nullptr;
-      std::optional<std::string> share_id;
       capacity_amounts consumed;
       bool counters_charged = false;
       std::uint32_t groups_joined = 0;  // entries this device pushed onto group_undo_

@@ -550,7 +550,9 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
       d.binding_conditions = c.st->view.base().binding_conditions;
       d.binding_failure_conditions = c.st->view.base().binding_failure_conditions;
     }
-    d.share_id = r.share_id;
+    // Numbered as results are built, not as the search tries devices: a shareID does not depend on the branches
+    // the search tried or skipped (upstream draws a random one per try).
+    if (c.st->shared) d.share_id = a_.next_share_id();
     d.consumed_capacity = r.consumed;
     out.results.push_back(std::move(d));
   }

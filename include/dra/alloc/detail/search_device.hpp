@@ -237,7 +237,6 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
         r.consumed.push_back({e.name, amount});
         detail::add_amount(c.allocating, e.name, amount);
       }
-      r.share_id = a_.next_share_id();
     }
   }
   if (shared) ++c.shares;
