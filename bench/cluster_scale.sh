@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times whole-process `dra allocate` on the four cluster-scale scenarios of issue #14 (written by
+# Times whole-process `dra allocate` on the cluster-scale scenarios of issue #14 (written by
 # bench/cluster_scenarios.cpp) and checks how many claims each allocates; and whole-process
 # `dra summary` on the ingest benchmark's 100 MB of slices (slices-1400: the target is 500 MB/s),
 # checking the pools and devices it counts.
@@ -43,6 +43,8 @@ done
 #  consumable-100: 2,000 pods x 2 x 40Gi on 2,000 pools of two 80Gi shareable devices; the second one
 #    also gives out its whole `counters` capacity (no request policy) to its first allocation, so a
 #    pool takes three requests: room for 3,000 pods.
+#  hopeless: six claims with no solution on one node, one per family of issue #14 (counts, a
+#    matchAttribute group, distinct values, and one that only interchangeable devices end).
 #  slices-1400: 101.6 MB of ResourceSlices (1,400 nodes of 8 A100s with every MIG placement);
 #    500 MB/s is 203 ms.
 scenarios=(
@@ -50,6 +52,7 @@ scenarios=(
   "mig-64 allocate 100 588 12 0"
   "partitionable-100 allocate 500 4000 0 0"
   "consumable-100 allocate 300 2000 0 0"
+  "hopeless allocate 50 0 6 0"
   "slices-1400 summary 203 4200 1400 168000"
 )
 

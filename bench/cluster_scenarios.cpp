@@ -522,12 +522,56 @@ scenario_file consumable_100() {
   return s;
 }
 
+// (e) Claims with no solution, each in one of the families issue #14 asks to end at once (< 1 ms of search, < 50 ms
+// for the whole process): one node with 30 GPUs (the first four "low") and 128 accelerators in NUMA groups of 8;
+// 31 GPUs split over 2, 3 and 4 requests; 9 accelerators of one NUMA group; 17 distinct NUMA values of 16; and 16
+// GPUs plus 3 and 2 low ones (no count catches it: interchangeable devices do).
+scenario_file hopeless() {
+  scenario_file s;
+  s.add(node("node-0"));
+  std::vector<std::string> gpus, accelerators;
+  for (int i = 0; i < 30; ++i)
+    gpus.push_back(object{}
+                       .str("name", "gpu-" + n(i))
+                       .obj("attributes", object{}.raw("index", int_attribute(i)).raw("low", bool_attribute(i < 4)))
+                       .json());
+  for (int i = 0; i < 128; ++i)
+    accelerators.push_back(
+        object{}.str("name", "acc-" + n(i)).obj("attributes", object{}.raw("numa", int_attribute(i / 8))).json());
+  s.add(resource_slice("node-0-gpus", slice_spec_on_node("gpu.example.com", "node-0", 1).raw("devices", array(gpus))));
+  s.add(resource_slice("node-0-accelerators",
+                       slice_spec_on_node("acc.example.com", "node-0", 1).raw("devices", array(accelerators))));
+  s.add(device_class("gpu", "device.driver == 'gpu.example.com'"));
+  s.add(device_class("acc", "device.driver == 'acc.example.com'"));
+  auto requests = [](std::string_view class_name, const std::vector<int>& counts,
+                     const std::vector<std::string>& selectors = {}) {
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < counts.size(); ++r)
+      out.push_back(request("r" + n(int(r)), exact_request(class_name, r < selectors.size() ? selectors[r] : "",
+                                                            counts[r])));
+    return out;
+  };
+  auto constraint = [](std::string_view kind) {
+    return object{}.str(kind, "acc.example.com/numa").json();
+  };
+  const std::string low = "device.attributes['gpu.example.com'].low";
+  s.add(claim("default", "gpus-31-of-30-in-2", claim_spec(requests("gpu", {15, 16}))));
+  s.add(claim("default", "gpus-31-of-30-in-3", claim_spec(requests("gpu", {10, 10, 11}))));
+  s.add(claim("default", "gpus-31-of-30-in-4", claim_spec(requests("gpu", {8, 8, 8, 7}))));
+  s.add(claim("default", "nine-of-one-numa-group",
+              claim_spec(requests("acc", {5, 4}), {constraint("matchAttribute")})));
+  s.add(claim("default", "seventeen-distinct-numa-values",
+              claim_spec(requests("acc", {9, 8}), {constraint("distinctAttribute")})));
+  s.add(claim("default", "five-of-four-low-gpus", claim_spec(requests("gpu", {16, 3, 2}, {"", low, low}))));
+  return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: cluster_scenarios OUTDIR\n"
-                 "writes OUTDIR/{gpus-500x8,mig-64,partitionable-100,consumable-100,slices-1400}.json\n";
+                 "writes OUTDIR/{gpus-500x8,mig-64,partitionable-100,consumable-100,hopeless,slices-1400}.json\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
@@ -541,7 +585,8 @@ int main(int argc, char** argv) {
       {"gpus-500x8.json", gpus_500x8},
       {"mig-64.json", mig_64},
       {"partitionable-100.json", partitionable_100},
-      {"consumable-100.json", consumable_100}};
+      {"consumable-100.json", consumable_100},
+      {"hopeless.json", hopeless}};
   for (const auto& [file, make] : scenarios) {
     if (!make().write(out_dir / file)) {
       std::cerr << "cluster_scenarios: cannot write " << (out_dir / file) << "\n";

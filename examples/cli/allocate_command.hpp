@@ -19,6 +19,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace dra_cli {
@@ -82,6 +83,11 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
 
 }  // namespace detail
 
+// Scenario runs try nodes on every core the machine offers (the results are the same on any number).
+[[nodiscard]] inline dra::sim::run_options machine_run_options() {
+  return {.threads = std::max(1u, std::thread::hardware_concurrency())};
+}
+
 // allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim is
 // unschedulable, else 0.
 [[nodiscard]] inline int allocate_exit_code(const std::vector<dra::model::claim_outcome>& outcomes) {
@@ -96,7 +102,7 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
 template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
 int run_allocate_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
                       const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{});
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options());
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (call.output == output_format::scenario) {
     // In the input's format: JSON in, JSON out; YAML in, YAML out.

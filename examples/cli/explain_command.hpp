@@ -96,7 +96,8 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& c
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features);
+  auto report =
+      dra::sim::run_scenario(doc.scenario(), engine, features, dra::alloc::first_fit{}, machine_run_options());
   auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
   if (call.output == output_format::json)
     out << dra::sim::to_json(explanations);

@@ -458,7 +458,7 @@ inline std::string to_svg(const dra::sim::occupancy& occ) {
 template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
 int run_occupancy_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
                        const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{});
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options());
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   const dra::sim::occupancy occ = dra::sim::compute_occupancy(doc.scenario(), report.outcomes);
   const output_format format =

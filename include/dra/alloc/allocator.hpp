@@ -23,6 +23,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -203,6 +204,18 @@ class basic_allocator {
   // The next shareID serial; callers that keep allocating continue from here.
   [[nodiscard]] std::uint64_t share_serial() const noexcept { return share_serial_; }
   void set_share_serial(std::uint64_t next) noexcept { share_serial_ = next; }
+  // The shareID of a serial, as results carry it (an RFC 4122 version-4 UUID in normalized form).
+  [[nodiscard]] static std::string share_id(std::uint64_t serial) {
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "00000000-0000-4000-8000-%012llx",
+                  static_cast<unsigned long long>(serial & 0xffffffffffffULL));
+    return buffer;
+  }
+
+  // Makes the outcome_class() ids of this allocator and `other` comparable, for allocators over the same slices that
+  // try different nodes of one scenario, on different threads if need be (the ids are kept under a lock). Called
+  // before either allocates.
+  void share_outcome_classes(const basic_allocator& other) { views_ = other.views_; }
 
  private:
   struct compiled {
@@ -238,13 +251,7 @@ class basic_allocator {
     return derived_programs_.emplace(std::string(expression), std::move(c)).first->second;
   }
 
-  std::string next_share_id() {
-    std::uint64_t n = share_serial_++;
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "00000000-0000-4000-8000-%012llx",
-                  static_cast<unsigned long long>(n & 0xffffffffffffULL));
-    return buffer;
-  }
+  std::string next_share_id() { return share_id(share_serial_++); }
 
   // A device the search may pick, as laid out for one node.
   struct candidate_layout {
@@ -555,10 +562,17 @@ class basic_allocator {
       add(p.other_slices);
     }
     // Devices placed one by one reach nodes by name and labels: such a view is the node's own.
-    if (!placed_per_device)
-      entry.view = views_.emplace(std::move(key), static_cast<std::uint32_t>(views_.size())).first->second;
+    if (!placed_per_device) {
+      const std::scoped_lock hold(views_->lock);
+      entry.view = views_->ids.emplace(std::move(key), static_cast<std::uint32_t>(views_->ids.size())).first->second;
+    }
   }
-  std::map<std::vector<std::uintptr_t>, std::uint32_t> views_;  // ids of node_pools::view
+  // Ids of node_pools::view, by the slices of the pools a node gathers (see share_outcome_classes).
+  struct view_ids {
+    std::mutex lock;
+    std::map<std::vector<std::uintptr_t>, std::uint32_t> ids;
+  };
+  std::shared_ptr<view_ids> views_ = std::make_shared<view_ids>();
   // Selector results per (compiled expression, device): they depend on nothing else
   // (the driver is the device's slice's).
   struct pair_hash {

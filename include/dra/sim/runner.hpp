@@ -7,12 +7,14 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/detail/node_trials.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/node_usage.hpp>
 
 #include <algorithm>
 #include <cassert>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -54,6 +56,15 @@ struct run_report {
   std::uint64_t search_steps = 0;
 };
 
+// How a scenario is run, beyond the policy and the features.
+struct run_options {
+  // Threads that try a unit of work's nodes at once: any number gives the same results (the same node wins, with
+  // the same devices and share IDs, as with one). The first nodes a unit needs searched are searched one by one,
+  // so that units that fit where they are first tried (most of them) pay nothing for the threads; the rest are split
+  // among the threads, each node always to the same one (whose allocator keeps what it learnt of the node).
+  unsigned threads = 1;
+};
+
 namespace detail {
 
 // The nodes a scenario offers: its Node objects, else one per distinct slice nodeName (sorted), else node-0.
@@ -88,7 +99,10 @@ struct node_list {
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class scenario_run {
  public:
-  scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy)
+  using allocator_type = alloc::basic_allocator<Policy, Engine>;
+
+  scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
+               run_options options = {})
       : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes) {
     for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) node_index_.emplace(nodes_.nodes[i], i);
     for (const auto& c : s.claims)
@@ -111,6 +125,14 @@ class scenario_run {
     if constexpr (alloc::uses_facts<Policy>) {
       gather_demand();
       allocator_->set_demand(&demand_);
+    }
+    allocators_.push_back(&*allocator_);
+    for (unsigned t = 1; t < std::min<std::size_t>(options.threads, nodes_.nodes.size()); ++t) {
+      allocator_type& more = extra_allocators_.emplace_back(features, state_, classes_, slices_, engine, node_policy_);
+      more.set_taint_rules(rules_);
+      more.share_outcome_classes(*allocator_);
+      if constexpr (alloc::uses_facts<Policy>) more.set_demand(&demand_);
+      allocators_.push_back(&more);
     }
   }
 
@@ -294,7 +316,9 @@ class scenario_run {
     // were invalid when nothing fit, nullopt when it fit. Another node of the class finds the same: it cannot fit
     // at a lower cost than the first, which ties go to, and it does not fit when the first does not.
     std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit;
-    for (const auto* node : candidates) {
+    node_trials trials(*this, candidates, claims, shape);
+    for (std::size_t position = 0; position < candidates.size(); ++position) {
+      const auto* node = candidates[position];
       if (failure) break;  // a missing template: nothing to try
       const auto indexed = node_index_.find(node);
       if (indexed != node_index_.end())
@@ -305,7 +329,7 @@ class scenario_run {
       // Asked only once a class is known: a node that fits ends a first-fit run without it.
       const bool classified = !class_unfit.empty();
       std::optional<std::uint32_t> outcome_class;
-      if (classified) outcome_class = allocator_->outcome_class(*node, claims);
+      if (classified) outcome_class = trials.class_of(position);
       if (outcome_class)
         if (const auto first = class_unfit.find(*outcome_class); first != class_unfit.end()) {
           if (!first->second) continue;
@@ -313,14 +337,14 @@ class scenario_run {
           invalid_pools = invalid_pools || *first->second;
           continue;
         }
-      auto outcome = allocator_->allocate(*node, claims);
+      auto outcome = trials.search(position);
       if (!outcome) {
         if (chosen == nullptr) failure = std::move(outcome).error();
         break;
       }
       report_.search_steps += outcome->search_steps;
       if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || !outcome->fit())) {
-        if (!classified) outcome_class = allocator_->outcome_class(*node, claims);
+        if (!classified) outcome_class = trials.class_of(position);
         if (outcome_class)
           class_unfit.emplace(*outcome_class,
                               outcome->fit()
@@ -328,6 +352,7 @@ class scenario_run {
                                   : std::optional<bool>(std::holds_alternative<alloc::invalid_pools>(outcome->result)));
       }
       if (auto* fit = outcome->fit()) {
+        number_shares(fit->results);
         // A node-ranking policy takes the fitting node whose devices strand the fewest counters, then cost
         // the fewest placements (ties: the earlier in its ranking); first fit takes the first node that fits.
         const std::pair cost{fit->counters_stranded, fit->placements_lost};
@@ -366,6 +391,92 @@ class scenario_run {
     }
   }
 
+  // The allocator that tries `node` (allocators_[i % threads] for node i; the first for nodes not in the list).
+  allocator_type& owner(const model::node& node) {
+    const auto indexed = node_index_.find(&node);
+    return *allocators_[indexed == node_index_.end() ? 0 : indexed->second % allocators_.size()];
+  }
+  // The allocators as a fit oracle for explanations: each node asked of its own.
+  struct owner_oracle {
+    scenario_run* run = nullptr;
+    bool operator()(const model::node& node, std::span<const model::resource_claim* const> claims) const {
+      return allocator_oracle<allocator_type>{&run->owner(node)}(node, claims);
+    }
+  };
+
+  // Shares get their IDs in the order their results are read, whichever allocator (and thread) found them: as one
+  // allocator trying the nodes in turn would number them.
+  void number_shares(std::vector<model::allocation_result>& results) {
+    for (auto& result : results)
+      for (auto& device : result.results)
+        if (device.share_id) device.share_id = allocator_type::share_id(share_serial_++);
+  }
+
+  // Whether the runner, reading the outcomes of a unit's nodes in order, stops at a node with this outcome.
+  static bool stops_at(const result<alloc::allocation_outcome>& outcome) {
+    if (!outcome) return true;
+    const auto* fit = outcome->fit();
+    if (fit == nullptr) return false;
+    if constexpr (alloc::node_ranking_policy<Policy>)
+      return fit->counters_stranded == 0.0 && fit->placements_lost == 0.0;
+    else
+      return true;
+  }
+
+  // The outcome class and the outcome of each candidate node of one unit of work, asked of the allocator that owns
+  // the node: its own once, then, with several threads, the rest of the unit's nodes at once (detail::try_nodes).
+  class node_trials {
+   public:
+    node_trials(scenario_run& run, std::span<const model::node* const> candidates,
+                std::span<const model::resource_claim* const> claims, std::size_t shape)
+        : run_(run), candidates_(candidates), claims_(claims), shape_(shape) {}
+
+    std::optional<std::uint32_t> class_of(std::size_t position) {
+      if (!trials_.empty() && trials_[position].class_known) return trials_[position].outcome_class;
+      return allocator_at(position).outcome_class(*candidates_[position], claims_);
+    }
+
+    result<alloc::allocation_outcome> search(std::size_t position) {
+      const bool tried = !trials_.empty() && trials_[position].outcome;
+      if (!tried && searched_ >= searched_alone && run_.allocators_.size() > 1) try_rest_from(position);
+      ++searched_;
+      if (!trials_.empty() && trials_[position].outcome) return std::move(*trials_[position].outcome);
+      return allocator_at(position).allocate(*candidates_[position], claims_);
+    }
+
+   private:
+    std::size_t owner_of(std::size_t position) const {
+      const auto indexed = run_.node_index_.find(candidates_[position]);
+      return indexed == run_.node_index_.end() ? 0 : indexed->second % run_.allocators_.size();
+    }
+    allocator_type& allocator_at(std::size_t position) { return run_.owner(*candidates_[position]); }
+
+    // The nodes from `first` on that the runner may search (not known to be unfit), on every thread.
+    void try_rest_from(std::size_t first) {
+      trials_.resize(candidates_.size());
+      std::vector<std::size_t> positions;
+      for (std::size_t p = first; p < candidates_.size(); ++p) {
+        const auto indexed = run_.node_index_.find(candidates_[p]);
+        if (indexed != run_.node_index_.end() && run_.unfit_.known_unfit(shape_, indexed->second)) continue;
+        if (!trials_[p].outcome) positions.push_back(p);
+      }
+      if (!run_.threads_) run_.threads_.emplace(run_.allocators_.size());
+      try_nodes<allocator_type>(*run_.threads_, candidates_, positions, claims_, run_.allocators_,
+                                [this](std::size_t p) { return owner_of(p); }, &scenario_run::stops_at, trials_);
+    }
+
+    // Nodes a unit searches one by one before the threads take the rest: most units fit on the first or second
+    // node they need searched (a node is known unfit once it has been), and waking threads costs more than that.
+    static constexpr std::size_t searched_alone = 2;
+
+    scenario_run& run_;
+    std::span<const model::node* const> candidates_;
+    std::span<const model::resource_claim* const> claims_;
+    std::size_t shape_;
+    std::vector<node_trial> trials_;  // per candidate, once threads have tried some (empty until then)
+    std::size_t searched_ = 0;  // nodes searched for the unit so far
+  };
+
   // Why a unit fits nowhere, worked out only for such units (the search itself does no extra work). A node's verdict
   // for a one-claim unit is kept for the next claim of that spec until an allocation touches the node's pools: a
   // queue of pods that fit nowhere is explained node by node only where something changed.
@@ -374,9 +485,14 @@ class scenario_run {
     if (!funnels_) {
       funnels_.emplace(features_, state_, classes_, slices_, engine_);
       funnels_->set_taint_rules(rules_);
-      funnels_->read_from(*allocator_);
+      // Each node's pools and selector results from the allocator that tried it (which has them already).
+      funnels_->set_pool_source([this](const model::node& node) { return owner(node).pools_for(node); });
+      funnels_->set_verdict_source([this](const model::node& node, std::string_view expression,
+                                          const alloc::device_ref& id, const model::device& device) {
+        return owner(node).known_selector_result(node, expression, id, device);
+      });
     }
-    allocator_oracle<alloc::basic_allocator<Policy, Engine>> oracle{&*allocator_};
+    owner_oracle oracle{this};
     unit_diagnosis diagnosis;
     diagnosis.nodes.reserve(tried.size());
     for (const auto* node : tried) {
@@ -404,7 +520,12 @@ class scenario_run {
   std::vector<const model::device_class*> classes_;
   std::vector<const model::resource_slice*> slices_;
   std::vector<const model::device_taint_rule*> rules_;
-  std::optional<alloc::basic_allocator<Policy, Engine>> allocator_;
+  std::optional<allocator_type> allocator_;
+  // The allocators that try nodes, one per thread (run_options::threads): node i is tried by allocators_[i % size],
+  // the first being allocator_ (which also serves explanations).
+  std::deque<allocator_type> extra_allocators_;
+  std::vector<allocator_type*> allocators_;
+  std::uint64_t share_serial_ = 1;  // the next share ID's serial (number_shares)
   // What the queue still asks for, including the unit of work being allocated (policies that use facts only).
   alloc::pending_demand demand_;
   std::vector<std::vector<const model::device_claim*>> pod_demand_;  // per pod: what its unit of work asks for
@@ -415,6 +536,7 @@ class scenario_run {
   std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
+  std::optional<trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 
 }  // namespace detail
@@ -427,8 +549,9 @@ class scenario_run {
 // DeviceTaintRules add their taints to the devices they select.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
 [[nodiscard]] run_report run_scenario(const model::scenario& s, const Engine& engine,
-                                      alloc::features features = alloc::features::all(), Policy policy = {}) {
-  run_report report = detail::scenario_run<Engine, Policy>(s, engine, features, std::move(policy)).run();
+                                      alloc::features features = alloc::features::all(), Policy policy = {},
+                                      run_options options = {}) {
+  run_report report = detail::scenario_run<Engine, Policy>(s, engine, features, std::move(policy), options).run();
   // Debug builds re-check the never-over-commit promise on every run.
   assert(alloc::find_overcommit(s, report.outcomes).empty());
   return report;
