@@ -391,11 +391,12 @@ class scenario_run {
     }
   }
 
-  // The allocator that tries `node` (allocators_[i % threads] for node i; the first for nodes not in the list).
-  allocator_type& owner(const model::node& node) {
-    const auto indexed = node_index_.find(&node);
-    return *allocators_[indexed == node_index_.end() ? 0 : indexed->second % allocators_.size()];
+  // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
+  std::size_t owner_index(const model::node* node) const {
+    const auto indexed = node_index_.find(node);
+    return indexed == node_index_.end() ? 0 : indexed->second % allocators_.size();
   }
+  allocator_type& owner(const model::node& node) { return *allocators_[owner_index(&node)]; }
   // The allocators as a fit oracle for explanations: each node asked of its own.
   struct owner_oracle {
     scenario_run* run = nullptr;
@@ -445,10 +446,6 @@ class scenario_run {
     }
 
    private:
-    std::size_t owner_of(std::size_t position) const {
-      const auto indexed = run_.node_index_.find(candidates_[position]);
-      return indexed == run_.node_index_.end() ? 0 : indexed->second % run_.allocators_.size();
-    }
     allocator_type& allocator_at(std::size_t position) { return run_.owner(*candidates_[position]); }
 
     // The nodes from `first` on that the runner may search (not known to be unfit), on every thread.
@@ -462,7 +459,8 @@ class scenario_run {
       }
       if (!run_.threads_) run_.threads_.emplace(run_.allocators_.size());
       try_nodes<allocator_type>(*run_.threads_, candidates_, positions, claims_, run_.allocators_,
-                                [this](std::size_t p) { return owner_of(p); }, &scenario_run::stops_at, trials_);
+                                [this](std::size_t p) { return run_.owner_index(candidates_[p]); },
+                                &scenario_run::stops_at, trials_);
     }
 
     // Nodes a unit searches one by one before the threads take the rest: most units fit on the first or second
