@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "outcomes.hpp"
+
 #include <deque>
 #include <memory>
 #include <string>
@@ -110,12 +112,7 @@ dra::result<alloc::allocation_outcome> allocate_first_claim(const builder& b) {
   return a.allocate(b.s.nodes[0].object, claims);
 }
 
-std::vector<std::string> devices_of(const model::claim_outcome& o) {
-  std::vector<std::string> out;
-  if (o.allocated())
-    for (const auto& r : o.allocated()->allocation.results) out.push_back(r.request + "=" + std::string(r.device));
-  return out;
-}
+using dra_test::devices_of;
 
 TEST(Features, Parse) {
   EXPECT_EQ(*alloc::features::parse("all"), alloc::features::all());

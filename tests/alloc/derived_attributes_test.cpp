@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "outcomes.hpp"
+
 #include <deque>
 #include <string>
 #include <vector>
@@ -75,12 +77,7 @@ struct scenario_builder {
   }
 };
 
-std::vector<std::string> devices_of(const model::claim_outcome& o) {
-  std::vector<std::string> out;
-  if (o.allocated())
-    for (const auto& r : o.allocated()->allocation.results) out.push_back(r.request + "=" + std::string(r.device));
-  return out;
-}
+using dra_test::devices_of;
 
 std::string error_of(const model::claim_outcome& o) { return o.error() ? o.error()->message : std::string("(none)"); }
 

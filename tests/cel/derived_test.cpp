@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr std::string_view slice_json = R"({
+constexpr std::string_view derived_slice_json = R"({
   "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
   "spec": {
     "driver": "gpu.example.com", "nodeName": "n1",
@@ -29,7 +29,7 @@ constexpr std::string_view slice_json = R"({
 class Derived : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto loaded = dra::json::load(slice_json);
+    auto loaded = dra::json::load(derived_slice_json);
     ASSERT_TRUE(loaded) << loaded.error().to_string();
     doc_ = std::make_unique<dra::json::document>(std::move(loaded).value());
   }

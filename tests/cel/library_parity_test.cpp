@@ -17,7 +17,7 @@ namespace {
 using namespace dra::cel;
 
 // "value (type)" of a constant expression, "error: …" or "compile error: …".
-std::string run(std::string_view expression) {
+std::string shown(std::string_view expression) {
   static const auto env = make_dra_environment();
   auto program = compile(env, expression);
   if (!program) return "compile error: " + program.error().message;
@@ -32,7 +32,7 @@ struct evaluation {
 };
 
 void expect_all(std::initializer_list<evaluation> cases) {
-  for (const auto& c : cases) EXPECT_EQ(run(c.expression), c.expected) << c.expression;
+  for (const auto& c : cases) EXPECT_EQ(shown(c.expression), c.expected) << c.expression;
 }
 
 TEST(LibraryParity, KubernetesQuantityLibrary) {
@@ -217,13 +217,13 @@ TEST(LibraryParity, ChainedMacrosDoNotGrowTheTreeExponentially) {
   std::ifstream finding(std::filesystem::path(DRA_SOURCE_DIR) / "tests/fuzz/corpus/cel/sortby-chain-oom.cel");
   ASSERT_TRUE(finding);
   const std::string fuzzed((std::istreambuf_iterator<char>(finding)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(run(fuzzed), failed + "880: Syntax error: mismatched input '<EOF>'");
-  EXPECT_EQ(run("lists.range(10)" + repeated(".sortBy(x, -x).distinct()", 60) + ".reverse()"),
+  EXPECT_EQ(shown(fuzzed), failed + "880: Syntax error: mismatched input '<EOF>'");
+  EXPECT_EQ(shown("lists.range(10)" + repeated(".sortBy(x, -x).distinct()", 60) + ".reverse()"),
             "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9] (list)");
-  EXPECT_EQ(run("1.sortBy(x, x)"), failed + "1: sortBy can only be applied to a list, identifier, comprehension, call or select expression");
-  EXPECT_EQ(run("[1].sortBy(x, x) == [1] && {1: 2}.sortBy(x, x) == [1]"), failed + "28: sortBy can only be applied to a list, identifier, comprehension, call or select expression");
-  EXPECT_EQ(run("optional.of(1)" + repeated(".optMap(x, x + 1)", 12) + ".value()"), "13 (int)");
-  EXPECT_EQ(run("optional.of(1)" + repeated(".optMap(x, x + 1)", 40) + ".value()"), failed + "226: expression too large: macro expansion copies more than 100000 nodes");
+  EXPECT_EQ(shown("1.sortBy(x, x)"), failed + "1: sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+  EXPECT_EQ(shown("[1].sortBy(x, x) == [1] && {1: 2}.sortBy(x, x) == [1]"), failed + "28: sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+  EXPECT_EQ(shown("optional.of(1)" + repeated(".optMap(x, x + 1)", 12) + ".value()"), "13 (int)");
+  EXPECT_EQ(shown("optional.of(1)" + repeated(".optMap(x, x + 1)", 40) + ".value()"), failed + "226: expression too large: macro expansion copies more than 100000 nodes");
 }
 
 // Functions whose work outgrows their input are charged before the work, so the cost limit stops
@@ -240,7 +240,7 @@ TEST(LibraryParity, QuadraticAndGrowingFunctionsStopAtTheCostLimitBeforeWorking)
       {"sets.contains([1, 2, 3], [3, 1]) && sets.equivalent([1, 2], [2, 1, 1]) && sets.intersects([1], [2, 1])", "true (bool)"},
       {"'abcb'.replace('b', 'xx') + 'ab'.replace('', '-') + 'aaa'.replace('a', 'bb', 2)", "axxcxx-a-b-bbbba (string)"},
   });
-  EXPECT_EQ(run("'aaaa'" + repeated(".replace('a', 'aaaa')", 14) + ".size() > 0"), stopped);
+  EXPECT_EQ(shown("'aaaa'" + repeated(".replace('a', 'aaaa')", 14) + ".size() > 0"), stopped);
 }
 
 // The authorizer libraries are declared (a dyn receiver compiles) but no value can reach them.

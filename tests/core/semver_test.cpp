@@ -13,7 +13,7 @@ using dra::semver;
 
 static_assert(std::totally_ordered<semver>);
 
-semver parsed(std::string_view text) {
+semver parsed_version(std::string_view text) {
   auto v = semver::parse(text);
   EXPECT_TRUE(v.has_value()) << text << ": " << (v ? "" : v.error().to_string());
   return v ? *v : semver{};
@@ -106,23 +106,23 @@ TEST(Semver, OrdersByPrecedence) {
   for (std::size_t i = 0; i < ascending.size(); ++i) {
     for (std::size_t j = 0; j < ascending.size(); ++j) {
       auto expected = i <=> j;
-      EXPECT_EQ(parsed(ascending[i]) <=> parsed(ascending[j]), expected) << ascending[i] << " vs " << ascending[j];
+      EXPECT_EQ(parsed_version(ascending[i]) <=> parsed_version(ascending[j]), expected) << ascending[i] << " vs " << ascending[j];
     }
   }
 }
 
 TEST(Semver, IgnoresBuildMetadataInComparisons) {
-  EXPECT_EQ(parsed("1.0.0+a"), parsed("1.0.0+b"));
-  EXPECT_EQ(parsed("1.0.0-rc.1+x"), parsed("1.0.0-rc.1"));
-  EXPECT_LT(parsed("1.0.0-rc.1+zzz"), parsed("1.0.0+aaa"));
-  EXPECT_EQ(parsed("1.0.0+a").build(), "a");
+  EXPECT_EQ(parsed_version("1.0.0+a"), parsed_version("1.0.0+b"));
+  EXPECT_EQ(parsed_version("1.0.0-rc.1+x"), parsed_version("1.0.0-rc.1"));
+  EXPECT_LT(parsed_version("1.0.0-rc.1+zzz"), parsed_version("1.0.0+aaa"));
+  EXPECT_EQ(parsed_version("1.0.0+a").build(), "a");
 }
 
 TEST(Semver, ComparesNumericIdentifiersByValueAndBelowAlphanumerics) {
-  EXPECT_LT(parsed("1.0.0-2"), parsed("1.0.0-10"));
-  EXPECT_LT(parsed("1.0.0-999"), parsed("1.0.0-a"));
-  EXPECT_LT(parsed("1.0.0-A"), parsed("1.0.0-a"));  // byte order
-  EXPECT_LT(parsed("1.0.0-a"), parsed("1.0.0-a.0"));
+  EXPECT_LT(parsed_version("1.0.0-2"), parsed_version("1.0.0-10"));
+  EXPECT_LT(parsed_version("1.0.0-999"), parsed_version("1.0.0-a"));
+  EXPECT_LT(parsed_version("1.0.0-A"), parsed_version("1.0.0-a"));  // byte order
+  EXPECT_LT(parsed_version("1.0.0-a"), parsed_version("1.0.0-a.0"));
 }
 
 }  // namespace

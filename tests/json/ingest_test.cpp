@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,7 +31,7 @@ const T& attribute(const dra::model::device& d, std::string_view name) {
   return std::get<T>(a->value);
 }
 
-dra::quantity q(std::string_view text) { return *dra::quantity::parse(text); }
+using dra_test::q;
 
 TEST(Ingest, ReadsEveryResourceSliceField) {
   auto doc = load_fixture("full-slice.json");

@@ -15,7 +15,7 @@
 namespace {
 
 // Every item a chunk of its own unless asked otherwise: the threads take turns as often as they can.
-dra::json::loader threaded(unsigned threads, std::size_t chunk_bytes = 1) {
+dra::json::loader chunked(unsigned threads, std::size_t chunk_bytes = 1) {
   return dra::json::loader(
       dra::json::load_options{.threads = threads, .min_parallel_bytes = 0, .chunk_bytes = chunk_bytes});
 }
@@ -60,7 +60,7 @@ std::string many_items_list(int copies) {
 
 TEST(ParallelIngest, GivesTheSameDocumentOnAnyNumberOfThreads) {
   const std::string list = many_items_list(4);
-  auto sequential = threaded(1).load(list);
+  auto sequential = chunked(1).load(list);
   ASSERT_TRUE(sequential.has_value()) << sequential.error().to_string();
   const dra::model::scenario& one = sequential->scenario();
   ASSERT_GT(one.slices.size(), 20u);
@@ -76,7 +76,7 @@ TEST(ParallelIngest, GivesTheSameDocumentOnAnyNumberOfThreads) {
                                               std::pair{4u, std::size_t{1}}, std::pair{64u, std::size_t{1}},
                                               std::pair{2u, std::size_t{2000}}, std::pair{4u, std::size_t{0}}}) {
     SCOPED_TRACE(testing::Message() << threads << " threads, chunks of " << chunk_bytes << " bytes");
-    dra::json::loader loader = threaded(threads, chunk_bytes);
+    dra::json::loader loader = chunked(threads, chunk_bytes);
     auto doc = loader.load(list);
     ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
     // Moved, as a caller would: unescaped names live in arenas that move with the document.
@@ -94,12 +94,12 @@ TEST(ParallelIngest, ReadsATopLevelArrayAndSmallInputsAlike) {
     {"apiVersion":"v1","kind":"Node","metadata":{"name":"b"}}, {"apiVersion":"v1","kind":"Node","metadata":{"name":"c"}}])";
   for (const std::string& json : {array, std::string(R"({"kind":"List","items":[]})"), std::string("[]"),
                                    std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"x"}})")}) {
-    auto one = threaded(1).load(json);
-    auto two = threaded(2).load(json);
+    auto one = chunked(1).load(json);
+    auto two = chunked(2).load(json);
     ASSERT_TRUE(one.has_value() && two.has_value()) << json;
     EXPECT_TRUE(one->scenario() == two->scenario()) << json;
   }
-  auto doc = threaded(2).load(array);
+  auto doc = chunked(2).load(array);
   ASSERT_EQ(doc->scenario().nodes.size(), 3u);
   EXPECT_EQ(doc->scenario().nodes[2].source.path, "[2]");
   EXPECT_EQ(doc->scenario().nodes[2].source.json, R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"c"}})");
@@ -122,7 +122,7 @@ TEST(ParallelIngest, ReportsTheFirstErrorOfTheInputWhicheverThreadFindsIt) {
   for (const auto& bad : bad_items) {
     const std::string json = nodes_with_bad_items(100, bad);
     for (unsigned threads : {2u, 4u}) {
-      auto doc = threaded(threads).load(json);
+      auto doc = chunked(threads).load(json);
       ASSERT_FALSE(doc.has_value());
       EXPECT_EQ(doc.error().path, "items[" + std::to_string(bad.front()) + "].metadata.name") << threads;
       EXPECT_EQ(doc.error().message, "must be a string, not a number");
@@ -139,7 +139,7 @@ TEST(ParallelIngest, ReportsMalformedTextTheWalkSkippedWhereOneThreadDoes) {
   ASSERT_FALSE(sequential.has_value());
   EXPECT_EQ(sequential.error().path, "items[0]");
   for (unsigned threads : {2u, 4u}) {
-    auto doc = threaded(threads).load(json);
+    auto doc = chunked(threads).load(json);
     ASSERT_FALSE(doc.has_value()) << threads;
     EXPECT_EQ(doc.error(), sequential.error()) << threads;
   }
@@ -173,12 +173,12 @@ TEST(ParallelIngest, ReportsAnItemsErrorBeforeAnUnreadableEndOfTheList) {
   for (const variant& v : variants) {
     const std::string json = head + v.after_key + tail;
     SCOPED_TRACE(testing::PrintToString(v.after_key));
-    auto sequential = threaded(1).load(json);
+    auto sequential = chunked(1).load(json);
     ASSERT_FALSE(sequential.has_value());
     EXPECT_EQ(sequential.error().object, "ResourceSlice/tpu-counters");
     EXPECT_EQ(sequential.error().path, v.path);
     for (unsigned threads : {2u, 4u}) {
-      auto doc = threaded(threads).load(json);
+      auto doc = chunked(threads).load(json);
       ASSERT_FALSE(doc.has_value()) << threads;
       // Message, path, object and code alike.
       EXPECT_EQ(doc.error(), sequential.error())

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -72,7 +74,7 @@ bool has_error(const dra::error_list& errors, std::string_view object, std::stri
   return false;
 }
 
-dra::quantity q(std::string_view s) { return *dra::quantity::parse(s); }
+using dra_test::q;
 
 // The value under `name` of a sorted map; nullopt when absent.
 template <class V>

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 #include <string>
 #include <variant>
 
@@ -11,7 +13,7 @@ namespace {
 namespace model = dra::model;
 using dra::quantity;
 
-quantity q(std::string_view text) { return *quantity::parse(text); }
+using dra_test::q;
 
 TEST(VersionValue, MadeFromItsTextIsParsed) {
   const model::version_value v{"550.54.15"};

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -13,7 +15,7 @@ namespace {
 using dra::quantity;
 using dra::model::optional_box;
 
-quantity q(std::string_view text) { return *quantity::parse(text); }
+using dra_test::q;
 
 // Boxing is what keeps every capacity and attribute small.
 static_assert(sizeof(dra::model::device_capacity) < sizeof(quantity) + sizeof(dra::model::capacity_request_policy));

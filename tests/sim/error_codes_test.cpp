@@ -71,12 +71,12 @@ TEST(ErrorCodes, Cel) {
 }
 
 // One node, one slice, classes and a pending claim, allocated directly.
-struct cluster {
+struct one_node_cluster {
   json::document doc;
   cel::selector_engine engine;
   alloc::ledger state;
 
-  explicit cluster(const std::string& items) : doc(load(items)) {}
+  explicit one_node_cluster(const std::string& items) : doc(load(items)) {}
   static json::document load(const std::string& items) {
     auto d = json::load(R"({"apiVersion":"v1","kind":"List","items":[
       {"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},"spec":{}},)" +
@@ -117,34 +117,34 @@ const std::string two_gpus = R"({"name":"gpu-0","attributes":{"model":{"string":
                              R"({"name":"gpu-1","attributes":{"model":{"string":"b"}}})";
 
 TEST(ErrorCodes, Allocator) {
-  auto code = [](cluster& c, alloc::features f = alloc::features::all(), std::uint64_t budget = 0) {
+  auto code = [](one_node_cluster& c, alloc::features f = alloc::features::all(), std::uint64_t budget = 0) {
     auto outcome = c.allocate(f, budget);
     EXPECT_FALSE(outcome);
     return outcome ? errc::invalid_input : outcome.error().code;
   };
-  cluster no_class(slice(two_gpus) + "," + claim(R"([{"name":"r","exactly":{"deviceClassName":"tpu"}}])"));
+  one_node_cluster no_class(slice(two_gpus) + "," + claim(R"([{"name":"r","exactly":{"deviceClassName":"tpu"}}])"));
   EXPECT_EQ(code(no_class), errc::not_found);
 
-  cluster updating(slice(two_gpus, 2) + "," +
+  one_node_cluster updating(slice(two_gpus, 2) + "," +
                    claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}])"));
   EXPECT_EQ(code(updating), errc::pool_unavailable);
 
-  cluster all_apart(slice(two_gpus) + "," +
+  one_node_cluster all_apart(slice(two_gpus) + "," +
                     claim(R"([{"name":"one","exactly":{"deviceClassName":"gpu"}},)"
                           R"({"name":"all","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}])",
                           R"([{"matchAttribute":"gpu.example.com/model"}])"));
   EXPECT_EQ(code(all_apart), errc::constraint_conflict);
 
-  cluster with_subrequests(slice(two_gpus) + "," +
+  one_node_cluster with_subrequests(slice(two_gpus) + "," +
                            claim(R"([{"name":"r","firstAvailable":[{"name":"s","deviceClassName":"gpu"}]}])"));
   alloc::features no_lists = alloc::features::all();
   no_lists.prioritized_list = false;
   EXPECT_EQ(code(with_subrequests, no_lists), errc::unsupported);
 
-  cluster pair(slice(two_gpus) + "," + claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","count":2}}])"));
+  one_node_cluster pair(slice(two_gpus) + "," + claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","count":2}}])"));
   EXPECT_EQ(code(pair, alloc::features::all(), 1), errc::search_budget);
 
-  cluster runtime(slice(two_gpus) + "," +
+  one_node_cluster runtime(slice(two_gpus) + "," +
                   claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","selectors":)"
                         R"([{"cel":{"expression":"device.attributes['gpu.example.com'].memory > 1"}}]}}])"));
   EXPECT_EQ(code(runtime), errc::cel_runtime);

@@ -63,7 +63,7 @@ TEST(Overlay, SetsReplacesAndAddsFieldsKeepingTheRest) {
   EXPECT_FALSE(json::write_overlaid(bad, "{", changes));
 }
 
-constexpr std::string_view cluster = R"({"apiVersion": "v1", "kind": "List", "items": [
+constexpr std::string_view cluster_json = R"({"apiVersion": "v1", "kind": "List", "items": [
   {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
    "spec": {"driver": "gpu.example.com", "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
             "nodeName": "node-1", "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}},
@@ -84,7 +84,7 @@ constexpr std::string_view cluster = R"({"apiVersion": "v1", "kind": "List", "it
 
 TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
   sim::run_report first;
-  const std::string once = after(cluster, &first);
+  const std::string once = after(cluster_json, &first);
   ASSERT_EQ(first.outcomes.size(), 3u);
   const std::string alloc_train =
       R"({"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},)"
@@ -124,7 +124,7 @@ TEST(ScenarioOutput, AllocationsWrittenBackAndASecondRunChangesNothing) {
 }
 
 // "claim@node: request=pool/device[ tolerates key]" per outcome.
-std::vector<std::string> summary(const sim::run_report& r) {
+std::vector<std::string> placements(const sim::run_report& r) {
   std::vector<std::string> out;
   for (const auto& o : r.outcomes) {
     std::string line = o.claim + "@" + (o.allocated() ? o.allocated()->node : "-") + ":";
@@ -145,7 +145,7 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   auto report = sim::run_scenario(doc->scenario(), engine);
   // node-a's pool is drained by a DeviceTaintRule: the trainer's two claims go to node-b together; the
   // debugger's template tolerates the taint and gets node-a's first device.
-  EXPECT_EQ(summary(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+  EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
                                                        "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
                                                        "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
                                                        "example.com/maintenance"}));
@@ -190,7 +190,7 @@ TEST(ScenarioOutput, YamlInYamlOutRoundTrips) {
   ASSERT_EQ(doc->format(), json::input_format::yaml);
   const cel::selector_engine engine;
   auto report = sim::run_scenario(doc->scenario(), engine);
-  EXPECT_EQ(summary(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+  EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
                                                        "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
                                                        "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
                                                        "example.com/maintenance"}));

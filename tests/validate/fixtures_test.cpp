@@ -1,12 +1,11 @@
 // Every scenario the project ships validates clean (fixtures made for ingest are checked for their known problems).
 #include "support.hpp"
+#include "../support/files.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,12 +13,6 @@ namespace {
 
 using namespace validate_test;
 
-std::string read(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Fixtures written to exercise ingest and flattening, not to be valid
 // clusters, with the problems they are known to have.
@@ -65,7 +58,7 @@ TEST(ValidateFixtures, EveryShippedScenarioValidatesClean) {
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(DRA_SOURCE_DIR) / dir)) {
       if (entry.path().extension() != ".json") continue;
       ++checked;
-      const auto errors = errors_of(read(entry.path()), true);
+      const auto errors = errors_of(dra_test::read_file(entry.path()), true);
       const std::string name = entry.path().filename().string();
       if (auto known = known_invalid.find(name); known != known_invalid.end()) {
         ASSERT_EQ(errors.size(), known->second.size()) << name << "\n" << dump(errors);

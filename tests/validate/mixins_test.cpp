@@ -15,7 +15,6 @@ std::string names_list(int n, std::string_view prefix) {
 std::string named_mixins(int n, std::string_view prefix, const std::string& body) {
   return list_of(n, [&](int i) { return R"({"name":")" + std::string(prefix) + std::to_string(i) + "\"," + body + "}"; });
 }
-std::string counters(int n, int first = 0) { return map_of(n, "c", R"({"value":"1"})", first); }
 
 // A slice whose devices are `devices_json` and whose mixins are `mixins_json` (members of spec.mixins).
 std::string with_mixins(const std::string& devices_json, const std::string& mixins_json) {

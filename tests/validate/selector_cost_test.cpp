@@ -1,15 +1,14 @@
 // Selectors whose estimated cost exceeds Kubernetes' limit are refused as upstream's validation refuses them; every
 // selector the project ships stays well under it.
 #include "support.hpp"
+#include "../support/files.hpp"
 
 #include <dra/cel/selector.hpp>
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -81,12 +80,6 @@ TEST(SelectorCost, DerivedAttributesAreNotHeldToTheEstimate) {
   EXPECT_TRUE(errors.empty()) << dump(errors);
 }
 
-std::string read(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Every selector of every scenario file in the repository and the shared conformance data.
 std::set<std::string> shipped_selectors() {
@@ -107,7 +100,7 @@ std::set<std::string> shipped_selectors() {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
       const auto ext = entry.path().extension();
       if (!entry.is_regular_file() || (ext != ".json" && ext != ".yaml")) continue;
-      auto doc = dra::json::load(read(entry.path()));
+      auto doc = dra::json::load(dra_test::read_file(entry.path()));
       if (!doc) continue;  // not a scenario (CEL conformance cases, golden outputs, fuzz inputs)
       for (const auto& c : doc->scenario().classes) add(c.object.selectors);
       for (const auto& c : doc->scenario().claims) add_claim(c.object.spec);

@@ -299,7 +299,6 @@ TEST(ValidateRequestPolicy, Step) {
 std::string counter_set(std::string_view name, const std::string& counters) {
   return R"({"name":")" + std::string(name) + R"(","counters":)" + counters + "}";
 }
-std::string counters(int n, int first = 0) { return map_of(n, "c", R"({"value":"1"})", first); }
 
 TEST(ValidateCounters, AtMost8CounterSets) {
   auto sets = [](int n) { return list_of(n, [](int i) { return counter_set("set-" + std::to_string(i), counters(1)); }); };

@@ -96,6 +96,9 @@ inline std::string map_of(int n, std::string_view prefix, const std::string& val
   return out + "}";
 }
 
+// A JSON map of `n` counters c<first>… of value 1.
+inline std::string counters(int n, int first = 0) { return map_of(n, "c", R"({"value":"1"})", first); }
+
 // A JSON list of `n` copies of `item(i)`.
 template <class Item>
 std::string list_of(int n, Item item) {

@@ -303,7 +303,7 @@ TEST(UpstreamClaim, MissingSubObjectsAtTheirOwnPath) {
                                                      "spec.devices.config[0].opaque: Required value"}));
 }
 
-std::string allocated_claim(const std::string& allocation) {
+std::string claim_allocated_as(const std::string& allocation) {
   std::string c = claim(R"("requests":[{"name":"foo","exactly":{"deviceClassName":"foo"}}])");
   c.insert(c.size() - 1, R"(,"status":{"allocation":)" + allocation + "}");
   return c;
@@ -313,7 +313,7 @@ TEST(UpstreamClaim, StatusAllocationConfiguration) {
   // "configuration" of TestValidateClaimStatusUpdate.
   const std::string opaque = R"("opaque":{"driver":"dra.example.com","parameters":{"kind":"foo"}})";
   const std::string long_parameters = R"({"str": ")" + std::string(10 * 1024 - 9 - 2 + 1, 'x') + "\"}";
-  const auto errors = errors_of(allocated_claim(
+  const auto errors = errors_of(claim_allocated_as(
       R"({"devices":{"results":[{"request":"foo","driver":"foo","pool":"foo","device":"foo"}],"config":[)"
       R"({"source":"FromClaim",)" + opaque + "}," + R"({"source":"",)" + opaque + "}," +
       R"({"source":"no-such-source",)" + opaque + "}," + R"({"source":"FromClaim"},)" +
@@ -338,12 +338,12 @@ TEST(UpstreamClaim, StatusAllocationConfiguration) {
 
 TEST(UpstreamClaim, StatusNodeSelector) {
   // invalid-node-selector and invalid-update-invalid-label-value.
-  EXPECT_EQ(lines(errors_of(allocated_claim(R"({"nodeSelector":{}})"))),
+  EXPECT_EQ(lines(errors_of(claim_allocated_as(R"({"nodeSelector":{}})"))),
             std::vector<std::string>{
                 "status.allocation.nodeSelector.nodeSelectorTerms: Required value: must have at least one node selector "
                 "term"});
   EXPECT_EQ(
-      lines(errors_of(allocated_claim(
+      lines(errors_of(claim_allocated_as(
           R"({"nodeSelector":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"foo","operator":"In","values":["-1"]}]}]}})"))),
       std::vector<std::string>{
           "status.allocation.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].values[0]: Invalid value: \"-1\": " +
@@ -396,7 +396,7 @@ TEST(UpstreamClaim, ReservedFor) {
 }
 
 TEST(UpstreamClaim, ReservedForAndAnnotationsFromJson) {
-  std::string c = with_metadata(allocated_claim(R"({"devices":{"results":[]}})"), R"("annotations":{"!@#$%^":"x"})");
+  std::string c = with_metadata(claim_allocated_as(R"({"devices":{"results":[]}})"), R"("annotations":{"!@#$%^":"x"})");
   c.insert(c.rfind('}', c.size() - 2),
            R"(,"reservedFor":[{"resource":"pods","name":"a","uid":"1"},{"resource":"pods","name":"b","uid":"1"},{"name":"c"}])");
   EXPECT_EQ(lines(errors_of(c)),
@@ -409,7 +409,7 @@ TEST(UpstreamClaim, ReservedForAndAnnotationsFromJson) {
 // A claim allocated foo/foo/foo with these status.devices.
 std::string claim_with_device_status(const std::string& devices) {
   std::string c =
-      allocated_claim(R"({"devices":{"results":[{"request":"foo","driver":"foo","pool":"foo","device":"foo"}]}})");
+      claim_allocated_as(R"({"devices":{"results":[{"request":"foo","driver":"foo","pool":"foo","device":"foo"}]}})");
   c.insert(c.rfind('}', c.size() - 2), R"(,"devices":)" + devices);
   return c;
 }
