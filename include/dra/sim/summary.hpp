@@ -1,4 +1,4 @@
-// A summary of a scenario: objects by kind, pools, devices and claims, as text or JSON.
+// A summary of a scenario: objects by kind, pools, devices and claims, as data and as JSON (the dra command writes the text form).
 #pragma once
 
 #include <dra/core/text.hpp>
