@@ -106,7 +106,8 @@ TEST(Semver, OrdersByPrecedence) {
   for (std::size_t i = 0; i < ascending.size(); ++i) {
     for (std::size_t j = 0; j < ascending.size(); ++j) {
       auto expected = i <=> j;
-      EXPECT_EQ(parsed_version(ascending[i]) <=> parsed_version(ascending[j]), expected) << ascending[i] << " vs " << ascending[j];
+      EXPECT_EQ(parsed_version(ascending[i]) <=> parsed_version(ascending[j]), expected)
+          << ascending[i] << " vs " << ascending[j];
     }
   }
 }

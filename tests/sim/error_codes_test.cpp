@@ -126,27 +126,28 @@ TEST(ErrorCodes, Allocator) {
   EXPECT_EQ(code(no_class), errc::not_found);
 
   one_node_cluster updating(slice(two_gpus, 2) + "," +
-                   claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}])"));
+                            claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}])"));
   EXPECT_EQ(code(updating), errc::pool_unavailable);
 
   one_node_cluster all_apart(slice(two_gpus) + "," +
-                    claim(R"([{"name":"one","exactly":{"deviceClassName":"gpu"}},)"
-                          R"({"name":"all","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}])",
-                          R"([{"matchAttribute":"gpu.example.com/model"}])"));
+                             claim(R"([{"name":"one","exactly":{"deviceClassName":"gpu"}},)"
+                                   R"({"name":"all","exactly":{"deviceClassName":"gpu","allocationMode":"All"}}])",
+                                   R"([{"matchAttribute":"gpu.example.com/model"}])"));
   EXPECT_EQ(code(all_apart), errc::constraint_conflict);
 
   one_node_cluster with_subrequests(slice(two_gpus) + "," +
-                           claim(R"([{"name":"r","firstAvailable":[{"name":"s","deviceClassName":"gpu"}]}])"));
+                                    claim(R"([{"name":"r","firstAvailable":[{"name":"s","deviceClassName":"gpu"}]}])"));
   alloc::features no_lists = alloc::features::all();
   no_lists.prioritized_list = false;
   EXPECT_EQ(code(with_subrequests, no_lists), errc::unsupported);
 
-  one_node_cluster pair(slice(two_gpus) + "," + claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","count":2}}])"));
+  one_node_cluster pair(slice(two_gpus) + "," +
+                        claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","count":2}}])"));
   EXPECT_EQ(code(pair, alloc::features::all(), 1), errc::search_budget);
 
   one_node_cluster runtime(slice(two_gpus) + "," +
-                  claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","selectors":)"
-                        R"([{"cel":{"expression":"device.attributes['gpu.example.com'].memory > 1"}}]}}])"));
+                           claim(R"([{"name":"r","exactly":{"deviceClassName":"gpu","selectors":)"
+                                 R"([{"cel":{"expression":"device.attributes['gpu.example.com'].memory > 1"}}]}}])"));
   EXPECT_EQ(code(runtime), errc::cel_runtime);
 }
 

@@ -146,9 +146,9 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   // node-a's pool is drained by a DeviceTaintRule: the trainer's two claims go to node-b together; the
   // debugger's template tolerates the taint and gets node-a's first device.
   EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
-                                                       "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
-                                                       "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
-                                                       "example.com/maintenance"}));
+                                                          "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
+                                                          "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                          "example.com/maintenance"}));
   auto once = sim::scenario_after(doc->scenario(), report);
   ASSERT_TRUE(once) << once.error().to_string();
 
@@ -191,9 +191,9 @@ TEST(ScenarioOutput, YamlInYamlOutRoundTrips) {
   const cel::selector_engine engine;
   auto report = sim::run_scenario(doc->scenario(), engine);
   EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
-                                                       "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
-                                                       "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
-                                                       "example.com/maintenance"}));
+                                                          "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
+                                                          "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                          "example.com/maintenance"}));
   auto written = sim::scenario_after(doc->scenario(), report);
   ASSERT_TRUE(written);
   auto once = json::to_yaml(*written);

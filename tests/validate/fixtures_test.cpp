@@ -1,6 +1,6 @@
 // Every scenario the project ships validates clean (fixtures made for ingest are checked for their known problems).
-#include "support.hpp"
 #include "../support/files.hpp"
+#include "support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,6 @@
 namespace {
 
 using namespace validate_test;
-
 
 // Fixtures written to exercise ingest and flattening, not to be valid
 // clusters, with the problems they are known to have.

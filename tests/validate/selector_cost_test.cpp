@@ -1,7 +1,7 @@
 // Selectors whose estimated cost exceeds Kubernetes' limit are refused as upstream's validation refuses them; every
 // selector the project ships stays well under it.
-#include "support.hpp"
 #include "../support/files.hpp"
+#include "support.hpp"
 
 #include <dra/cel/selector.hpp>
 
@@ -79,7 +79,6 @@ TEST(SelectorCost, DerivedAttributesAreNotHeldToTheEstimate) {
   const auto errors = errors_of(claim(requests), /*pools=*/true);
   EXPECT_TRUE(errors.empty()) << dump(errors);
 }
-
 
 // Every selector of every scenario file in the repository and the shared conformance data.
 std::set<std::string> shipped_selectors() {

@@ -1,4 +1,5 @@
-// A summary of a scenario: objects by kind, pools, devices and claims, as data and as JSON (the dra command writes the text form).
+// A summary of a scenario: objects by kind, pools, devices and claims, as data and as JSON (the dra command writes
+// the text form).
 #pragma once
 
 #include <dra/core/text.hpp>
