@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 #include "outcomes.hpp"
 
 #include <deque>
@@ -20,7 +22,7 @@ namespace {
 
 using namespace dra;
 
-quantity q(std::string_view s) { return *quantity::parse(s); }
+using dra_test::q;
 
 // Builds small scenarios; owns every string the model's views point at.
 struct builder {
@@ -620,10 +622,7 @@ TEST(Allocator, SkipsAFullSharedDeviceOnlyForRequestsItCannotHold) {
   auto devices = [&](const model::resource_claim* claim) {
     const model::resource_claim* claims[] = {claim};
     auto outcome = a.allocate(b.s.nodes[0].object, claims);
-    std::vector<std::string> out;
-    if (outcome && outcome->fit())
-      for (const auto& r : outcome->fit()->results[0].results) out.push_back(r.request + "=" + std::string(r.device));
-    return out;
+    return outcome && outcome->fit() ? devices_of(outcome->fit()->results[0]) : std::vector<std::string>{};
   };
   // The first search learns the class's verdicts; the second, that nic-0 is full for 1G.
   EXPECT_EQ(devices(one), (std::vector<std::string>{"req-0=nic-1"}));

@@ -7,7 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include "outcomes.hpp"
+
+#include <algorithm>
 #include <deque>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -75,10 +79,8 @@ struct node_with_devices {
 };
 
 std::vector<std::string> chosen(const alloc::allocation_outcome& o) {
-  std::vector<std::string> out;
   if (o.fit() == nullptr) return {"(does not fit)"};
-  for (const auto& r : o.fit()->results.at(0).results) out.push_back(r.request + "=" + std::string(r.device));
-  return out;
+  return dra_test::devices_of(o.fit()->results.at(0));
 }
 
 TEST(Bounds, OneDeviceTooManyOverFourRequestsEndsAtOnce) {
@@ -354,7 +356,7 @@ TEST(Bounds, SharedDevicesBeforeAClaimThatFitsKeepTheirDevices) {
     ASSERT_TRUE(outcome->fit()) << sorted;
     std::vector<std::string> got;
     for (const auto& claim : outcome->fit()->results)
-      for (const auto& r : claim.results) got.push_back(r.request + "=" + std::string(r.device));
+      std::ranges::copy(dra_test::devices_of(claim), std::back_inserter(got));
     EXPECT_EQ(got, (std::vector<std::string>{"a=nic-0", "a=nic-1", "b=nic-0", "b=nic-1", "a=nic-0", "a=nic-1",
                                              "watch=nic-0", "watch=nic-1", "pair=gpu-0", "pair=gpu-2"}))
         << sorted;

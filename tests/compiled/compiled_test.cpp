@@ -4,18 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "../support/files.hpp"
+
 #include <string>
 
 namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 const std::string source = DRA_SOURCE_DIR;
 
@@ -27,12 +20,12 @@ TEST(Compiled, AllocatesAsTheDraCommandDoes) {
     ASSERT_TRUE(doc) << doc.error().to_string();
     EXPECT_TRUE(doc->validate().empty()) << scenario;
     const auto report = dra::compiled::allocate(doc->scenario(), dra::alloc::first_fit{});
-    EXPECT_EQ(dra::compiled::output_document(report.outcomes), read(source + golden)) << scenario;
+    EXPECT_EQ(dra::compiled::output_document(report.outcomes), dra_test::read_file(source + golden)) << scenario;
   }
 }
 
 TEST(Compiled, OffersEveryPolicyAndKeepsTheOutcomesTyped) {
-  auto doc = dra::compiled::scenario_document::load(read(source + "/examples/scenarios/dgx-a100.json"));
+  auto doc = dra::compiled::scenario_document::load(dra_test::read_file(source + "/examples/scenarios/dgx-a100.json"));
   ASSERT_TRUE(doc) << doc.error().to_string();
   const auto first = dra::compiled::allocate(doc->scenario(), dra::alloc::first_fit{});
   const auto sorted = dra::compiled::allocate(doc->scenario(), dra::alloc::sorted{});

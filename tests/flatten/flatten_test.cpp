@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -28,7 +30,7 @@ static_assert(std::ranges::view<decltype(std::declval<mixin_device_view>().attri
 static_assert(std::ranges::forward_range<decltype(std::declval<mixin_device_view>().counter_consumptions())>);
 static_assert(sizeof(mixin_device_view) <= 96, "views are cheap to copy");
 
-dra::quantity q(std::string_view text) { return *dra::quantity::parse(text); }
+using dra_test::q;
 device_attribute str(dra::model::text s) { return device_attribute{s}; }
 std::string_view str_of(const device_attribute* a) { return a ? std::get<dra::model::text>(a->value) : "<none>"; }
 

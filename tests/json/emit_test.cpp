@@ -6,20 +6,14 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "../support/files.hpp"
 #include "json_compare.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using dra_test::read_file;
 
 // The raw JSON of status.allocation of every allocated claim in `json`.
 std::vector<std::string> raw_allocations(const std::string& json) {

@@ -9,11 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/files.hpp"
+
 #include "../support/quantity.hpp"
 
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -35,12 +35,7 @@ using dra_test::load_fixture;
                                        << s.claims.size() << " claims";
 }
 
-std::string fixture_text(std::string_view name) {
-  std::ifstream in(fixture_path(name), std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+std::string fixture_text(std::string_view name) { return dra_test::read_file(fixture_path(name)); }
 
 // The fixture with every occurrence of `from` replaced by `to` (at least one must exist).
 std::string with_replaced(std::string_view name, std::string_view from, std::string_view to) {

@@ -7,13 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/quantity.hpp"
+
 namespace {
 
 namespace model = dra::model;
 using dra::quantity;
 using validate_test::dump;
 
-quantity q(std::string_view text) { return *quantity::parse(text); }
+using dra_test::q;
 
 model::resource_slice slice_of(model::device device) {
   model::resource_slice s;
