@@ -57,7 +57,7 @@ TEST(Ingest, ReadsEveryResourceSliceField) {
   EXPECT_EQ(attribute<bool>(nic0, "rdma"), true);
   const auto& firmware = attribute<dra::model::version_value>(nic0, "firmware");
   EXPECT_EQ(firmware.source, "28.39.1002");
-  ASSERT_TRUE(firmware.parsed.has_value());
+  ASSERT_TRUE(firmware.parsed);
   EXPECT_EQ(firmware.parsed->minor(), 39u);
   EXPECT_EQ(attribute<std::vector<std::int64_t>>(nic0, "lanes"), (std::vector<std::int64_t>{1, 2, 3}));
   EXPECT_EQ(attribute<std::vector<bool>>(nic0, "flags"), (std::vector<bool>{true, false}));
@@ -128,6 +128,34 @@ TEST(Ingest, UnescapesStringsWithEscapes) {
   auto doc = dra::json::load(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n\u00e9-\"1\"\\x"}})");
   ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
   EXPECT_EQ(doc->scenario().nodes[0].object.meta.name, "n\xc3\xa9-\"1\"\\x");
+}
+
+TEST(Ingest, ParsesEachVersionTextOnceAndSharesIt) {
+  // Devices repeat their driver's version: one parsed form serves them all, and an invalid
+  // text keeps no parsed form (validation reports it) without spoiling a valid one after it.
+  auto doc = dra::json::load(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},
+    "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},"nodeName":"n","devices":[
+      {"name":"a","attributes":{"driver":{"version":"550.54.15"},"bad":{"version":"v1"}}},
+      {"name":"b","attributes":{"driver":{"version":"550.54.15"},"bad":{"version":"v1"},
+                                "all":{"versions":["550.54.15","1.2.3-rc.1","v1"]}}}]}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  const auto& devices = doc->scenario().slices.at(0).object.devices;
+  ASSERT_EQ(devices.size(), 2u);
+  const auto& a = attribute<dra::model::version_value>(devices[0], "driver");
+  const auto& b = attribute<dra::model::version_value>(devices[1], "driver");
+  ASSERT_TRUE(a.parsed);
+  EXPECT_EQ(a.parsed->major(), 550u);
+  EXPECT_EQ(a.parsed->patch(), 15u);
+  EXPECT_EQ(a.parsed.get(), b.parsed.get());
+  EXPECT_EQ(attribute<dra::model::version_value>(devices[0], "bad").parsed, nullptr);
+  EXPECT_EQ(attribute<dra::model::version_value>(devices[1], "bad").parsed, nullptr);
+  const auto& all = attribute<std::vector<dra::model::version_value>>(devices[1], "all");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].parsed.get(), a.parsed.get());
+  ASSERT_TRUE(all[1].parsed);
+  EXPECT_EQ(all[1].parsed->prerelease(), "rc.1");
+  EXPECT_EQ(all[2].source, "v1");
+  EXPECT_EQ(all[2].parsed, nullptr);
 }
 
 TEST(Ingest, ConvertsV1beta1ToTheV1Shape) {

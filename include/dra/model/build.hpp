@@ -36,10 +36,7 @@ namespace dra::model {
 [[nodiscard]] inline result<version_value> make_version(text source) {
   auto parsed = semver::parse(source);
   if (!parsed) return dra::error{.message = dra::detail::concat(dra::detail::quoted(source), ": ", parsed.error().message)};
-  version_value v;
-  v.source = source;
-  v.parsed = std::move(*parsed);
-  return v;
+  return version_value(source, std::make_shared<const semver>(std::move(*parsed)));
 }
 
 // A sorted_map from entries in any order; an error naming the key given twice.

@@ -53,7 +53,7 @@ template <class V>
 
 // An optional value kept on the heap, for fields that are rarely set but
 // large: an empty one costs a pointer instead of the value's full size in
-// every element of a big vector (a device's capacities, its attributes). Has
+// every element of a big vector (a device's capacities). Has
 // std::optional's interface as far as the model uses it, and value semantics.
 template <class T>
 class optional_box {

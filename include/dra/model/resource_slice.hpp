@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -18,17 +19,22 @@ namespace dra::model {
 
 // A version attribute keeps its text (what CEL and emit show) and, when the
 // text is a valid semantic version, the parsed form (validation reports it
-// otherwise). The parsed form is boxed so that every attribute stays small.
-// Made from its text, it parses it: `version_value{"550.54.15"}` is ready for
-// CEL (an invalid text keeps only `source`; model::make_version rejects it).
+// otherwise). The parsed form is immutable and shared: a cluster's devices
+// repeat a handful of versions (driver, compute capability), and ingest
+// parses each text once per document part instead of keeping a copy on every
+// device. Made from its text, it parses it: `version_value{"550.54.15"}` is
+// ready for CEL (an invalid text keeps only `source`; model::make_version
+// rejects it).
 struct version_value {
   version_value() = default;
   explicit version_value(text version) : source(version) {
-    if (auto v = semver::parse(version)) parsed = std::move(*v);
+    if (auto v = semver::parse(version)) parsed = std::make_shared<const semver>(std::move(*v));
   }
+  version_value(text version, std::shared_ptr<const semver> parsed_form)
+      : source(version), parsed(std::move(parsed_form)) {}
 
   text source;
-  optional_box<semver> parsed;
+  std::shared_ptr<const semver> parsed;  // null when `source` is no semantic version
   friend bool operator==(const version_value& a, const version_value& b) { return a.source == b.source; }
 };
 

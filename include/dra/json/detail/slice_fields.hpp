@@ -44,7 +44,7 @@ class slice_reader : public field_reader {
         ++fields;
         auto s = r_.string(value);
         if (!s) return std::move(s).error();
-        out.value = model::version_value(*s);
+        out.value = r_.version(*s);
       } else if (name == "ints") {
         ++fields;
         std::vector<std::int64_t> list;
@@ -78,7 +78,7 @@ class slice_reader : public field_reader {
         if (!list) return std::move(list).error();
         std::vector<model::version_value> versions;
         versions.reserve(list->size());
-        for (std::string_view s : *list) versions.emplace_back(s);
+        for (std::string_view s : *list) versions.push_back(r_.version(s));
         out.value = std::move(versions);
       } else {
         return r_.unknown();
