@@ -6,10 +6,11 @@
 #include <dra/json/writer.hpp>
 #include <dra/model/scenario.hpp>
 
-#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dra::sim {
@@ -61,23 +62,22 @@ struct scenario_summary {
   out.claim_templates = scenario.claim_templates.size();
   out.taint_rules = scenario.taint_rules.size();
   out.warnings = scenario.warnings;
+  // Pools by (driver, name), in output order (a search of the list for each slice was quadratic).
+  std::map<std::pair<std::string_view, std::string_view>, pool_summary> pools;
   for (const auto& located : scenario.slices) {
     const model::resource_slice& slice = located.object;  // not a structured binding: Clang 14 cannot capture one
-    auto pool = std::find_if(out.pools.begin(), out.pools.end(), [&](const pool_summary& p) {
-      return p.driver == slice.driver && p.pool == slice.pool.name;
-    });
-    if (pool == out.pools.end()) pool = out.pools.insert(out.pools.end(), pool_summary{slice.driver, slice.pool.name});
-    if (slice.pool.generation < pool->generation) continue;
-    if (slice.pool.generation > pool->generation || pool->slices == 0)
-      *pool = pool_summary{slice.driver, slice.pool.name, slice.pool.generation};
-    ++pool->slices;
-    pool->slice_count = slice.pool.resource_slice_count;
-    if (slice.shared_counters.empty()) pool->devices += slice.devices.size();
-    pool->counter_sets += slice.shared_counters.size();
+    pool_summary& pool =
+        pools.try_emplace({slice.driver, slice.pool.name}, pool_summary{slice.driver, slice.pool.name}).first->second;
+    if (slice.pool.generation < pool.generation) continue;
+    if (slice.pool.generation > pool.generation || pool.slices == 0)
+      pool = pool_summary{slice.driver, slice.pool.name, slice.pool.generation};
+    ++pool.slices;
+    pool.slice_count = slice.pool.resource_slice_count;
+    if (slice.shared_counters.empty()) pool.devices += slice.devices.size();
+    pool.counter_sets += slice.shared_counters.size();
   }
-  std::sort(out.pools.begin(), out.pools.end(), [](const pool_summary& a, const pool_summary& b) {
-    return a.driver != b.driver ? a.driver < b.driver : a.pool < b.pool;
-  });
+  out.pools.reserve(pools.size());
+  for (auto& [key, pool] : pools) out.pools.push_back(pool);
   for (const pool_summary& p : out.pools) out.devices += p.devices;
   for (const auto& [claim, source] : scenario.claims) {
     if (claim.allocation)
