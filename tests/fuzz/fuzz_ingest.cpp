@@ -18,7 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (doc.error().message.empty() || !(doc.error() == threaded.error())) std::abort();
     return 0;
   }
-  if (!(doc->scenario() == threaded->scenario())) std::abort();
+  if (!(doc->scenario() == threaded->scenario()) || doc->unknown_fields() != threaded->unknown_fields() ||
+      doc->document_count() != threaded->document_count())
+    std::abort();
   const dra::model::scenario& scenario = doc->scenario();
   (void)dra::sim::to_json(dra::sim::summarize(scenario));
   for (const auto& [claim, source] : scenario.claims) {

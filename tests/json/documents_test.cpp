@@ -143,6 +143,21 @@ TEST(Documents, ConcatenatedDocumentsReadAlikeOnAnyNumberOfThreads) {
   }
 }
 
+TEST(Documents, AListFollowedByUnreadableTextFailsAlikeOnAnyNumberOfThreads) {
+  // The List reads well on its own; the text after it is checked as part of the whole input
+  // (a byte that is no UTF-8, a string that never ends), however many threads read the List.
+  const std::string list = R"({"kind":"List","items":[{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}]})";
+  for (const std::string after : {"\n[{\"a\"\xcf 1}]", "\n{\"a\":\"b}", "\n{\"kind\":\"Node\"} 5"}) {
+    auto one = dra::json::load(list + after);
+    ASSERT_FALSE(one.has_value()) << after;
+    for (unsigned threads : {2u, 3u}) {
+      auto many = dra::json::load(list + after, dra::json::load_options{.threads = threads, .min_parallel_bytes = 0});
+      ASSERT_FALSE(many.has_value()) << after;
+      EXPECT_EQ(many.error(), one.error()) << after << " on " << threads << " threads";
+    }
+  }
+}
+
 TEST(Yaml, ConvertsPlainScalarsByTheCoreSchemaAndQuotedOnesToStrings) {
   auto converted = dra::json::yaml_to_json(
       "a: 1\nb: '1'\nc: true\nd: yes\ne: ~\nf: 1.5e3\ng: .5\nh: 0o17\ni: +3\nj: -0\nk: .inf\nl: \"x\\ty\"\nm: |\n  line\n"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/json/detail/input_buffer.hpp>
+#include <dra/json/detail/item_scan.hpp>
 #include <dra/json/detail/objects.hpp>
 #include <dra/json/detail/reader.hpp>
 #include <dra/json/yaml.hpp>
@@ -190,34 +191,53 @@ inline void read_item_chunk(od::parser& parser, item_chunk& chunk, std::string_v
   }
 }
 
+// Puts items, as they are found, into chunks of about `chunk_bytes` of input each, and publishes
+// every chunk once it is full, so that readers start on it while the items after it are found.
+class chunk_filler {
+ public:
+  chunk_filler(std::vector<item_chunk>& chunks, std::size_t chunk_bytes, chunk_queue& queue) noexcept
+      : chunks_(chunks), chunk_bytes_(chunk_bytes), queue_(queue) {}
+  // An item's text, from its `{` to its `}`.
+  void add(std::string_view item) {
+    if (chunks_[k_].texts.empty()) chunks_[k_].first_index = index_;
+    chunks_[k_].texts.push_back(item);
+    ++index_;
+    bytes_ += item.size();
+    if (bytes_ >= chunk_bytes_ && k_ + 1 < chunks_.size()) {
+      queue_.publish(++k_);
+      bytes_ = 0;
+    }
+  }
+  // No more items: the last chunk is published.
+  void end() noexcept { queue_.end(chunks_[k_].texts.empty() ? k_ : k_ + 1); }
+  // The walk failed: the readers stop after the chunks they have.
+  void abandon() noexcept { queue_.end(k_); }
+
+ private:
+  std::vector<item_chunk>& chunks_;
+  std::size_t chunk_bytes_;
+  chunk_queue& queue_;
+  std::size_t k_ = 0;
+  std::size_t index_ = 0;
+  std::size_t bytes_ = 0;
+};
+
 // Walks the items of a List or array (simdjson's index of the whole input is built already),
-// putting the exact text of each into `chunks` and publishing every chunk once it holds
-// `chunk_bytes`, so that readers start on it while the walk goes on. False when an item is not
-// an object or the walk meets an error: the sequential reader then reports it exactly as it
-// always does. Ends the queue either way.
-[[nodiscard]] inline bool hand_out_items(od::array& items, std::vector<item_chunk>& chunks, std::size_t chunk_bytes,
-                                         chunk_queue& queue) {
-  std::size_t k = 0;
-  std::size_t index = 0;
-  std::size_t bytes = 0;
+// handing out the exact text of each. False when an item is not an object or the walk meets an
+// error: the sequential reader then reports it exactly as it always does. Ends the queue either
+// way.
+[[nodiscard]] inline bool hand_out_items(od::array& items, chunk_filler& filler) {
   for (auto element : items) {
     od::object object;
     std::string_view raw;
     if (std::move(element).get_object().get(object) != simdjson::SUCCESS ||
         object.raw_json().get(raw) != simdjson::SUCCESS) {
-      queue.end(k);
+      filler.abandon();
       return false;
     }
-    if (chunks[k].texts.empty()) chunks[k].first_index = index;
-    chunks[k].texts.push_back(without_trailing_whitespace(raw));
-    ++index;
-    bytes += raw.size();
-    if (bytes >= chunk_bytes && k + 1 < chunks.size()) {
-      queue.publish(++k);
-      bytes = 0;
-    }
+    filler.add(without_trailing_whitespace(raw));
   }
-  queue.end(chunks[k].texts.empty() ? k : k + 1);
+  filler.end();
   return true;
 }
 
@@ -276,6 +296,35 @@ inline void name_first_document(model::scenario& s) {
 // Whether a kind names a list: "List", or a typed list as the API server returns it ("PodList").
 [[nodiscard]] constexpr bool list_kind(std::string_view kind) noexcept { return kind.ends_with("List"); }
 
+// Whether simdjson reads what a scan left of a List or array (its copy without the items) as
+// the ordinary reader reads the whole: an array, or an object whose kind names a list and whose
+// items are an array. Anything else is read the ordinary way, which reports what is wrong.
+[[nodiscard]] inline bool reads_as_list(od::parser& parser, const scanned_list& list) {
+  const simdjson::padded_string copy(list.without_items);
+  od::document root;
+  od::array items;
+  if (parser.iterate(copy).get(root) != simdjson::SUCCESS) return false;
+  if (list.prefix.empty()) return root.get_array().get(items) == simdjson::SUCCESS;
+  od::object object;
+  od::value kind;
+  std::string_view kind_text;
+  if (root.get_object().get(object) != simdjson::SUCCESS ||
+      object.find_field_unordered("kind").get(kind) != simdjson::SUCCESS ||
+      kind.get_string().get(kind_text) != simdjson::SUCCESS || !list_kind(kind_text) ||
+      object.reset().error() != simdjson::SUCCESS)
+    return false;
+  od::value items_value;
+  if (object.find_field_unordered("items").get(items_value) != simdjson::SUCCESS ||
+      items_value.get_array().get(items) != simdjson::SUCCESS)
+    return false;
+  for (auto item : items) {  // none: the scan took them out
+    (void)item;
+    return false;
+  }
+  std::string_view whole;
+  return object.raw_json().get(whole) == simdjson::SUCCESS;
+}
+
 }  // namespace detail
 
 // How a loader reads the items of a large List or JSON array.
@@ -328,18 +377,23 @@ class loader {
   // Reads documents numbered from numbered_before + 1 on.
   dra::status read_documents(document& doc, std::span<const std::string_view> documents, std::size_t numbered_before,
                              bool parallel, std::size_t& failed);
+  // Reads an input that is one List or array without simdjson indexing all of it: a byte scan
+  // finds the items and hands them out to options_.threads threads as it goes, and simdjson
+  // reads the rest from a copy without them. False (and nothing added) when the scan gives up,
+  // text follows the document, or reading fails: the input is then read the ordinary way, which
+  // reports exactly what is wrong.
+  bool read_scanned_list(document& doc, std::string_view text);
   // Reads one document, `text`, which may be followed by others: `next` is where the next one
   // starts, or null. `split_first` (when given) is set when the input must be split first.
   dra::status read_document(document& doc, std::string_view text, const detail::document_place& place, bool parallel,
                             const char*& next, bool* split_first);
   // Reads the items of a List or array on up to options_.threads threads: this one walks them
-  // and hands them out in chunks of consecutive items as it goes, then reads chunks too;
-  // `finish` reads past the rest of the document. False (and nothing added) when an item or the
-  // walk fails: the caller then reads the items on this thread, to report exactly the
-  // sequential error.
-  template <class Finish>
-  bool read_parallel(document& doc, simdjson::ondemand::array& items, Finish&& finish, std::string_view prefix,
-                     const detail::document_place& place);
+  // and hands them out in chunks of consecutive items as it goes (`walk(chunk_filler&)`, which
+  // also reads past the rest of the document, and returns false when it fails), then reads
+  // chunks too. False (and nothing added) when an item or the walk fails: the caller then reads
+  // the items on this thread, to report exactly the sequential error.
+  template <class Walk>
+  bool read_parallel(document& doc, Walk&& walk, std::string_view prefix, const detail::document_place& place);
   [[nodiscard]] std::size_t capacity_from(const document& doc, const char* at) const {
     return static_cast<std::size_t>(doc.buffer_.data() + doc.buffer_.size() + simdjson::SIMDJSON_PADDING - at);
   }
@@ -392,6 +446,10 @@ inline dra::status loader::read_all(document& doc, bool parallel, std::size_t& f
   doc.scenario_ = {};
   doc.unknown_fields_.clear();
   failed = 0;
+  if (parallel && read_scanned_list(doc, text)) {
+    doc.documents_ = 1;
+    return {};
+  }
   // The input is first read as one document, at no cost over the one-document case. simdjson
   // refuses a root whose bracket the input's last one does not close: that input is split into
   // its documents first, and read again from the start if it has several.
@@ -419,6 +477,27 @@ inline dra::status loader::read_all(document& doc, bool parallel, std::size_t& f
   if (!documents) return std::move(documents).error();
   detail::name_first_document(doc.scenario_);
   return read_documents(doc, *documents, 1, parallel, failed);
+}
+
+inline bool loader::read_scanned_list(document& doc, std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  // Known before the scan starts, for the threads that read items as it goes on.
+  const std::string_view prefix = text[first] == '[' ? "" : "items";
+  auto walk = [&](detail::chunk_filler& filler) {
+    detail::item_scanner scanner(text);
+    const auto list = scanner.scan([&](std::string_view item) { filler.add(item); });
+    // Documents after this one are found on simdjson's index of the whole input, which also
+    // checks their text first (see read_all): they are read the ordinary way.
+    if (!list || list->prefix != prefix ||
+        text.find_first_not_of(" \t\r\n", static_cast<std::size_t>(list->end - text.data())) != std::string_view::npos) {
+      filler.abandon();
+      return false;
+    }
+    filler.end();
+    return detail::reads_as_list(parser_, *list);
+  };
+  return read_parallel(doc, walk, prefix, detail::document_place{});
 }
 
 inline result<std::vector<std::string_view>> loader::split_documents(document& doc, std::string_view text,
@@ -493,7 +572,8 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
       // Any failure on the way is met again by the sequential reader, which reports it with
       // the object and field it belongs to (skipping items finds no such place).
       auto read_sequentially = [&] { return read_document(doc, text, place, false, next, split_first); };
-      if (read_parallel(doc, items, finish, prefix, place)) return {};
+      auto walk = [&](detail::chunk_filler& filler) { return detail::hand_out_items(items, filler) && finish(); };
+      if (read_parallel(doc, walk, prefix, place)) return {};
       return read_sequentially();
     }
     auto status = detail::read_items(r, root, items, doc.scenario_, prefix, place, text);
@@ -554,9 +634,8 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
   return status;
 }
 
-template <class Finish>
-bool loader::read_parallel(document& doc, simdjson::ondemand::array& items, Finish&& finish, std::string_view prefix,
-                           const detail::document_place& place) {
+template <class Walk>
+bool loader::read_parallel(document& doc, Walk&& walk, std::string_view prefix, const detail::document_place& place) {
   const std::string_view text(doc.buffer_.data(), doc.buffer_.size());
   const char* buffer_end = text.data() + text.size() + simdjson::SIMDJSON_PADDING;
   const std::size_t threads = std::max(1u, options_.threads);
@@ -584,7 +663,8 @@ bool loader::read_parallel(document& doc, simdjson::ondemand::array& items, Fini
           break;
         }
       }
-      walked = detail::hand_out_items(items, chunks, chunk_bytes, queue) && finish();
+      detail::chunk_filler filler(chunks, chunk_bytes, queue);
+      walked = walk(filler);
     } catch (...) {
       queue.end(0);  // the workers stop, so that joining them lets the exception through
       throw;
