@@ -32,7 +32,8 @@ TEST(ItemScan, FindsEachItemOfAListAndLeavesTheRestWithoutThem) {
   ASSERT_TRUE(out.list.has_value());
   EXPECT_EQ(out.list->prefix, "items");
   EXPECT_EQ(out.items, (std::vector<std::string>{R"({"a":"}]\"{["})", R"({"b":{"c":[1,{}]}})"}));
-  EXPECT_EQ(out.list->without_items, R"({"apiVersion":"v1","items" : [],"kind":"List","metadata":{"x":[true,null,-1.5e3]}})");
+  EXPECT_EQ(out.list->without_items,
+            R"({"apiVersion":"v1","items" : [],"kind":"List","metadata":{"x":[true,null,-1.5e3]}})");
   EXPECT_EQ(std::string_view(out.list->end), " ");  // just past the closing brace
 }
 
@@ -56,7 +57,7 @@ TEST(ItemScan, FindsItemsWhateverTheirStringsHoldAcrossTheScansBlocks) {
   for (std::size_t pad = 0; pad < 140; ++pad) {
     const std::string filler(pad, 'x');
     const std::vector<std::string> items = {
-        "{\"a\":\"" + filler + "\\\"]}\\\\\"}",                // {"a":"xx\"]}\\"}
+        "{\"a\":\"" + filler + "\\\"]}\\\\\"}",                 // {"a":"xx\"]}\\"}
         "{\"b\":[\"" + filler + "\\\\\\\\\",{\"c\":\"}{\"}]}",  // {"b":["xx\\\\",{"c":"}{"}]}
         "{\"" + filler + "\\\\\":\"\\\\\\\"[\"}",               // {"xx\\":"\\\"["}
     };
@@ -71,21 +72,21 @@ TEST(ItemScan, FindsItemsWhateverTheirStringsHoldAcrossTheScansBlocks) {
 
 TEST(ItemScan, GivesUpOnWhatOnlySimdjsonMayJudge) {
   const char* const refused[] = {
-      R"({"kind":"List"})",                                  // no items
-      R"({"kind":"ResourceSlice","spec":{"items":[{}]}})",   // items, but not at the top
-      R"({"it\u0065ms":[{}],"kind":"List"})",                // an escaped key may spell items
-      R"({"items":[{}],"items":[{}],"kind":"List"})",        // twice
-      R"({"items":[{"a":1]],"kind":"List"})",                // a bracket closing the wrong kind
-      R"({"items":[{"a":"1}],"kind":"List"})",               // an unterminated string
-      R"({"items":[{"a":1 \ }],"kind":"List"})",             // a backslash outside a string
-      R"({"items":[{},],"kind":"List"})",                    // a trailing comma
-      R"({"items":[{} {}],"kind":"List"})",                  // no comma
-      R"({"items":[{},"text"],"kind":"List"})",              // an item that is no object
-      R"({"items":{},"kind":"List"})",                       // no array
-      R"({"items":[{}],"kind":"List")",                      // the document does not end
-      R"({"items":[{}],"kind" "List"})",                     // no colon
-      R"({"items":[{}],"kind":})",                           // no value
-      R"("items")",                                          // neither object nor array
+      R"({"kind":"List"})",                                 // no items
+      R"({"kind":"ResourceSlice","spec":{"items":[{}]}})",  // items, but not at the top
+      R"({"it\u0065ms":[{}],"kind":"List"})",               // an escaped key may spell items
+      R"({"items":[{}],"items":[{}],"kind":"List"})",       // twice
+      R"({"items":[{"a":1]],"kind":"List"})",               // a bracket closing the wrong kind
+      R"({"items":[{"a":"1}],"kind":"List"})",              // an unterminated string
+      R"({"items":[{"a":1 \ }],"kind":"List"})",            // a backslash outside a string
+      R"({"items":[{},],"kind":"List"})",                   // a trailing comma
+      R"({"items":[{} {}],"kind":"List"})",                 // no comma
+      R"({"items":[{},"text"],"kind":"List"})",             // an item that is no object
+      R"({"items":{},"kind":"List"})",                      // no array
+      R"({"items":[{}],"kind":"List")",                     // the document does not end
+      R"({"items":[{}],"kind" "List"})",                    // no colon
+      R"({"items":[{}],"kind":})",                          // no value
+      R"("items")",                                         // neither object nor array
       "",
       "  ",
   };
@@ -93,9 +94,11 @@ TEST(ItemScan, GivesUpOnWhatOnlySimdjsonMayJudge) {
 }
 
 TEST(ItemScan, GivesUpOnNestingDeeperThanItFollows) {
-  const std::string deep = R"({"items":[{"a":)" + std::string(600, '[') + std::string(600, ']') + R"(}],"kind":"List"})";
+  const std::string deep =
+      R"({"items":[{"a":)" + std::string(600, '[') + std::string(600, ']') + R"(}],"kind":"List"})";
   EXPECT_FALSE(scan_items(deep).list.has_value());
-  const std::string nested = R"({"items":[{"a":)" + std::string(500, '[') + std::string(500, ']') + R"(}],"kind":"List"})";
+  const std::string nested =
+      R"({"items":[{"a":)" + std::string(500, '[') + std::string(500, ']') + R"(}],"kind":"List"})";
   const auto out = scan_items(nested);
   ASSERT_TRUE(out.list.has_value());
   ASSERT_EQ(out.items.size(), 1u);

@@ -10,11 +10,11 @@
 namespace {
 
 std::string slice_json(const std::string& name, const std::string& driver, const std::string& pool, int generation,
-                  int slice_count, int devices, bool counter_set = false) {
+                       int slice_count, int devices, bool counter_set = false) {
   std::string out = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":")" + name +
-                    R"("},"spec":{"driver":")" + driver + R"(","pool":{"name":")" + pool +
-                    R"(","generation":)" + std::to_string(generation) +
-                    R"(,"resourceSliceCount":)" + std::to_string(slice_count) + R"(},"nodeName":"n")";
+                    R"("},"spec":{"driver":")" + driver + R"(","pool":{"name":")" + pool + R"(","generation":)" +
+                    std::to_string(generation) + R"(,"resourceSliceCount":)" + std::to_string(slice_count) +
+                    R"(},"nodeName":"n")";
   if (counter_set) out += R"(,"sharedCounters":[{"name":"cs","counters":{"c":{"value":"1"}}}])";
   out += R"(,"devices":[)";
   for (int d = 0; d < devices; ++d) out += (d == 0 ? "" : ",") + (R"({"name":"dev-)" + std::to_string(d) + R"("})");

@@ -490,7 +490,8 @@ inline bool loader::read_scanned_list(document& doc, std::string_view text) {
     // Documents after this one are found on simdjson's index of the whole input, which also
     // checks their text first (see read_all): they are read the ordinary way.
     if (!list || list->prefix != prefix ||
-        text.find_first_not_of(" \t\r\n", static_cast<std::size_t>(list->end - text.data())) != std::string_view::npos) {
+        text.find_first_not_of(" \t\r\n", static_cast<std::size_t>(list->end - text.data())) !=
+            std::string_view::npos) {
       filler.abandon();
       return false;
     }

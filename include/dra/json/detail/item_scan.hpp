@@ -1,4 +1,4 @@
-// Finds the items of a List or array by a scan of the text's bytes, so that threads start reading them before simdjson has indexed the whole input.
+// Finds a List's items by a scan of its bytes, so that threads read them before simdjson could index the whole input.
 #pragma once
 
 #include <bit>
@@ -127,9 +127,9 @@ class item_scanner {
       const __m128i folded = _mm_or_si128(bytes, _mm_set1_epi8(0x20));
       out.quotes |= bits_of(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'))) << (16 * k);
       out.backslashes |= bits_of(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))) << (16 * k);
-      out.brackets |= bits_of(_mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')),
-                                           _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))))
-                      << (16 * k);
+      out.brackets |=
+          bits_of(_mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')), _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))))
+          << (16 * k);
     }
 #else
     for (int i = 0; i < 64; ++i) {

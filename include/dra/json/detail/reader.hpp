@@ -16,9 +16,9 @@
 #include <deque>
 #include <iterator>
 #include <memory>
-#include <tuple>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
