@@ -71,13 +71,14 @@ struct document_place {
 
 // Reads item `i` of a List or array. `from_start` runs from the item's first byte on; `raw_end`
 // gives where the item ends once it has been read.
-template <class RawEnd>
-dra::status read_item(reader& r, od::object& object, model::scenario& out, std::string_view prefix,
-                      const document_place& place, std::size_t i, std::string_view from_start, RawEnd&& raw_end) {
-  auto status = read_object(
-      r, object, out,
-      model::source_position{place.first_index + i, concat(place.location, prefix, "[", std::to_string(i), "]"), from_start},
-      std::forward<RawEnd>(raw_end));
+inline dra::status read_item(reader& r, od::object& object, model::scenario& out, std::string_view prefix,
+                             const document_place& place, std::size_t i, std::string_view from_start,
+                             function_ref<const char*()> raw_end) {
+  auto status =
+      read_object(r, object, out,
+                  model::source_position{place.first_index + i,
+                                         concat(place.location, prefix, "[", std::to_string(i), "]"), from_start},
+                  raw_end);
   r.object_name.clear();
   return status;
 }

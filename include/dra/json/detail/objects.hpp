@@ -89,9 +89,9 @@ inline dra::status read_header(reader& r, od::object& object, object_header& hea
 }
 
 // Reads the fields of an object after its header, by kind, into `out`.
-template <class FinishRaw>
-dra::status read_body(reader& r, od::object& object, object_kind kind, object_header& header,
-                      api_version version, model::scenario& out, model::source_position& position, FinishRaw&& finish_raw) {
+inline dra::status read_body(reader& r, od::object& object, object_kind kind, object_header& header,
+                             api_version version, model::scenario& out, model::source_position& position,
+                             function_ref<dra::status()> finish_raw) {
   // Every object is read to its end, whatever its kind: an object abandoned halfway would leave
   // simdjson to skip the rest from inside it, and malformed text there would be found or not
   // depending on where reading stopped (and on whether items are read on one thread or several).
@@ -189,9 +189,8 @@ dra::status read_body(reader& r, od::object& object, object_kind kind, object_he
 // `raw_end` gives where the object's text ends once it has been read (the object's JSON text is
 // kept for `dra flatten` without a second pass over it); `position.json` starts as a view from
 // the object's first byte to the end of its enclosing text.
-template <class RawEnd>
-dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position,
-                        RawEnd&& raw_end) {
+inline dra::status read_object(reader& r, od::object& object, model::scenario& out, model::source_position position,
+                               function_ref<const char*()> raw_end) {
   auto finish_raw = [&]() -> dra::status {
     const char* end = raw_end();
     if (end == nullptr) return r.fail("invalid JSON: cannot find the end of the object");

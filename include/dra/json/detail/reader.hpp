@@ -1,6 +1,7 @@
 // The machinery under JSON ingest: typed reads of simdjson On-Demand values with JSON paths in every error.
 #pragma once
 
+#include <dra/core/detail/function_ref.hpp>
 #include <dra/core/quantity.hpp>
 #include <dra/core/result.hpp>
 #include <dra/core/semver.hpp>
@@ -40,6 +41,7 @@ namespace dra::json::detail {
 
 namespace od = simdjson::ondemand;
 using dra::detail::concat;
+using dra::detail::function_ref;
 using dra::detail::quoted;
 
 // Owns the few strings that cannot be views into the input: those with
@@ -274,15 +276,16 @@ class reader {
   // seen twice is an error (Go's decoder would silently keep the last).
   // JSON null reads as an empty object, array or map, as Go's decoder reads it into a struct,
   // slice or map (Kubernetes itself writes null for an empty list without omitempty).
-  template <class OnField>
-  [[nodiscard]] dra::status each_field(od::value& v, OnField&& on_field) {
+  // The callbacks are function_refs, not template parameters: one compiled walk serves the eighty-odd field readers
+  // (as templates, each reader had its own copy: 290 KB of the 1.8 MB of code a load-and-allocate program compiles).
+  using field_callback = function_ref<dra::status(std::string_view, od::value&)>;
+  [[nodiscard]] dra::status each_field(od::value& v, field_callback on_field) {
     if (is_null(v)) return {};
     od::object object;
     if (v.get_object().get(object) != simdjson::SUCCESS) return wrong_type(v, "an object");
-    return each_field_of(object, std::forward<OnField>(on_field));
+    return each_field_of(object, on_field);
   }
-  template <class OnField>
-  [[nodiscard]] dra::status each_field_of(od::object& object, OnField&& on_field, bool check_duplicates = true) {
+  [[nodiscard]] dra::status each_field_of(od::object& object, field_callback on_field, bool check_duplicates = true) {
     // Field names seen so far, to reject duplicates without a heap allocation for ordinary
     // objects and without quadratic work for huge ones. The first ones are kept in plain arrays
     // left uninitialized (zeroing an array of string_views per object cost a fifth of reading an
@@ -327,8 +330,7 @@ class reader {
   }
 
   // Calls `on_element(value)` for every element of an array, with the index in the path.
-  template <class OnElement>
-  [[nodiscard]] dra::status each_element(od::value& v, OnElement&& on_element) {
+  [[nodiscard]] dra::status each_element(od::value& v, function_ref<dra::status(od::value&)> on_element) {
     if (is_null(v)) return {};
     od::array array;
     if (v.get_array().get(array) != simdjson::SUCCESS) return wrong_type(v, "an array");
