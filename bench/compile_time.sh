@@ -2,7 +2,9 @@
 # Times how long one translation unit that loads a scenario, validates it and allocates takes to compile (issue #15:
 # ≤ 20 s at -O2): examples/allocate_claims.cpp against the header-only engine (dra/dra.hpp), and
 # examples/allocate_compiled.cpp against the optional compiled component (dra/compiled.hpp), plus the component's
-# own source (src/compiled.cpp), which a program compiles once.
+# own source (src/compiled.cpp), which a program compiles once. Also: the umbrella header alone (what every file that
+# includes dra/dra.hpp pays before any code is generated), and examples/select_devices.cpp, which loads and evaluates
+# selectors through two room headers (dra/json.hpp, dra/cel.hpp) instead of the umbrella.
 #
 #   bench/compile_time.sh                      GCC (c++), -O2, 3 runs each
 # Options: --cxx COMPILER (default c++), --flags "FLAGS" (default "-O2 -DNDEBUG"), --runs N (default 3).
@@ -48,6 +50,9 @@ time_one() {  # label source: prints the median wall time of $runs compiles
 }
 
 echo "compiler: $("$cxx" --version | head -1); flags: $flags"
+printf '#include <dra/dra.hpp>\nint main() {}\n' >"$work/umbrella_only.cpp"
+time_one "header-only: dra/dra.hpp included, nothing used" "$work/umbrella_only.cpp"
 time_one "header-only: examples/allocate_claims.cpp (dra/dra.hpp)" "$repo/examples/allocate_claims.cpp"
+time_one "header-only: examples/select_devices.cpp (json + cel)" "$repo/examples/select_devices.cpp"
 time_one "compiled component: examples/allocate_compiled.cpp" "$repo/examples/allocate_compiled.cpp"
 time_one "the component itself, once: src/compiled.cpp" "$repo/src/compiled.cpp"

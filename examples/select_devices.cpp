@@ -1,6 +1,7 @@
 // Example: load a scenario and list the devices a CEL selector matches, with evaluation errors.
 //   select_devices SCENARIO.json 'device.attributes["gpu.nvidia.com"].profile == "1g.5gb"'
-#include <dra/dra.hpp>
+#include <dra/cel.hpp>   // the selector engine and the flatten views it reads
+#include <dra/json.hpp>  // load_file
 
 #include <iostream>
 

@@ -1,0 +1,12 @@
+// One include for the model room: the Kubernetes objects device allocation reads (slices, classes, claims, templates,
+// taint rules, nodes, pods), their builders and outcomes.
+#pragma once
+
+#include <dra/model/build.hpp>
+#include <dra/model/common.hpp>
+#include <dra/model/device_class.hpp>
+#include <dra/model/outcome.hpp>
+#include <dra/model/resource_claim.hpp>
+#include <dra/model/resource_slice.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/model/workload.hpp>

@@ -1,0 +1,13 @@
+// One include for the sim room: the scenario runner and what the dra command computes on a run: explanations,
+// occupancy, summaries, selections.
+#pragma once
+
+#include <dra/sim/explain.hpp>
+#include <dra/sim/explain_report.hpp>
+#include <dra/sim/flatten_scenario.hpp>
+#include <dra/sim/node_usage.hpp>
+#include <dra/sim/occupancy.hpp>
+#include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
+#include <dra/sim/select.hpp>
+#include <dra/sim/summary.hpp>

@@ -1,0 +1,2 @@
+// Left out of the umbrella.
+#pragma once

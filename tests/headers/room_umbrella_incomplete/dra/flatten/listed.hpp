@@ -1,0 +1,2 @@
+// Listed by the umbrella.
+#pragma once
