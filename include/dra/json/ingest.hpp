@@ -487,8 +487,8 @@ inline bool loader::read_scanned_list(document& doc, std::string_view text) {
     const auto list = scanner.scan([&](std::string_view item) { filler.add(item); });
     // Documents after this one are found on simdjson's index of the whole input, which also
     // checks their text first (see read_all): they are read the ordinary way.
-    const auto after = [&] { return static_cast<std::size_t>(list->end - text.data()); };
-    if (!list || text.find_first_not_of(" \t\r\n", after()) != std::string_view::npos) {
+    if (!list || text.find_first_not_of(" \t\r\n", static_cast<std::size_t>(list->end - text.data())) !=
+                     std::string_view::npos) {
       filler.abandon();
       return false;
     }
