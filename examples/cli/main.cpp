@@ -108,7 +108,7 @@ int run_command(const dra_cli::invocation& call, const std::vector<std::string>&
 }  // namespace
 
 int main(int argc, char** argv) {
-  dra_cli::prepare_heap();
+  dra_cli::prepare_heap(argv);
   std::vector<std::string_view> args(argv + 1, argv + argc);
   // The main job: allocate the scenario (the embedded default without FILE).
   auto parsed = dra_cli::parse_arguments(args, "allocate");
