@@ -38,19 +38,16 @@ inline constexpr std::array<std::string_view, 4> heap_tunables = {
 // `current` followed by every heap tunable it does not name, so that a user's own setting of
 // one wins; nullopt when it names them all (nothing to add, and no second re-exec).
 [[nodiscard]] inline std::optional<std::string> tunables_to_set(std::string_view current) {
+  const std::string entries = std::string(":").append(current);  // every name follows a ':'
   std::string value(current);
-  bool added = false;
   for (std::string_view tunable : heap_tunables) {
-    const std::string_view name = tunable.substr(0, tunable.find('=') + 1);  // "glibc.malloc.hugetlb="
-    bool named = false;
-    for (std::size_t at = current.find(name); at != std::string_view::npos; at = current.find(name, at + 1))
-      named = named || at == 0 || current[at - 1] == ':';
-    if (named) continue;
+    const std::string name =
+        std::string(":").append(tunable.substr(0, tunable.find('=') + 1));  // ":glibc.malloc.hugetlb="
+    if (entries.find(name) != std::string::npos) continue;
     if (!value.empty()) value += ':';
     value += tunable;
-    added = true;
   }
-  if (!added) return std::nullopt;
+  if (value.size() == current.size()) return std::nullopt;
   return value;
 }
 
