@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace {
 
@@ -128,6 +130,30 @@ TEST(Ingest, UnescapesStringsWithEscapes) {
   auto doc = dra::json::load(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n\u00e9-\"1\"\\x"}})");
   ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
   EXPECT_EQ(doc->scenario().nodes[0].object.meta.name, "n\xc3\xa9-\"1\"\\x");
+}
+
+TEST(Ingest, FindsWhereStringsAndKeysEndAtEveryLengthWithAnEscapeAnywhere) {
+  // Strings are scanned 16 bytes at a time: lengths up to past two blocks, each without an
+  // escape and with an escaped quote or backslash at every position.
+  for (std::size_t length = 0; length <= 40; ++length) {
+    std::string plain;
+    for (std::size_t k = 0; k < length; ++k) plain += static_cast<char>('a' + k % 26);
+    std::vector<std::pair<std::string, std::string>> cases = {{plain, plain}};  // JSON text, value
+    for (std::size_t at = 0; at <= length; ++at)
+      for (std::string_view escape : {R"(\")"sv, R"(\\)"sv})
+        cases.emplace_back(plain.substr(0, at) + std::string(escape) + plain.substr(at),
+                           plain.substr(0, at) + escape.back() + plain.substr(at));
+    for (const auto& [json, value] : cases) {
+      auto doc = dra::json::load(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + json +
+                                 R"(","labels":{")" + json + R"(":"x"}}})");
+      ASSERT_TRUE(doc.has_value()) << json << ": " << doc.error().to_string();
+      const dra::model::object_meta& meta = doc->scenario().nodes[0].object.meta;
+      EXPECT_EQ(meta.name, value) << json;
+      ASSERT_EQ(meta.labels.size(), 1u) << json;
+      EXPECT_EQ(meta.labels[0].name, value) << json;
+      EXPECT_EQ(meta.labels[0].value, "x") << json;
+    }
+  }
 }
 
 TEST(Ingest, ParsesEachVersionTextOnceAndSharesIt) {

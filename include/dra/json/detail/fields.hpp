@@ -17,10 +17,10 @@ namespace dra::json::detail {
 enum class api_version : std::uint8_t { v1, v1beta2, v1beta1, v1alpha3, other };
 
 [[nodiscard]] constexpr api_version resource_api_version(std::string_view text) noexcept {
-  if (text == "resource.k8s.io/v1") return api_version::v1;
-  if (text == "resource.k8s.io/v1beta2") return api_version::v1beta2;
-  if (text == "resource.k8s.io/v1beta1") return api_version::v1beta1;
-  if (text == "resource.k8s.io/v1alpha3") return api_version::v1alpha3;
+  if (is(text, "resource.k8s.io/v1")) return api_version::v1;
+  if (is(text, "resource.k8s.io/v1beta2")) return api_version::v1beta2;
+  if (is(text, "resource.k8s.io/v1beta1")) return api_version::v1beta1;
+  if (is(text, "resource.k8s.io/v1alpha3")) return api_version::v1alpha3;
   return api_version::other;
 }
 
@@ -43,11 +43,11 @@ class field_reader {
   dra::status metadata(od::value& v, model::object_meta& meta) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "name") return assign(meta.name, r_.string(value));
-      if (name == "namespace") return assign(meta.namespace_, r_.string(value));
-      if (name == "uid") return assign(meta.uid, r_.string(value));
-      if (name == "labels") return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
-      if (name == "annotations")
+      if (is(name, "name")) return assign(meta.name, r_.string(value));
+      if (is(name, "namespace")) return assign(meta.namespace_, r_.string(value));
+      if (is(name, "uid")) return assign(meta.uid, r_.string(value));
+      if (is(name, "labels")) return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
+      if (is(name, "annotations"))
         return r_.map(value, meta.annotations, [&](od::value& a, model::text& annotation) { return assign(annotation, r_.string(a)); });
       return known_metadata_field(name) ? dra::status{} : r_.unknown();
     });
@@ -56,13 +56,13 @@ class field_reader {
   dra::status node_selector(od::value& v, model::node_selector& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name != "nodeSelectorTerms") return r_.unknown();
+      if (!is(name, "nodeSelectorTerms")) return r_.unknown();
       return r_.each_element(value, [&](od::value& term_value) -> dra::status {
         model::node_selector_term& term = out.terms.emplace_back();
         return r_.each_field(term_value, [&](std::string_view term_field, od::value& requirements) -> dra::status {
           auto in = r_.field(term_field);
-          if (term_field == "matchExpressions") return requirement_list(requirements, term.match_expressions);
-          if (term_field == "matchFields") return requirement_list(requirements, term.match_fields);
+          if (is(term_field, "matchExpressions")) return requirement_list(requirements, term.match_expressions);
+          if (is(term_field, "matchFields")) return requirement_list(requirements, term.match_fields);
           return r_.unknown();
         });
       });
@@ -72,17 +72,17 @@ class field_reader {
   dra::status toleration(od::value& v, model::device_toleration& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "key") return assign(out.key, r_.string(value));
-      if (name == "value") return assign(out.value, r_.string(value));
-      if (name == "effect") return assign(out.effect, r_.string(value));
-      if (name == "operator") {
+      if (is(name, "key")) return assign(out.key, r_.string(value));
+      if (is(name, "value")) return assign(out.value, r_.string(value));
+      if (is(name, "effect")) return assign(out.effect, r_.string(value));
+      if (is(name, "operator")) {
         auto op = r_.string(value);
         if (!op) return std::move(op).error();
         out.op = model::parse_toleration_operator(*op);
         if (out.op == model::toleration_operator::unsupported) out.operator_name = *op;  // validation reports it
         return {};
       }
-      if (name == "tolerationSeconds") {
+      if (is(name, "tolerationSeconds")) {
         if (reader::is_null(value)) return {};
         auto seconds = r_.integer(value);
         if (!seconds) return std::move(seconds).error();
@@ -103,8 +103,8 @@ class field_reader {
     out.present = true;
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "driver") return assign(out.driver, r_.string(value));
-      if (name == "parameters") return assign(out.parameters_json, r_.raw_json(value));
+      if (is(name, "driver")) return assign(out.driver, r_.string(value));
+      if (is(name, "parameters")) return assign(out.parameters_json, r_.raw_json(value));
       return r_.unknown();
     });
   }
@@ -115,12 +115,12 @@ class field_reader {
       s.has_cel = false;  // until a `cel` is read; validation reports a selector without one
       return r_.each_field(selector, [&](std::string_view name, od::value& value) -> dra::status {
         auto at = r_.field(name);
-        if (name != "cel") return r_.unknown();
+        if (!is(name, "cel")) return r_.unknown();
         if (reader::is_null(value)) return {};
         s.has_cel = true;
         return r_.each_field(value, [&](std::string_view cel_field, od::value& expression) -> dra::status {
           auto in = r_.field(cel_field);
-          if (cel_field == "expression") return assign(s.cel_expression, r_.string(expression));
+          if (is(cel_field, "expression")) return assign(s.cel_expression, r_.string(expression));
           return r_.unknown();
         });
       });
@@ -144,9 +144,9 @@ class field_reader {
       requirement.op = model::node_selector_operator::unsupported;  // until a known operator is read
       return r_.each_field(element, [&](std::string_view name, od::value& value) -> dra::status {
         auto at = r_.field(name);
-        if (name == "key") return assign(requirement.key, r_.string(value));
-        if (name == "values") return assign(requirement.values, r_.strings(value));
-        if (name == "operator") {
+        if (is(name, "key")) return assign(requirement.key, r_.string(value));
+        if (is(name, "values")) return assign(requirement.values, r_.strings(value));
+        if (is(name, "operator")) {
           auto op = r_.string(value);
           if (!op) return std::move(op).error();
           requirement.op = model::parse_node_selector_operator(*op);

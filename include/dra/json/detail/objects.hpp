@@ -31,13 +31,13 @@ struct object_header {
 enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, other };
 
 [[nodiscard]] constexpr object_kind kind_of(std::string_view kind) noexcept {
-  if (kind == "ResourceSlice") return object_kind::slice;
-  if (kind == "DeviceClass") return object_kind::device_class;
-  if (kind == "ResourceClaim") return object_kind::claim;
-  if (kind == "ResourceClaimTemplate") return object_kind::claim_template;
-  if (kind == "DeviceTaintRule") return object_kind::taint_rule;
-  if (kind == "Node") return object_kind::node;
-  if (kind == "Pod") return object_kind::pod;
+  if (is(kind, "ResourceSlice")) return object_kind::slice;
+  if (is(kind, "DeviceClass")) return object_kind::device_class;
+  if (is(kind, "ResourceClaim")) return object_kind::claim;
+  if (is(kind, "ResourceClaimTemplate")) return object_kind::claim_template;
+  if (is(kind, "DeviceTaintRule")) return object_kind::taint_rule;
+  if (is(kind, "Node")) return object_kind::node;
+  if (is(kind, "Pod")) return object_kind::pod;
   return object_kind::other;
 }
 
@@ -76,7 +76,7 @@ inline dra::status read_header(reader& r, od::object& object, object_header& hea
     if (code == simdjson::NO_SUCH_FIELD) continue;
     if (code) return r.fail(code);
     auto at = r.field(name);
-    if (name == "apiVersion") {
+    if (is(name, "apiVersion")) {
       auto text = r.string(value);
       if (!text) return std::move(text).error();
       header.api_version = *text;
@@ -97,7 +97,7 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
   // depending on where reading stopped (and on whether items are read on one thread or several).
   auto read_fields = [&](auto&& on_field) {
     dra::status status = r.each_field_of(object, [&](std::string_view name, od::value& value) -> dra::status {
-      if (name == "kind" || name == "apiVersion" || name == "metadata") return {};
+      if (is(name, "kind") || is(name, "apiVersion") || is(name, "metadata")) return {};
       auto at = r.field(name);
       return on_field(name, value);
     });
@@ -113,7 +113,7 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       model::resource_slice slice;
       slice.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? slice_reader(r).slice_spec(value, slice, version) : r.unknown();
+        return is(name, "spec") ? slice_reader(r).slice_spec(value, slice, version) : r.unknown();
       });
       if (status) add(out.slices, std::move(slice));
       break;
@@ -122,7 +122,7 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       model::device_class device_class;
       device_class.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? claim_reader(r).class_spec(value, device_class) : r.unknown();
+        return is(name, "spec") ? claim_reader(r).class_spec(value, device_class) : r.unknown();
       });
       if (status) add(out.classes, std::move(device_class));
       break;
@@ -131,8 +131,8 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       model::resource_claim claim;
       claim.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (name == "spec") return claim_reader(r).claim_spec(value, claim.spec, version);
-        if (name == "status") return claim_reader(r).claim_status(value, claim);
+        if (is(name, "spec")) return claim_reader(r).claim_spec(value, claim.spec, version);
+        if (is(name, "status")) return claim_reader(r).claim_status(value, claim);
         return r.unknown();
       });
       if (status) add(out.claims, std::move(claim));
@@ -142,7 +142,7 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       model::resource_claim_template claim_template;
       claim_template.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return name == "spec" ? claim_reader(r).template_spec(value, claim_template, version) : r.unknown();
+        return is(name, "spec") ? claim_reader(r).template_spec(value, claim_template, version) : r.unknown();
       });
       if (status) add(out.claim_templates, std::move(claim_template));
       break;
@@ -151,8 +151,8 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       model::device_taint_rule rule;
       rule.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (name == "spec") return slice_reader(r).taint_rule_spec(value, rule);
-        return name == "status" ? dra::status{} : r.unknown();  // status: conditions the controller sets
+        if (is(name, "spec")) return slice_reader(r).taint_rule_spec(value, rule);
+        return is(name, "status") ? dra::status{} : r.unknown();  // status: conditions the controller sets
       });
       if (status) add(out.taint_rules, std::move(rule));
       break;
@@ -166,8 +166,8 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       model::pod pod;
       pod.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (name == "spec") return claim_reader(r).pod_spec(value, pod);
-        if (name == "status") return claim_reader(r).pod_status(value, pod);
+        if (is(name, "spec")) return claim_reader(r).pod_spec(value, pod);
+        if (is(name, "status")) return claim_reader(r).pod_status(value, pod);
         return {};
       });
       if (status) add(out.pods, std::move(pod));

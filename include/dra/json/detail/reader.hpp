@@ -11,8 +11,13 @@
 
 #include <simdjson.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <iterator>
@@ -64,6 +69,55 @@ using string_arena = std::deque<std::string>;
       return "null";
   }
   return "unknown";
+}
+
+// Where a JSON string's text that starts at `start` ends (its closing quote), and whether it
+// holds a backslash. The text is in simdjson's padded input, whose strings simdjson checked, so
+// 16 bytes read at any byte up to the closing quote stay inside the buffer: keys and short
+// values take one step instead of one per byte.
+struct string_end {
+  const char* quote;
+  bool escaped;
+};
+[[nodiscard]] inline string_end find_string_end(const char* start) noexcept {
+  const char* p = start;
+#if defined(__SSE2__)
+  for (;; p += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'))));
+    const auto backslashes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))));
+    if (backslashes != 0 && (quotes == 0 || std::countr_zero(backslashes) < std::countr_zero(quotes))) {
+      p += std::countr_zero(backslashes);
+      break;  // an escape sequence: the loop below steps over escaped characters
+    }
+    if (quotes != 0) return {p + std::countr_zero(quotes), false};
+  }
+#endif
+  bool escaped = false;
+  while (*p != '"') {
+    if (*p == '\\') {
+      escaped = true;
+      ++p;
+    }
+    ++p;
+  }
+  return {p, escaped};
+}
+
+// `name == literal` for the readers' field dispatch, always inlined: inside their large
+// functions GCC kept std::string_view's comparison out of line, a call and then a call to
+// memcmp for every field name read.
+template <std::size_t N>
+[[nodiscard, gnu::always_inline]] constexpr bool is(std::string_view name, const char (&literal)[N]) noexcept {
+  return name.size() == N - 1 && std::char_traits<char>::compare(name.data(), literal, N - 1) == 0;
+}
+
+// a.compare(b), settled by the first bytes where they differ, as neighbouring keys of a map
+// mostly do (attribute names), without the out-of-line comparison and its memcmp call.
+[[nodiscard]] inline int key_order(std::string_view a, std::string_view b) noexcept {
+  if (!a.empty() && !b.empty() && a.front() != b.front())
+    return static_cast<unsigned char>(a.front()) < static_cast<unsigned char>(b.front()) ? -1 : 1;
+  return a.compare(b);
 }
 
 [[nodiscard]] constexpr bool json_whitespace(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -199,17 +253,9 @@ class reader {
   // A string's text: a view into the input, or into the arena when it had escapes.
   [[nodiscard]] result<std::string_view> string_of(od::raw_json_string raw) {
     const char* start = raw.raw();
-    const char* end = start;
-    bool escaped = false;
-    while (*end != '"') {  // the input is padded and its quotes were validated
-      if (*end == '\\') {
-        escaped = true;
-        ++end;
-      }
-      ++end;
-    }
-    std::string_view literal(start, static_cast<std::size_t>(end - start));
-    if (!escaped) return literal;
+    const string_end end = find_string_end(start);
+    std::string_view literal(start, static_cast<std::size_t>(end.quote - start));
+    if (!end.escaped) return literal;
     return unescape(literal);
   }
 
@@ -297,8 +343,8 @@ class reader {
     std::uint64_t filter = 0;
     std::vector<std::string_view> many;
     for (auto field_result : object) {
-      od::field field;
-      if (auto code = std::move(field_result).get(field)) return fail(code);
+      if (auto code = field_result.error()) return fail(code);
+      od::field& field = field_result.value_unsafe();
       auto name = string_of(field.key());
       if (!name) return std::move(name).error();
       if (check_duplicates) {
@@ -378,11 +424,20 @@ class reader {
         /*check_duplicates=*/false);  // found below, after sorting
     move_exactly(entries, out);
     if (!status) return status;
-    // Kubernetes writes maps sorted by key: check before sorting (stable_sort allocates a buffer).
-    auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
-    if (!std::is_sorted(out.begin(), out.end(), by_name)) std::stable_sort(out.begin(), out.end(), by_name);
-    auto twice = std::adjacent_find(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name == b.name; });
-    if (twice != out.end()) return fail(concat("duplicate field ", quoted(twice->name)));
+    // Kubernetes writes maps sorted by key: one comparison of each neighbour finds both the order
+    // and the first duplicate; only unsorted input is sorted (stable_sort allocates a buffer).
+    const model::text* twice = nullptr;
+    for (std::size_t k = 1; k < out.size(); ++k) {
+      const int order = key_order(out[k - 1].name, out[k].name);
+      if (order > 0) {
+        std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+        auto same = std::adjacent_find(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name == b.name; });
+        twice = same != out.end() ? &same->name : nullptr;
+        break;
+      }
+      if (order == 0 && twice == nullptr) twice = &out[k].name;
+    }
+    if (twice != nullptr) return fail(concat("duplicate field ", quoted(*twice)));
     return {};
   }
 

@@ -25,27 +25,27 @@ class slice_reader : public field_reader {
     std::uint8_t fields = 0;
     auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "int") {
+      if (is(name, "int")) {
         ++fields;
         auto i = r_.integer(value);
         if (!i) return std::move(i).error();
         out.value = *i;
-      } else if (name == "bool") {
+      } else if (is(name, "bool")) {
         ++fields;
         auto b = r_.boolean(value);
         if (!b) return std::move(b).error();
         out.value = *b;
-      } else if (name == "string") {
+      } else if (is(name, "string")) {
         ++fields;
         auto s = r_.string(value);
         if (!s) return std::move(s).error();
         out.value = *s;
-      } else if (name == "version") {
+      } else if (is(name, "version")) {
         ++fields;
         auto s = r_.string(value);
         if (!s) return std::move(s).error();
         out.value = r_.version(*s);
-      } else if (name == "ints") {
+      } else if (is(name, "ints")) {
         ++fields;
         std::vector<std::int64_t> list;
         auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
@@ -56,7 +56,7 @@ class slice_reader : public field_reader {
         });
         if (!st) return st;
         out.value = std::move(list);
-      } else if (name == "bools") {
+      } else if (is(name, "bools")) {
         ++fields;
         std::vector<bool> list;
         auto st = r_.each_element(value, [&](od::value& e) -> dra::status {
@@ -67,12 +67,12 @@ class slice_reader : public field_reader {
         });
         if (!st) return st;
         out.value = std::move(list);
-      } else if (name == "strings") {
+      } else if (is(name, "strings")) {
         ++fields;
         auto list = r_.strings(value);
         if (!list) return std::move(list).error();
         out.value = std::move(*list);
-      } else if (name == "versions") {
+      } else if (is(name, "versions")) {
         ++fields;
         auto list = r_.strings(value);
         if (!list) return std::move(list).error();
@@ -93,11 +93,11 @@ class slice_reader : public field_reader {
     bool has_value = false;
     auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "value") {
+      if (is(name, "value")) {
         has_value = true;
         return assign(out.value, r_.quantity_value(value));
       }
-      if (name == "requestPolicy") {
+      if (is(name, "requestPolicy")) {
         if (reader::is_null(value)) return {};
         return request_policy(value, out.request_policy.emplace());
       }
@@ -110,25 +110,25 @@ class slice_reader : public field_reader {
   dra::status request_policy(od::value& v, model::capacity_request_policy& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "default") return assign(out.default_value, r_.quantity_value(value));
-      if (name == "validValues")
+      if (is(name, "default")) return assign(out.default_value, r_.quantity_value(value));
+      if (is(name, "validValues"))
         return r_.each_element(value, [&](od::value& q) -> dra::status {
           auto parsed = r_.quantity_value(q);
           if (!parsed) return std::move(parsed).error();
           out.valid_values.push_back(*parsed);
           return {};
         });
-      if (name == "validRange") {
+      if (is(name, "validRange")) {
         model::capacity_range& range = out.valid_range.emplace();
         bool has_min = false;
         auto st = r_.each_field(value, [&](std::string_view bound, od::value& q) -> dra::status {
           auto in = r_.field(bound);
-          if (bound == "min") {
+          if (is(bound, "min")) {
             has_min = true;
             return assign(range.min, r_.quantity_value(q));
           }
-          if (bound == "max") return assign(range.max, r_.quantity_value(q));
-          if (bound == "step") return assign(range.step, r_.quantity_value(q));
+          if (is(bound, "max")) return assign(range.max, r_.quantity_value(q));
+          if (is(bound, "step")) return assign(range.step, r_.quantity_value(q));
           return r_.unknown();
         });
         range.has_min = has_min;  // validation reports a range without min at validRange.min
@@ -143,7 +143,7 @@ class slice_reader : public field_reader {
       bool has_value = false;
       auto st = r_.each_field(counter, [&](std::string_view name, od::value& q) -> dra::status {
         auto at = r_.field(name);
-        if (name != "value") return r_.unknown();
+        if (!is(name, "value")) return r_.unknown();
         has_value = true;
         return assign(value, r_.quantity_value(q));
       });
@@ -155,9 +155,9 @@ class slice_reader : public field_reader {
   dra::status counter_set(od::value& v, model::counter_set& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "name") return assign(out.name, r_.string(value));
-      if (name == "counters") return counters(value, out.counters);
-      if (name == "includes") return assign(out.includes, r_.strings(value));
+      if (is(name, "name")) return assign(out.name, r_.string(value));
+      if (is(name, "counters")) return counters(value, out.counters);
+      if (is(name, "includes")) return assign(out.includes, r_.strings(value));
       return r_.unknown();
     });
   }
@@ -165,10 +165,10 @@ class slice_reader : public field_reader {
   dra::status counter_consumption(od::value& v, model::device_counter_consumption& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "counterSet") return assign(out.counter_set, r_.string(value));
-      if (name == "counters") return counters(value, out.counters);
-      if (name == "includes") return assign(out.includes, r_.strings(value));
-      if (name == "compatibilityGroups") return assign(out.compatibility_groups, r_.strings(value));
+      if (is(name, "counterSet")) return assign(out.counter_set, r_.string(value));
+      if (is(name, "counters")) return counters(value, out.counters);
+      if (is(name, "includes")) return assign(out.includes, r_.strings(value));
+      if (is(name, "compatibilityGroups")) return assign(out.compatibility_groups, r_.strings(value));
       return r_.unknown();
     });
   }
@@ -176,10 +176,10 @@ class slice_reader : public field_reader {
   dra::status taint(od::value& v, model::device_taint& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "key") return assign(out.key, r_.string(value));
-      if (name == "value") return assign(out.value, r_.string(value));
-      if (name == "effect") return assign(out.effect, r_.string(value));
-      if (name == "timeAdded") {
+      if (is(name, "key")) return assign(out.key, r_.string(value));
+      if (is(name, "value")) return assign(out.value, r_.string(value));
+      if (is(name, "effect")) return assign(out.effect, r_.string(value));
+      if (is(name, "timeAdded")) {
         if (reader::is_null(value)) return {};
         return assign(out.time_added, r_.string(value));
       }
@@ -189,41 +189,41 @@ class slice_reader : public field_reader {
 
   // The fields of a device that v1 has inline and v1beta1 has under `basic`.
   dra::status device_field(std::string_view name, od::value& value, model::device& out) {
-    if (name == "attributes")
+    if (is(name, "attributes"))
       return r_.map(value, out.attributes, [&](od::value& a, model::device_attribute& attr) { return attribute(a, attr); });
-    if (name == "capacity")
+    if (is(name, "capacity"))
       return r_.map(value, out.capacity, [&](od::value& c, model::device_capacity& cap) { return capacity(c, cap); });
-    if (name == "consumesCounters")
+    if (is(name, "consumesCounters"))
       return r_.each_element(
           value, [&](od::value& c) { return counter_consumption(c, out.consumes_counters.emplace_back()); });
-    if (name == "nodeName") return assign(out.node_name, r_.string(value));
-    if (name == "nodeSelector") {
+    if (is(name, "nodeName")) return assign(out.node_name, r_.string(value));
+    if (is(name, "nodeSelector")) {
       if (reader::is_null(value)) return {};
       return node_selector(value, out.node_selector.emplace());
     }
-    if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
-    if (name == "taints")
+    if (is(name, "allNodes")) return assign(out.all_nodes, r_.boolean(value));
+    if (is(name, "taints"))
       return r_.each_element(value, [&](od::value& t) { return taint(t, out.taints.emplace_back()); });
-    if (name == "bindsToNode") return assign(out.binds_to_node, r_.boolean(value));
-    if (name == "bindingConditions") return assign(out.binding_conditions, r_.strings(value));
-    if (name == "bindingFailureConditions") return assign(out.binding_failure_conditions, r_.strings(value));
-    if (name == "allowMultipleAllocations") return assign(out.allow_multiple_allocations, r_.boolean(value));
-    if (name == "includes") return assign(out.includes, r_.strings(value));
+    if (is(name, "bindsToNode")) return assign(out.binds_to_node, r_.boolean(value));
+    if (is(name, "bindingConditions")) return assign(out.binding_conditions, r_.strings(value));
+    if (is(name, "bindingFailureConditions")) return assign(out.binding_failure_conditions, r_.strings(value));
+    if (is(name, "allowMultipleAllocations")) return assign(out.allow_multiple_allocations, r_.boolean(value));
+    if (is(name, "includes")) return assign(out.includes, r_.strings(value));
     return r_.unknown();
   }
 
   dra::status device(od::value& v, model::device& out, api_version version) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "name") return assign(out.name, r_.string(value));
+      if (is(name, "name")) return assign(out.name, r_.string(value));
       if (version == api_version::v1beta1) {
-        if (name != "basic") return r_.unknown();
+        if (!is(name, "basic")) return r_.unknown();
         return r_.each_field(value, [&](std::string_view basic_field, od::value& basic_value) -> dra::status {
           auto in = r_.field(basic_field);
           return device_field(basic_field, basic_value, out);
         });
       }
-      if (name == "basic") return r_.v1beta1_field();  // v1beta1's device shape
+      if (is(name, "basic")) return r_.v1beta1_field();  // v1beta1's device shape
       return device_field(name, value, out);
     });
   }
@@ -231,16 +231,16 @@ class slice_reader : public field_reader {
   dra::status mixins(od::value& v, model::resource_slice_mixins& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "device")
+      if (is(name, "device"))
         return r_.each_element(value, [&](od::value& m) -> dra::status {
           model::device_mixin& mixin = out.device.emplace_back();
           return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
             auto in = r_.field(field);
-            if (field == "name") return assign(mixin.name, r_.string(fv));
-            if (field == "attributes" || field == "capacity") {
+            if (is(field, "name")) return assign(mixin.name, r_.string(fv));
+            if (is(field, "attributes") || is(field, "capacity")) {
               model::device scratch;  // the same readers as a device's own maps
               auto st = device_field(field, fv, scratch);
-              if (field == "attributes")
+              if (is(field, "attributes"))
                 mixin.attributes = std::move(scratch.attributes);
               else
                 mixin.capacity = std::move(scratch.capacity);
@@ -249,8 +249,8 @@ class slice_reader : public field_reader {
             return r_.unknown();
           });
         });
-      if (name == "deviceCounterConsumption") return counter_mixins(value, out.device_counter_consumption);
-      if (name == "counterSet") return counter_mixins(value, out.counter_set);
+      if (is(name, "deviceCounterConsumption")) return counter_mixins(value, out.device_counter_consumption);
+      if (is(name, "counterSet")) return counter_mixins(value, out.counter_set);
       return r_.unknown();
     });
   }
@@ -262,8 +262,8 @@ class slice_reader : public field_reader {
       Mixin& mixin = out.emplace_back();
       return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
-        if (field == "name") return assign(mixin.name, r_.string(fv));
-        if (field == "counters") return counters(fv, mixin.counters);
+        if (is(field, "name")) return assign(mixin.name, r_.string(fv));
+        if (is(field, "counters")) return counters(fv, mixin.counters);
         return r_.unknown();
       });
     });
@@ -272,27 +272,27 @@ class slice_reader : public field_reader {
   dra::status slice_spec(od::value& v, model::resource_slice& out, api_version version) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "driver") return assign(out.driver, r_.string(value));
-      if (name == "pool")
+      if (is(name, "driver")) return assign(out.driver, r_.string(value));
+      if (is(name, "pool"))
         return r_.each_field(value, [&](std::string_view pool_field, od::value& pv) -> dra::status {
           auto in = r_.field(pool_field);
-          if (pool_field == "name") return assign(out.pool.name, r_.string(pv));
-          if (pool_field == "generation") return assign(out.pool.generation, r_.integer(pv));
-          if (pool_field == "resourceSliceCount") return assign(out.pool.resource_slice_count, r_.integer(pv));
+          if (is(pool_field, "name")) return assign(out.pool.name, r_.string(pv));
+          if (is(pool_field, "generation")) return assign(out.pool.generation, r_.integer(pv));
+          if (is(pool_field, "resourceSliceCount")) return assign(out.pool.resource_slice_count, r_.integer(pv));
           return r_.unknown();
         });
-      if (name == "nodeName") return assign(out.node_name, r_.string(value));
-      if (name == "nodeSelector") {
+      if (is(name, "nodeName")) return assign(out.node_name, r_.string(value));
+      if (is(name, "nodeSelector")) {
         if (reader::is_null(value)) return {};
         return node_selector(value, out.node_selector.emplace());
       }
-      if (name == "allNodes") return assign(out.all_nodes, r_.boolean(value));
-      if (name == "perDeviceNodeSelection") return assign(out.per_device_node_selection, r_.boolean(value));
-      if (name == "devices")
+      if (is(name, "allNodes")) return assign(out.all_nodes, r_.boolean(value));
+      if (is(name, "perDeviceNodeSelection")) return assign(out.per_device_node_selection, r_.boolean(value));
+      if (is(name, "devices"))
         return r_.list(value, out.devices, [&](od::value& d, model::device& device_out) { return device(d, device_out, version); });
-      if (name == "sharedCounters")
+      if (is(name, "sharedCounters"))
         return r_.list(value, out.shared_counters, [&](od::value& c, model::counter_set& set) { return counter_set(c, set); });
-      if (name == "mixins") {
+      if (is(name, "mixins")) {
         if (reader::is_null(value)) return {};
         return mixins(value, out.mixins.emplace());
       }
@@ -305,16 +305,16 @@ class slice_reader : public field_reader {
   dra::status taint_rule_spec(od::value& v, model::device_taint_rule& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (name == "taint") return taint(value, out.taint);
-      if (name != "deviceSelector") return r_.unknown();
+      if (is(name, "taint")) return taint(value, out.taint);
+      if (!is(name, "deviceSelector")) return r_.unknown();
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
         if (reader::is_null(fv)) return {};
-        if (field == "driver") return assign(out.device_selector.driver, r_.string(fv));
-        if (field == "pool") return assign(out.device_selector.pool, r_.string(fv));
-        if (field == "device") return assign(out.device_selector.device, r_.string(fv));
+        if (is(field, "driver")) return assign(out.device_selector.driver, r_.string(fv));
+        if (is(field, "pool")) return assign(out.device_selector.pool, r_.string(fv));
+        if (is(field, "device")) return assign(out.device_selector.device, r_.string(fv));
         // v1alpha3 (Kubernetes 1.34) also had deviceClassName and selectors
-        return field == "deviceClassName" || field == "selectors" ? dra::status{} : r_.unknown();
+        return is(field, "deviceClassName") || is(field, "selectors") ? dra::status{} : r_.unknown();
       });
     });
   }
