@@ -156,6 +156,25 @@ TEST(Ingest, FindsWhereStringsAndKeysEndAtEveryLengthWithAnEscapeAnywhere) {
   }
 }
 
+TEST(Ingest, OrdersMapKeysByUnsignedBytesAsKubernetesDoes) {
+  // A UTF-8 key ("\xc3\xa9", é) sorts after every ASCII key, as Go compares strings: kept in that
+  // order when it comes so, sorted into it otherwise, and found twice when repeated.
+  for (const char* labels :
+       {R"({"z":"1","\u00e9":"2"})", R"({"\u00e9":"2","z":"1"})", R"({"\u00e9":"2","a":"0","z":"1"})"}) {
+    auto doc = dra::json::load(std::string(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n","labels":)") +
+                               labels + "}}");
+    ASSERT_TRUE(doc.has_value()) << labels << ": " << doc.error().to_string();
+    const auto& meta = doc->scenario().nodes[0].object.meta;
+    ASSERT_GE(meta.labels.size(), 2u) << labels;
+    EXPECT_EQ(meta.labels[meta.labels.size() - 2].name, "z") << labels;
+    EXPECT_EQ(meta.labels.back().name, "\xc3\xa9") << labels;
+  }
+  auto twice = dra::json::load(
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n","labels":{"z":"1","\u00e9":"2","\u00e9":"3"}}})");
+  ASSERT_FALSE(twice.has_value());
+  EXPECT_EQ(twice.error().message, "duplicate field \"\xc3\xa9\"") << twice.error().to_string();
+}
+
 TEST(Ingest, ParsesEachVersionTextOnceAndSharesIt) {
   // Devices repeat their driver's version: one parsed form serves them all, and an invalid
   // text keeps no parsed form (validation reports it) without spoiling a valid one after it.
