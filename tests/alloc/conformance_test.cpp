@@ -147,8 +147,8 @@ directory_outcome run_directory(const fs::path& dir) {
 }
 
 TEST(UpstreamConformance, AllCases) {
-  fs::path dir = fs::path(DRA_SHARED_DIR) / "conformance" / "upstream";
-  if (!fs::exists(dir)) GTEST_SKIP() << "no conformance data at " << dir;
+  fs::path dir = fs::path(DRA_SOURCE_DIR) / "tests" / "alloc" / "data" / "upstream";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir;
   const directory_outcome r = run_directory(dir);
   std::cout << r.failures;
   std::cout << r.passed << " of " << r.cases << " upstream cases pass\n";
