@@ -41,6 +41,7 @@ inline constexpr std::string_view usage_text =
     "or a file, else the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
     "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
     "--output svg (occupancy only) draws a standalone SVG picture.\n"
+    "--version prints dra's version and the memory allocator the command runs on.\n"
     "\n"
     "exit status: 0 success; 1 bad input (allocate: also a claim in error); 2 usage error;\n"
     "3 allocate: some claims are unschedulable (and none in error).\n";
@@ -98,6 +99,9 @@ inline constexpr std::string_view usage_text =
       parsed.features = std::move(*v);
     } else if (arg == "-h" || arg == "--help") {
       parsed.command = "help";
+      return parsed;
+    } else if (arg == "--version") {
+      parsed.command = "version";
       return parsed;
     } else if (arg.starts_with("--") || (arg.starts_with("-") && arg != "-")) {
       return dra::error{"unknown option \"" + std::string(arg) + "\""};

@@ -108,7 +108,7 @@ int run_command(const dra_cli::invocation& call, const std::vector<std::string>&
 }  // namespace
 
 int main(int argc, char** argv) {
-  dra_cli::prepare_heap(argv);
+  dra_cli::prepare_heap();
   std::vector<std::string_view> args(argv + 1, argv + argc);
   // The main job: allocate the scenario (the embedded default without FILE).
   auto parsed = dra_cli::parse_arguments(args, "allocate");
@@ -123,6 +123,10 @@ int main(int argc, char** argv) {
   }
   if (call.command == "help") {
     std::cout << dra_cli::usage_text;
+    return 0;
+  }
+  if (call.command == "version") {
+    std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name() << ")\n";
     return 0;
   }
   dra_cli::invocation input = call;

@@ -1,6 +1,7 @@
 # Conan 2 recipe for dra: a header-only library packaged exactly as
 # `cmake --install` lays it out (headers, draConfig.cmake, dra.pc; with the
-# option cli=True also the dra command in bin/).
+# option cli=True also the dra command in bin/, linked with mimalloc, and
+# bin/kubectl-dra, a link to it).
 import os
 
 from conan import ConanFile
@@ -34,6 +35,13 @@ class DraConan(ConanFile):
         self.requires("simdjson/3.0.1")
         self.requires("re2/20230301")
         self.requires("yaml-cpp/0.8.0")
+        if self.options.cli:
+            # The command runs on mimalloc (examples/cli/heap.hpp); it must replace malloc, not sit beside it.
+            self.requires("mimalloc/2.1.2")
+
+    def configure(self):
+        if self.options.cli:
+            self.options["mimalloc"].override = True
 
     def validate(self):
         check_min_cppstd(self, 20)

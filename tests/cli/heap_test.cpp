@@ -1,42 +1,39 @@
-// The dra command's heap set-up: which glibc tunables a run asks for, and that a user's own win.
+// The dra command's allocator: with DRA_CLI_MIMALLOC every allocation of the process comes from
+// mimalloc, and the command asks it for large OS pages unless the user said otherwise.
 #include "heap.hpp"
 
 #include <gtest/gtest.h>
 
-#include <optional>
-#include <string>
+#include <cstdlib>
+#include <memory>
+#include <mimalloc.h>
 
 namespace {
 
-const std::string all_heap_tunables =
-    "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=268435456:glibc.malloc.trim_threshold=1073741824:"
-    "glibc.malloc.mmap_threshold=33554432";
-
-TEST(CliHeap, UnsetTunablesGetEveryHeapSetting) { EXPECT_EQ(dra_cli::tunables_to_set(""), all_heap_tunables); }
-
-TEST(CliHeap, WhatTheReExecSetsAsksForNoSecondOne) {
-  // The loop guard: the re-run process finds everything named and goes on.
-  EXPECT_EQ(dra_cli::tunables_to_set(all_heap_tunables), std::nullopt);
+TEST(CliHeap, MallocAndNewComeFromMimalloc) {
+  // Linking mimalloc replaces malloc and operator new for the whole process, not only mi_malloc.
+  void* from_malloc = std::malloc(48);
+  auto from_new = std::make_unique<int[]>(1000);
+  EXPECT_TRUE(mi_is_in_heap_region(from_malloc));
+  EXPECT_TRUE(mi_is_in_heap_region(from_new.get()));
+  std::free(from_malloc);
+  EXPECT_TRUE(dra_cli::uses_mimalloc());
+  EXPECT_EQ(dra_cli::allocator_name(), "mimalloc");
 }
 
-TEST(CliHeap, AUsersOwnSettingWinsAndTheRestIsAppended) {
-  EXPECT_EQ(dra_cli::tunables_to_set("glibc.malloc.top_pad=0"),
-            "glibc.malloc.top_pad=0:glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=1073741824:"
-            "glibc.malloc.mmap_threshold=33554432");
-  EXPECT_EQ(dra_cli::tunables_to_set("glibc.mem.tagging=1:glibc.malloc.hugetlb=0"),
-            "glibc.mem.tagging=1:glibc.malloc.hugetlb=0:glibc.malloc.top_pad=268435456:"
-            "glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432");
+TEST(CliHeap, LargeOsPagesAreAskedFor) {
+  unsetenv("MIMALLOC_LARGE_OS_PAGES");
+  mi_option_disable(mi_option_large_os_pages);
+  dra_cli::prepare_heap();
+  EXPECT_TRUE(mi_option_is_enabled(mi_option_large_os_pages));
 }
 
-TEST(CliHeap, ATunableIsNamedOnlyAtTheStartOfAnEntry) {
-  // "xglibc.malloc.hugetlb=0" is some other name: hugetlb is still unset.
-  EXPECT_EQ(dra_cli::tunables_to_set("xglibc.malloc.hugetlb=0"), "xglibc.malloc.hugetlb=0:" + all_heap_tunables);
-}
-
-TEST(CliHeap, UserSettingsOfEveryHeapTunableLeaveNothingToSet) {
-  EXPECT_EQ(dra_cli::tunables_to_set("glibc.malloc.mmap_threshold=1:glibc.malloc.trim_threshold=2:"
-                                     "glibc.malloc.top_pad=3:glibc.malloc.hugetlb=0"),
-            std::nullopt);
+TEST(CliHeap, AUsersOwnLargePageSettingWins) {
+  setenv("MIMALLOC_LARGE_OS_PAGES", "0", 1);
+  mi_option_disable(mi_option_large_os_pages);
+  dra_cli::prepare_heap();
+  EXPECT_FALSE(mi_option_is_enabled(mi_option_large_os_pages));
+  unsetenv("MIMALLOC_LARGE_OS_PAGES");
 }
 
 }  // namespace

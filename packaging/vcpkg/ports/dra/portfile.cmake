@@ -3,7 +3,8 @@
 # what dra's `cmake --install` installs. Use it with
 #   vcpkg install dra --overlay-ports=<checkout>/packaging/vcpkg/ports
 # A registry port would replace SOURCE_PATH with vcpkg_from_github on a tag.
-# The feature "cli" also builds the dra command (installed as tools/dra/dra).
+# The feature "cli" also builds the dra command, linked with mimalloc (installed as tools/dra/dra, with
+# tools/dra/kubectl-dra, the kubectl plugin name, a link to it).
 set(VCPKG_BUILD_TYPE release)  # header-only
 get_filename_component(SOURCE_PATH "${CMAKE_CURRENT_LIST_DIR}/../../../.." ABSOLUTE)
 
@@ -23,7 +24,7 @@ vcpkg_cmake_install()
 vcpkg_cmake_config_fixup(CONFIG_PATH share/cmake/dra)
 vcpkg_fixup_pkgconfig()  # lib/pkgconfig/dra.pc
 if("cli" IN_LIST FEATURES)
-  vcpkg_copy_tools(TOOL_NAMES dra AUTO_CLEAN)
+  vcpkg_copy_tools(TOOL_NAMES dra kubectl-dra AUTO_CLEAN)
 endif()
 
 file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/debug")
