@@ -1,4 +1,5 @@
 // Runs upstream's allocator test table (exported as scenarios) through the scenario runner and compares results.
+#include "../support/source_dir.hpp"
 #include "compare.hpp"
 
 #include <dra/alloc/allocator.hpp>
@@ -147,7 +148,7 @@ directory_outcome run_directory(const fs::path& dir) {
 }
 
 TEST(UpstreamConformance, AllCases) {
-  fs::path dir = fs::path(DRA_SOURCE_DIR) / "tests" / "alloc" / "data" / "upstream";
+  fs::path dir = fs::path(dra_test::source_dir()) / "tests" / "alloc" / "data" / "upstream";
   ASSERT_TRUE(fs::is_directory(dir)) << dir;
   const directory_outcome r = run_directory(dir);
   std::cout << r.failures;
@@ -160,7 +161,7 @@ TEST(UpstreamConformance, AllCases) {
 // (tests/alloc/data/upstream-fixes: each says in "why" what it checks and in
 // "source" where upstream fixed or added it), in the same format.
 TEST(UpstreamConformance, FixesAfterTheSnapshot) {
-  const directory_outcome r = run_directory(fs::path(DRA_SOURCE_DIR) / "tests" / "alloc" / "data" / "upstream-fixes");
+  const directory_outcome r = run_directory(fs::path(dra_test::source_dir()) / "tests" / "alloc" / "data" / "upstream-fixes");
   EXPECT_EQ(r.failures, "");
   EXPECT_EQ(r.passed, r.cases);
   EXPECT_EQ(r.cases, 16u);

@@ -1,5 +1,6 @@
 // Runs the CEL conformance suite (../shared/conformance/cel) in the DRA environment and, for cases with
 // variables or a container, in a test environment built on the same checker.
+#include "../support/source_dir.hpp"
 #include <dra/cel/program.hpp>
 
 #include <gtest/gtest.h>
@@ -127,7 +128,7 @@ const std::set<std::string, std::less<>> required_sections = {
     "string", "string_ext",  "namespace",   "optionals", "bindings_ext", "timestamps"};
 
 TEST(CelConformance, RequiredSectionsPassInFull) {
-  const std::filesystem::path file = std::filesystem::path(DRA_SOURCE_DIR) / "tests/cel/data/cel-spec-cases.json";
+  const std::filesystem::path file = std::filesystem::path(dra_test::source_dir()) / "tests/cel/data/cel-spec-cases.json";
   ASSERT_TRUE(std::filesystem::is_regular_file(file)) << file;
   // simdjson rejects integers beyond 64 bits; the suite writes two large doubles that way. Make them doubles.
   std::string text;

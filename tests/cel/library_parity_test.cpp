@@ -1,6 +1,7 @@
 // The DRA selector environment's functions against upstream's (Kubernetes 1.37, stored expressions):
 // every declared function compiles and evaluates, functions and overloads upstream lacks do not
 // compile, with cel-go's messages. The full table is in docs/upstream-differences.md.
+#include "../support/source_dir.hpp"
 #include <dra/cel/program.hpp>
 
 #include <gtest/gtest.h>
@@ -214,7 +215,7 @@ std::string repeated(std::string_view text, int times) {
 // bound of dra's own.
 TEST(LibraryParity, ChainedMacrosDoNotGrowTheTreeExponentially) {
   const std::string failed = "compile error: compilation failed: ERROR: <input>:1:";
-  std::ifstream finding(std::filesystem::path(DRA_SOURCE_DIR) / "tests/fuzz/corpus/cel/sortby-chain-oom.cel");
+  std::ifstream finding(std::filesystem::path(dra_test::source_dir()) / "tests/fuzz/corpus/cel/sortby-chain-oom.cel");
   ASSERT_TRUE(finding);
   const std::string fuzzed((std::istreambuf_iterator<char>(finding)), std::istreambuf_iterator<char>());
   EXPECT_EQ(shown(fuzzed), failed + "880: Syntax error: mismatched input '<EOF>'");
@@ -256,7 +257,7 @@ TEST(LibraryParity, AuthorizerFunctionsCompileOnDynAndFailWhenEvaluated) {
 // docs/cel-functions.md lists every overload ("| `name` | `id` | …" under "## Every overload"):
 // the list and the environment must agree.
 TEST(LibraryParity, DocumentedTableIsTheFunctionTable) {
-  std::ifstream doc(std::filesystem::path(DRA_SOURCE_DIR) / "docs/cel-functions.md");
+  std::ifstream doc(std::filesystem::path(dra_test::source_dir()) / "docs/cel-functions.md");
   ASSERT_TRUE(doc) << "docs/cel-functions.md not found";
   std::multiset<std::pair<std::string, std::string>> documented, declared;
   bool in_table = false;

@@ -1,5 +1,6 @@
 // The compiled component (include/dra/compiled.hpp): the same documents, problems and allocations as the header-only
 // engine gives (the dra command's golden files), from a file that includes no engine header.
+#include "../support/source_dir.hpp"
 #include <dra/compiled.hpp>
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@
 
 namespace {
 
-const std::string source = DRA_SOURCE_DIR;
+const std::string source = dra_test::source_dir();
 
 TEST(Compiled, AllocatesAsTheDraCommandDoes) {
   for (const auto& [scenario, golden] :

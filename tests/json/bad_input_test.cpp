@@ -1,4 +1,5 @@
 // Tests that broken input gives a clear error naming the object and the JSON path, never a crash.
+#include "../support/source_dir.hpp"
 #include <dra/json/ingest.hpp>
 
 #include <gtest/gtest.h>
@@ -176,9 +177,9 @@ TEST(IngestErrors, ReadsFilesAndReportsMissingOnes) {
   ASSERT_FALSE(missing.has_value());
   EXPECT_EQ(missing.error().message, "cannot open \"/nonexistent/dra/scenario.json\"");
 
-  auto directory = dra::json::load_file(DRA_JSON_TEST_DATA);
+  auto directory = dra::json::load_file(dra_test::json_test_data());
   ASSERT_FALSE(directory.has_value());
-  EXPECT_EQ(directory.error().message, "cannot read \"" DRA_JSON_TEST_DATA "\": it is a directory");
+  EXPECT_EQ(directory.error().message, "cannot read \"" + dra_test::json_test_data() + "\": it is a directory");
 }
 
 // Field names are checked for duplicates with a small filter in front of the search and a sort

@@ -1,4 +1,5 @@
 // Tests of emit: Kubernetes' JSON shape for allocation results, Go's escaping, and ingest/emit round trips.
+#include "../support/source_dir.hpp"
 #include <dra/flatten/mixin_view.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
@@ -52,12 +53,12 @@ void expect_round_trip(const std::string& json, const std::string& name, int& co
 
 TEST(Emit, RoundTripsAnAllocatedClaimWithEveryField) {
   int compared = 0;
-  expect_round_trip(read_file(std::string(DRA_JSON_TEST_DATA) + "/allocated-claim.json"), "allocated-claim", compared);
+  expect_round_trip(read_file(std::string(dra_test::json_test_data()) + "/allocated-claim.json"), "allocated-claim", compared);
   EXPECT_EQ(compared, 1);
 }
 
 TEST(Emit, RoundTripsEveryAllocatedClaimOfTheUpstreamTable) {
-  const std::filesystem::path dir = std::filesystem::path(DRA_SOURCE_DIR) / "tests" / "alloc" / "data" / "upstream";
+  const std::filesystem::path dir = std::filesystem::path(dra_test::source_dir()) / "tests" / "alloc" / "data" / "upstream";
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   int compared = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -134,7 +135,7 @@ TEST(Emit, CompatibilityGroupsAreReadAndWritten) {
 
 TEST(Emit, ResourceSlicesRoundTripThroughEmitAndIngest) {
   for (const char* fixture : {"full-slice.json", "kep-5234-mixins.json", "v1-equivalent.json"}) {
-    auto doc = dra::json::load_file(std::string(DRA_JSON_TEST_DATA) + "/" + fixture);
+    auto doc = dra::json::load_file(std::string(dra_test::json_test_data()) + "/" + fixture);
     ASSERT_TRUE(doc.has_value()) << fixture << ": " << doc.error().to_string();
     for (const auto& [slice, source] : doc->scenario().slices) {
       std::string emitted = dra::json::to_json(slice, 2);

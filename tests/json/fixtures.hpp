@@ -1,6 +1,7 @@
 // The JSON fixtures of tests/json/data, loaded for the json room's tests.
 #pragma once
 
+#include "../support/source_dir.hpp"
 #include <dra/json/ingest.hpp>
 
 #include <gtest/gtest.h>
@@ -11,7 +12,7 @@
 namespace dra_test {
 
 inline std::string fixture_path(std::string_view name) {
-  return std::string(DRA_JSON_TEST_DATA) + "/" + std::string(name);
+  return std::string(dra_test::json_test_data()) + "/" + std::string(name);
 }
 
 // A fixture that must load; an empty document (and a test failure) when it does not.

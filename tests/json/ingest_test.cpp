@@ -1,4 +1,5 @@
 // Tests of JSON ingest: every field of every kind lands in the model, v1beta1 converts, defaults apply.
+#include "../support/source_dir.hpp"
 #include "fixtures.hpp"
 
 #include <dra/json/ingest.hpp>
@@ -349,7 +350,7 @@ TEST(Ingest, ReadsClassesWithConfig) {
 }
 
 TEST(Ingest, LoadsEveryUpstreamConformanceScenario) {
-  const std::filesystem::path dir = std::filesystem::path(DRA_SOURCE_DIR) / "tests" / "alloc" / "data" / "upstream";
+  const std::filesystem::path dir = std::filesystem::path(dra_test::source_dir()) / "tests" / "alloc" / "data" / "upstream";
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   int loaded = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

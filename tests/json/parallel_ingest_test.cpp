@@ -1,4 +1,5 @@
 // Tests that reading a List or array on several threads gives the same document and the same first error as one.
+#include "../support/source_dir.hpp"
 #include "fixtures.hpp"
 
 #include <dra/json/ingest.hpp>
@@ -23,7 +24,7 @@ dra::json::loader chunked(unsigned threads, std::size_t chunk_bytes = 1) {
 // Every object of every fixture, as its JSON text, in input order.
 std::vector<std::string> fixture_items() {
   std::vector<std::string> items;
-  for (const auto& entry : std::filesystem::directory_iterator(DRA_JSON_TEST_DATA)) {
+  for (const auto& entry : std::filesystem::directory_iterator(dra_test::json_test_data())) {
     if (!entry.is_regular_file()) continue;
     dra::json::document doc = dra_test::load_fixture(entry.path().filename().string());
     std::vector<std::pair<std::size_t, std::string_view>> objects;

@@ -1,5 +1,6 @@
 // Explanations: scenarios built for each cause code (one node and several, causes spread over nodes) assert the exact
 // codes, node counts and named blockers; generated scenarios check that removing the named cause lets the unit fit.
+#include "../support/source_dir.hpp"
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/explain.hpp>
@@ -394,7 +395,7 @@ TEST(Explain, ConflictBetweenClaimsOfOnePod) {
 }
 
 TEST(Explain, DefaultScenarioReadsAsAPersonWouldSay) {
-  auto doc = json::load_file(DRA_SOURCE_DIR "/examples/scenarios/dgx-a100.json");
+  auto doc = json::load_file(dra_test::source_dir() + "/examples/scenarios/dgx-a100.json");
   ASSERT_TRUE(doc);
   const cel::selector_engine engine;
   run_result r{sim::run_scenario(doc->scenario(), engine)};

@@ -1,4 +1,5 @@
 // `--output scenario`: the scenario written back after a run, and a second run over it that changes nothing.
+#include "../support/source_dir.hpp"
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/overlay.hpp>
@@ -139,7 +140,7 @@ std::vector<std::string> placements(const sim::run_report& r) {
 }
 
 TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
-  auto doc = json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/cli/data/cluster.json");
+  auto doc = json::load_file(std::string(dra_test::source_dir()) + "/tests/cli/data/cluster.json");
   ASSERT_TRUE(doc) << doc.error().to_string();
   const cel::selector_engine engine;
   auto report = sim::run_scenario(doc->scenario(), engine);
@@ -185,7 +186,7 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
 }
 
 TEST(ScenarioOutput, YamlInYamlOutRoundTrips) {
-  auto doc = json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/cli/data/cluster.yaml");
+  auto doc = json::load_file(std::string(dra_test::source_dir()) + "/tests/cli/data/cluster.yaml");
   ASSERT_TRUE(doc) << doc.error().to_string();
   ASSERT_EQ(doc->format(), json::input_format::yaml);
   const cel::selector_engine engine;

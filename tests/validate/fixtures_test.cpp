@@ -1,4 +1,5 @@
 // Every scenario the project ships validates clean (fixtures made for ingest are checked for their known problems).
+#include "../support/source_dir.hpp"
 #include "../support/files.hpp"
 #include "support.hpp"
 
@@ -54,7 +55,7 @@ const std::map<std::string, std::vector<std::string>> known_invalid = {
 TEST(ValidateFixtures, EveryShippedScenarioValidatesClean) {
   int checked = 0;
   for (const char* dir : {"tests/json/data", "examples/scenarios"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(DRA_SOURCE_DIR) / dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(dra_test::source_dir()) / dir)) {
       if (entry.path().extension() != ".json") continue;
       ++checked;
       const auto errors = errors_of(dra_test::read_file(entry.path()), true);

@@ -1,5 +1,6 @@
 // Selectors whose estimated cost exceeds Kubernetes' limit are refused as upstream's validation refuses them; every
 // selector the project ships stays well under it.
+#include "../support/source_dir.hpp"
 #include "../support/files.hpp"
 #include "support.hpp"
 
@@ -92,7 +93,7 @@ std::set<std::string> shipped_selectors() {
       for (const auto& sub : request.first_available) add(sub.selectors);
     }
   };
-  const std::filesystem::path source(DRA_SOURCE_DIR);
+  const std::filesystem::path source(dra_test::source_dir());
   for (const auto& root : {source / "tests", source / "examples"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
       const auto ext = entry.path().extension();

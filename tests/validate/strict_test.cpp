@@ -1,4 +1,5 @@
 // Tests of strict field validation (unknown fields, v1beta1's shape in v1), DeviceTaintRules and ResourceClaimTemplates.
+#include "../support/source_dir.hpp"
 #include "support.hpp"
 
 #include <dra/json/ingest.hpp>
@@ -57,7 +58,7 @@ TEST(Strict, AV1ClaimRequestWithoutExactlyIsAnError) {
 }
 
 TEST(Strict, KubectlOutputHasNoUnknownFields) {
-  auto doc = dra::json::load_file(std::string(DRA_SOURCE_DIR) + "/tests/json/data/kubectl-cluster.json");
+  auto doc = dra::json::load_file(std::string(dra_test::source_dir()) + "/tests/json/data/kubectl-cluster.json");
   ASSERT_TRUE(doc.has_value());
   EXPECT_TRUE(doc->unknown_fields().empty()) << doc->unknown_fields().front().path;
 }
