@@ -16,8 +16,8 @@ inline value ip_of(std::string_view text) {
   detail::ip_address a;
   if (std::string why = detail::parse_ip(text, a); !why.empty()) {
     if (why == "parse error")
-      return value::error(dra::detail::concat("IP Address ", dra::detail::quoted(text), " parse error during conversion from string"));
-    return value::error(dra::detail::concat("IP address ", dra::detail::quoted(text), " ", why));
+      return value::error(dra::concat("IP Address ", dra::quoted(text), " parse error during conversion from string"));
+    return value::error(dra::concat("IP address ", dra::quoted(text), " ", why));
   }
   return ip_value{a};
 }
@@ -25,7 +25,7 @@ inline value ip_of(std::string_view text) {
 inline value cidr_of(std::string_view text) {
   detail::ip_prefix p;
   if (std::string why = detail::parse_prefix(text, p); !why.empty())
-    return value::error(dra::detail::concat("network address parse error during conversion from string: ", dra::detail::quoted(text), ": ", why));
+    return value::error(dra::concat("network address parse error during conversion from string: ", dra::quoted(text), ": ", why));
   return cidr_value{p};
 }
 

@@ -41,7 +41,7 @@ inline type T_semver() { return type::opaque("kubernetes.Semver"); }
 
 inline value overflow() { return value::error("integer overflow"); }
 inline value uoverflow() { return value::error("unsigned integer overflow"); }
-inline value no_overload(std::string_view fn) { return value::error(dra::detail::concat("no such overload: ", fn)); }
+inline value no_overload(std::string_view fn) { return value::error(dra::concat("no such overload: ", fn)); }
 
 // String operations are charged by length, as Kubernetes' cost model does (0.1 per byte).
 inline void charge_text(call_context& c, std::size_t bytes) { c.cost += 1 + bytes / 10; }
@@ -90,7 +90,7 @@ inline const re2::RE2* compiled_regex(call_context& c, std::string_view pattern,
   options.set_log_errors(false);
   re = std::make_shared<const re2::RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
   if (!re->ok()) {
-    error = dra::detail::concat("given regex is invalid: ", re->error());
+    error = dra::concat("given regex is invalid: ", re->error());
     return nullptr;
   }
   if (c.regex_cache == nullptr) return nullptr;  // callers always provide a cache

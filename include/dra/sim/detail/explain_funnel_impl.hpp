@@ -270,7 +270,7 @@ struct fit_check {
 };
 
 [[nodiscard]] inline std::string device_name(const alloc::device_ref& id) {
-  return dra::detail::concat(id.driver, "/", id.pool, "/", id.device);
+  return dra::concat(id.driver, "/", id.pool, "/", id.device);
 }
 
 }  // namespace detail

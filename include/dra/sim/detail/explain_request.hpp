@@ -13,13 +13,13 @@ namespace detail {
                                               std::vector<std::string> groups, const std::vector<std::string>& claims) {
   const auto& info = n.sets[set];
   if (!use.whole_held[set].empty())
-    return dra::detail::concat(info.whole_device, " held whole by ", prose_list(use.whole_held[set]));
+    return dra::concat(info.whole_device, " held whole by ", prose_list(use.whole_held[set]));
   // Numbered counters (memory slices) are how partitions of one device exclude each other: name those alone.
   std::vector<std::string> numbered;
   for (const auto& g : groups)
     if (g.ends_with("s") && g.find(' ') != std::string::npos) numbered.push_back(g);
   if (!numbered.empty()) groups = std::move(numbered);
-  return dra::detail::concat(prose_list(groups), " of ",
+  return dra::concat(prose_list(groups), " of ",
                              info.whole_device.empty() ? "counter set " + std::string(info.name) : info.whole_device,
                              " used by ", prose_list(claims));
 }
@@ -65,11 +65,11 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
     // A numbered counter (a memory slice) says most about partitions.
     if (!detail.empty() && counter_group(c.name) == c.name) continue;
     auto left = c.total.sub(use.used[draw.counter]);
-    detail = dra::detail::concat(c.name, " of ", n.sets[c.set].name, ": ", left ? left->to_string() : std::string("0"),
+    detail = dra::concat(c.name, " of ", n.sets[c.set].name, ": ", left ? left->to_string() : std::string("0"),
                                  " left, ", draw.amount.to_string(), " asked");
     if (counter_group(c.name) != c.name) break;
   }
-  return dra::detail::concat(joined(counter_sentences(n, use, mine)), " (", detail, ")");
+  return dra::concat(joined(counter_sentences(n, use, mine)), " (", detail, ")");
 }
 
 // Why a device cannot give the request its capacity (empty when it can): KEP-5075's consumable capacity.
@@ -78,16 +78,16 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
   const model::capacity_requirements* wanted = spec.capacity ? &*spec.capacity : nullptr;
   if (wanted != nullptr)
     for (const auto& r : wanted->requests)
-      if (d.view.capacity(r.name) == nullptr) return dra::detail::concat("has no capacity ", r.name);
+      if (d.view.capacity(r.name) == nullptr) return dra::concat("has no capacity ", r.name);
   const alloc::capacity_amounts* given = state.given_out(d.id);
   for (const auto e : d.view.capacities()) {
     const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
     quantity amount = alloc::detail::consumed_amount(requested, *e.value);
     std::string rounding;
     if (requested != nullptr && !(amount == *requested))
-      rounding = dra::detail::concat(" (", requested->to_string(), " rounded by the request policy)");
+      rounding = dra::concat(" (", requested->to_string(), " rounded by the request policy)");
     if (alloc::detail::violates_policy(amount, *e.value))
-      return dra::detail::concat(e.name, ": ", amount.to_string(), " is not allowed by the request policy");
+      return dra::concat(e.name, ": ", amount.to_string(), " is not allowed by the request policy");
     quantity total = amount;
     quantity out_already;
     if (given != nullptr)
@@ -101,7 +101,7 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
       auto owners = state.owners(d.id);
       if (!owners.empty())
         holders = ", shared by " + prose_list(std::vector<std::string>(owners.begin(), owners.end()));
-      return dra::detail::concat(e.name, " ", left ? left->to_string() : std::string("0"), " left, ",
+      return dra::concat(e.name, " ", left ? left->to_string() : std::string("0"), " left, ",
                                  amount.to_string(), " asked", rounding, holders);
     }
   }
@@ -119,7 +119,7 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
                         [&](const model::device_toleration& t) { return alloc::detail::tolerates(t, taint); });
   };
   auto words = [](const model::device_taint& taint) {
-    return dra::detail::concat(taint.key, taint.value.empty() ? "" : "=", taint.value, ":", taint.effect);
+    return dra::concat(taint.key, taint.value.empty() ? "" : "=", taint.value, ":", taint.effect);
   };
   for (const auto& taint : d.taints)
     if (blocking(taint)) return words(taint);
@@ -141,7 +141,7 @@ template <class Text>
   }
   std::vector<std::string> parts;
   for (const auto& [blocker, devices] : groups)
-    parts.push_back(dra::detail::concat(prose_list(devices, 4), joiner, blocker));
+    parts.push_back(dra::concat(prose_list(devices, 4), joiner, blocker));
   return prose_list(parts, 4);
 }
 
@@ -154,7 +154,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
                                            std::string_view sub, bool keep_devices) {
   request_funnel out;
   out.claim = alloc::object_name(claim.meta);
-  out.request = sub.empty() ? std::string(request.name) : dra::detail::concat(request.name, "/", sub);
+  out.request = sub.empty() ? std::string(request.name) : dra::concat(request.name, "/", sub);
   out.all_mode = spec.mode == model::allocation_mode::all;
   out.needed = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;
   const bool admin = sub.empty() && request.exactly && request.exactly->admin_access.value_or(false);
@@ -172,7 +172,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
     detail::fit_check::constraint k;
     k.match = c.match_attribute.has_value();
     const std::string_view attribute = k.match ? *c.match_attribute : *c.distinct_attribute;
-    k.label = dra::detail::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
+    k.label = dra::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
     for (const auto& d : n.devices)
       k.values.push_back(detail::attribute_values(alloc::detail::lookup_attribute(d.view, d.slice->driver, attribute)));
     check.constraints.push_back(std::move(k));
@@ -239,7 +239,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
                              : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end())));
         }
         held.emplace_back(short_name, found.holder_words.back());
-        if (keep_devices) drop(stage::in_use, dra::detail::concat("held by ", found.holder_words.back()));
+        if (keep_devices) drop(stage::in_use, dra::concat("held by ", found.holder_words.back()));
       } else if (after[0].push_back(ix); !counters_free && !d.draws.empty() &&
                  detail::mark_short_counters(n, use, d, short_counters)) {
         if (keep_devices) drop(stage::counters, detail::counters_blocker(n, use, d));
