@@ -1,7 +1,7 @@
 // Shared pieces of the CEL function libraries: type shorthands, errors, cost charging, arithmetic, display, list ordering, and the registrar that adds overloads to a table.
 #pragma once
 
-#include <dra/cel/detail/ip.hpp>
+#include <dra/core/ip.hpp>
 #include <dra/cel/detail/text_format.hpp>
 #include <dra/cel/functions.hpp>
 #include <dra/cel/parser.hpp>
@@ -198,11 +198,8 @@ inline std::string display(const value& v) {
     }
     case value_kind::quantity: return v.as<quantity_value>().q.to_string();
     case value_kind::semver: return v.as<semver_value>().get().to_string();
-    case value_kind::ip: return detail::format_ip(v.as<ip_value>().address);
-    case value_kind::cidr: {
-      const auto& p = v.as<cidr_value>().prefix;
-      return detail::format_ip(p.address) + "/" + std::to_string(p.bits);
-    }
+    case value_kind::ip: return dra::format_ip(v.as<ip_value>().address);
+    case value_kind::cidr: return dra::format_prefix(v.as<cidr_value>().prefix);
     default: return std::string(type_name(v));
   }
 }
