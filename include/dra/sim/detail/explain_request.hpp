@@ -75,37 +75,25 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
 // Why a device cannot give the request its capacity (empty when it can): KEP-5075's consumable capacity.
 [[nodiscard]] inline std::string capacity_blocker(const alloc::ledger& state, const funnel_node::device& d,
                                                   const model::device_request_spec& spec) {
-  const model::capacity_requirements* wanted = spec.capacity ? &*spec.capacity : nullptr;
-  if (wanted != nullptr)
-    for (const auto& r : wanted->requests)
-      if (d.view.capacity(r.name) == nullptr) return dra::concat("has no capacity ", r.name);
-  const alloc::capacity_amounts* given = state.given_out(d.id);
-  for (const auto e : d.view.capacities()) {
-    const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
-    quantity amount = alloc::detail::consumed_amount(requested, *e.value);
-    std::string rounding;
-    if (requested != nullptr && !(amount == *requested))
-      rounding = dra::concat(" (", requested->to_string(), " rounded by the request policy)");
-    if (alloc::detail::violates_policy(amount, *e.value))
-      return dra::concat(e.name, ": ", amount.to_string(), " is not allowed by the request policy");
-    quantity total = amount;
-    quantity out_already;
-    if (given != nullptr)
-      if (const quantity* q = model::find(*given, e.name)) {
-        out_already = *q;
-        if (auto sum = total.add(*q)) total = *sum;
-      }
-    if (total > e.value->value) {
-      auto left = e.value->value.sub(out_already);
-      std::string holders;
-      auto owners = state.owners(d.id);
-      if (!owners.empty())
-        holders = ", shared by " + prose_list(std::vector<std::string>(owners.begin(), owners.end()));
-      return dra::concat(e.name, " ", left ? left->to_string() : std::string("0"), " left, ",
-                                 amount.to_string(), " asked", rounding, holders);
-    }
-  }
-  return {};
+  using reason = alloc::capacity_shortfall::reason;
+  const alloc::capacity_holdings held{state.given_out(d.id), nullptr};
+  const auto shortfall = alloc::capacity_shortfall_of(d.view, spec, &held);
+  if (!shortfall) return {};
+  const std::string_view name = shortfall->capacity;
+  if (shortfall->why == reason::no_such_capacity) return dra::concat("has no capacity ", name);
+  const std::string amount = shortfall->amount.to_string();
+  if (shortfall->why == reason::against_policy)
+    return dra::concat(name, ": ", amount, " is not allowed by the request policy");
+  std::string rounding;
+  if (const quantity* requested = spec.capacity ? model::find(spec.capacity->requests, name) : nullptr;
+      requested != nullptr && !(shortfall->amount == *requested))
+    rounding = dra::concat(" (", requested->to_string(), " rounded by the request policy)");
+  auto left = d.view.capacity(name)->value.sub(shortfall->held);
+  std::string holders;
+  auto owners = state.owners(d.id);
+  if (!owners.empty()) holders = ", shared by " + prose_list(std::vector<std::string>(owners.begin(), owners.end()));
+  return dra::concat(name, " ", left ? left->to_string() : std::string("0"), " left, ", amount, " asked", rounding,
+                     holders);
 }
 
 // The first taint of the device (its own, then those DeviceTaintRules add) the request does not
@@ -113,19 +101,9 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
 [[nodiscard]] inline std::string untolerated_taint(const model::device& d, const alloc::device_ref& id,
                                                    std::span<const model::device_taint_rule* const> rules,
                                                    const model::device_request_spec& spec) {
-  auto blocking = [&](const model::device_taint& taint) {
-    return (taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
-           std::none_of(spec.tolerations.begin(), spec.tolerations.end(),
-                        [&](const model::device_toleration& t) { return alloc::detail::tolerates(t, taint); });
-  };
-  auto words = [](const model::device_taint& taint) {
-    return dra::concat(taint.key, taint.value.empty() ? "" : "=", taint.value, ":", taint.effect);
-  };
-  for (const auto& taint : d.taints)
-    if (blocking(taint)) return words(taint);
-  for (const auto* rule : rules)
-    if (alloc::detail::rule_selects(rule->device_selector, id) && blocking(rule->taint)) return words(rule->taint);
-  return {};
+  const model::device_taint* taint = alloc::blocking_taint(d, alloc::taints_from_rules(rules, id), spec);
+  if (taint == nullptr) return {};
+  return dra::concat(taint->key, taint->value.empty() ? "" : "=", taint->value, ":", taint->effect);
 }
 
 // "gpu-0 and gpu-1 held by default/a; gpu-2 held by default/b": devices grouped by what blocks them.
@@ -174,7 +152,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
     const std::string_view attribute = k.match ? *c.match_attribute : *c.distinct_attribute;
     k.label = dra::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
     for (const auto& d : n.devices)
-      k.values.push_back(detail::attribute_values(alloc::detail::lookup_attribute(d.view, d.slice->driver, attribute)));
+      k.values.push_back(detail::attribute_values(alloc::lookup_attribute(d.view, d.slice->driver, attribute)));
     check.constraints.push_back(std::move(k));
   }
 
