@@ -12,7 +12,7 @@
 if(NOT ROOT)
   message(FATAL_ERROR "no_binaries.cmake: ROOT is not set")
 endif()
-get_filename_component(ROOT "${ROOT}" ABSOLUTE)
+get_filename_component(ROOT "${ROOT}" REALPATH)  # git names the top level with links resolved
 
 if(FILES)
   file(STRINGS "${FILES}" entries)
@@ -24,6 +24,9 @@ else()
   endif()
   execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${ROOT}" rev-parse --show-toplevel
                   OUTPUT_VARIABLE toplevel OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE not_a_checkout ERROR_QUIET)
+  if(NOT not_a_checkout)
+    get_filename_component(toplevel "${toplevel}" REALPATH)
+  endif()
   if(not_a_checkout OR NOT toplevel STREQUAL ROOT)
     message(STATUS "SKIPPED: ${ROOT} is not a git checkout (a source archive?), so its tracked files cannot be "
                    "listed; nothing checked")
@@ -56,7 +59,8 @@ foreach(entry IN LISTS entries)
   endif()
   set(mode "${CMAKE_MATCH_1}")
   set(path "${CMAKE_MATCH_2}")
-  if(mode STREQUAL "120000" OR mode STREQUAL "160000")  # symbolic links and submodules have no content here
+  # Symbolic links and submodules have no content here; a tracked file deleted from the work tree has none either.
+  if(mode STREQUAL "120000" OR mode STREQUAL "160000" OR NOT EXISTS "${ROOT}/${path}")
     continue()
   endif()
   math(EXPR checked "${checked} + 1")
