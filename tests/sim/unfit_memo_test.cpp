@@ -1,6 +1,5 @@
 // The runner's memo of nodes where a unit's shape did not fit: shapes by spec, stamps made stale by allocations in
 // the pools a node reaches, and the runner skipping remembered nodes without changing any result.
-#include <dra/cel/selector.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -108,8 +107,7 @@ sim::run_report run_six(cluster& c, bool same_shape) {
     claim.meta.namespace_ = "default";
     c.uses_claim(c.pod("default", "pod-" + std::to_string(p)), "gpu", std::string(claim.meta.name));
   }
-  const cel::selector_engine engine;
-  return sim::run_scenario(c.s, engine);
+  return c.run();
 }
 
 TEST(UnfitMemo, TheRunnerSkipsNodesKnownNotToFitWithTheSameResults) {
