@@ -1,5 +1,6 @@
 // inventory_traits: third-party types with no member functions, read through specialisations, allocate as the member
-// types of inventory_world.hpp do; a specialisation derived from inventory_member_traits renames one member.
+// types of inventory_world.hpp do; a specialisation derived from inventory_member_traits renames one member; the
+// concepts reject every near miss of an optional member's name, per kind, and only while the real member is absent.
 #include "inventory_world.hpp"
 
 #include <dra/alloc/inventory.hpp>
@@ -222,7 +223,7 @@ struct dra::alloc::inventory_traits<legacy_gpu> : dra::alloc::inventory_member_t
 
 namespace {
 
-// Without the specialisation capacity() would not be read; with it, it is the device's capacities.
+// Without the specialisation capacity() would be a near miss; with it, the device's capacities are read.
 TEST(InventoryTraits, ASpecialisationDerivedFromTheMemberTraitsRenamesOneMember) {
   static_assert(alloc::inventory_device<legacy_gpu>);
   const dra::cel::selector_engine engine;
@@ -235,4 +236,226 @@ TEST(InventoryTraits, ASpecialisationDerivedFromTheMemberTraitsRenamesOneMember)
             std::vector<claim_line>{"train on node-1: big=gpu.example.com/legacy/gpu-1"});
 }
 
+// ---- Near misses: each name of detail/inventory_near_misses.hpp is rejected where its real member is absent. ----
+
+struct plain_device {
+  std::string_view name() const { return "d"; }
+  std::vector<std::pair<std::string_view, alloc::attribute_value_view>> attributes() const { return {}; }
+};
+struct plain_pool {
+  std::string_view driver() const { return "x.example.com"; }
+  std::string_view name() const { return "p"; }
+  std::string_view node() const { return ""; }
+  std::vector<plain_device> devices() const { return {}; }
+};
+struct plain_request {
+  std::string_view name() const { return "r"; }
+  std::string_view device_class() const { return "c"; }
+};
+struct plain_claim {
+  std::string_view name() const { return "claim"; }
+  std::vector<plain_request> requests() const { return {}; }
+};
+struct plain_node {
+  std::string_view name() const { return "n"; }
+};
+struct plain_toleration {
+  std::string_view key() const { return "k"; }
+};
+struct plain_rule {
+  std::string_view key() const { return "zone"; }
+  std::string_view op() const { return "Exists"; }
+};
+using counter_maps_by_set = std::map<std::string, quantities>;
+using texts = std::vector<std::string>;
+
+// Devices.
+struct device_with_capacity : plain_device {
+  quantities capacity() const { return {}; }
+};
+struct device_with_counter : plain_device {
+  counter_maps_by_set counter() const { return {}; }
+};
+struct device_with_consumes_counters : plain_device {
+  counter_maps_by_set consumes_counters() const { return {}; }
+};
+struct device_with_consumesCounters : plain_device {
+  counter_maps_by_set consumesCounters() const { return {}; }
+};
+struct device_with_allow_multiple_allocations : plain_device {
+  bool allow_multiple_allocations() const { return true; }
+};
+struct device_with_allowMultipleAllocations : plain_device {
+  bool allowMultipleAllocations() const { return true; }
+};
+struct device_with_taint : plain_device {
+  std::vector<mark> taint() const { return {}; }
+};
+static_assert(!alloc::inventory_device<device_with_capacity>);
+static_assert(!alloc::inventory_device<device_with_counter>);
+static_assert(!alloc::inventory_device<device_with_consumes_counters>);
+static_assert(!alloc::inventory_device<device_with_consumesCounters>);
+static_assert(!alloc::inventory_device<device_with_allow_multiple_allocations>);
+static_assert(!alloc::inventory_device<device_with_allowMultipleAllocations>);
+static_assert(!alloc::inventory_device<device_with_taint>);
+
+// A near miss beside its real member is not one (an older name kept for other callers).
+struct device_with_capacities_and_capacity : device_with_capacity {
+  quantities capacities() const { return {}; }
+};
+static_assert(alloc::inventory_device<device_with_capacities_and_capacity>);
+
+// Pools, node selector requirements and nodes.
+struct pool_with_counter_set : plain_pool {
+  counter_maps_by_set counter_set() const { return {}; }
+};
+struct pool_with_counterSets : plain_pool {
+  counter_maps_by_set counterSets() const { return {}; }
+};
+struct pool_with_shared_counters : plain_pool {
+  counter_maps_by_set shared_counters() const { return {}; }
+};
+struct pool_with_sharedCounters : plain_pool {
+  counter_maps_by_set sharedCounters() const { return {}; }
+};
+struct pool_with_node_selectors : plain_pool {
+  std::vector<std::vector<plain_rule>> node_selectors() const { return {}; }
+};
+struct pool_with_nodeSelector : plain_pool {
+  std::vector<std::vector<plain_rule>> nodeSelector() const { return {}; }
+};
+struct rule_with_value : plain_rule {
+  std::string_view value() const { return "a"; }
+};
+struct pool_with_rules_with_value : plain_pool {
+  std::vector<std::vector<rule_with_value>> node_selector() const { return {}; }
+};
+struct node_with_label : plain_node {
+  std::map<std::string, std::string> label() const { return {}; }
+};
+static_assert(!alloc::inventory_pool<pool_with_counter_set>);
+static_assert(!alloc::inventory_pool<pool_with_counterSets>);
+static_assert(!alloc::inventory_pool<pool_with_shared_counters>);
+static_assert(!alloc::inventory_pool<pool_with_sharedCounters>);
+static_assert(!alloc::inventory_pool<pool_with_node_selectors>);
+static_assert(!alloc::inventory_pool<pool_with_nodeSelector>);
+static_assert(!alloc::inventory_pool<pool_with_rules_with_value>);
+static_assert(!alloc::inventory_node<node_with_label>);
+
+// Requests, their tolerations, and claims.
+struct request_with_selector : plain_request {
+  texts selector() const { return {}; }
+};
+struct request_with_allocation_mode : plain_request {
+  std::string_view allocation_mode() const { return "All"; }
+};
+struct request_with_allocationMode : plain_request {
+  std::string_view allocationMode() const { return "All"; }
+};
+struct request_with_capacities : plain_request {
+  quantities capacities() const { return {}; }
+};
+struct request_with_toleration : plain_request {
+  std::vector<mark> toleration() const { return {}; }
+};
+struct toleration_with_operator_ : plain_toleration {
+  std::string_view operator_() const { return "Exists"; }
+};
+struct request_with_tolerations_with_operator_ : plain_request {
+  std::vector<toleration_with_operator_> tolerations() const { return {}; }
+};
+struct request_with_adminAccess : plain_request {
+  bool adminAccess() const { return true; }
+};
+struct request_with_alternative : plain_request {
+  std::vector<plain_request> alternative() const { return {}; }
+};
+struct request_with_first_available : plain_request {
+  std::vector<plain_request> first_available() const { return {}; }
+};
+struct request_with_firstAvailable : plain_request {
+  std::vector<plain_request> firstAvailable() const { return {}; }
+};
+struct request_with_subrequests : plain_request {
+  std::vector<plain_request> subrequests() const { return {}; }
+};
+struct claim_with_namespace_ : plain_claim {
+  std::string_view namespace_() const { return "default"; }
+};
+struct claim_with_namespaceName : plain_claim {
+  std::string_view namespaceName() const { return "default"; }
+};
+struct claim_with_match_attribute : plain_claim {
+  texts match_attribute() const { return {}; }
+};
+struct claim_with_matchAttributes : plain_claim {
+  texts matchAttributes() const { return {}; }
+};
+struct claim_with_distinct_attribute : plain_claim {
+  texts distinct_attribute() const { return {}; }
+};
+struct claim_with_distinctAttributes : plain_claim {
+  texts distinctAttributes() const { return {}; }
+};
+static_assert(!alloc::inventory_request<request_with_selector>);
+static_assert(!alloc::inventory_request<request_with_allocation_mode>);
+static_assert(!alloc::inventory_request<request_with_allocationMode>);
+static_assert(!alloc::inventory_request<request_with_capacities>);
+static_assert(!alloc::inventory_request<request_with_toleration>);
+static_assert(!alloc::inventory_request<request_with_tolerations_with_operator_>);
+static_assert(!alloc::inventory_request<request_with_adminAccess>);
+static_assert(!alloc::inventory_request<request_with_alternative>);
+static_assert(!alloc::inventory_request<request_with_first_available>);
+static_assert(!alloc::inventory_request<request_with_firstAvailable>);
+static_assert(!alloc::inventory_request<request_with_subrequests>);
+static_assert(!alloc::inventory_claim<claim_with_namespace_>);
+static_assert(!alloc::inventory_claim<claim_with_namespaceName>);
+static_assert(!alloc::inventory_claim<claim_with_match_attribute>);
+static_assert(!alloc::inventory_claim<claim_with_matchAttributes>);
+static_assert(!alloc::inventory_claim<claim_with_distinct_attribute>);
+static_assert(!alloc::inventory_claim<claim_with_distinctAttributes>);
+
+// Names are per kind: capacities() is a device's member and a request's near miss, capacity() the other way round;
+// value() is a toleration's member and a node selector requirement's near miss.
+struct device_with_capacities : plain_device {
+  quantities capacities() const { return {}; }
+};
+struct request_with_capacity : plain_request {
+  quantities capacity() const { return {}; }
+};
+struct toleration_with_value : plain_toleration {
+  std::string_view value() const { return "v"; }
+};
+static_assert(alloc::inventory_device<device_with_capacities>);
+static_assert(alloc::inventory_request<request_with_capacity>);
+static_assert(alloc::detail::toleration_like<toleration_with_value>);
+static_assert(!alloc::detail::label_requirement<rule_with_value>);
+
+// Records read through specialisations that do not derive from inventory_member_traits, below.
+struct record_with_capacity : plain_device {
+  quantities capacity() const { return {}; }
+};
+struct record_with_counter : plain_device {};
+
 }  // namespace
+
+// A specialisation that does not derive from inventory_member_traits is read as written: its type's members are not
+// looked at, so a member named like a near miss is none; its own static functions are looked at.
+template <>
+struct dra::alloc::inventory_traits<record_with_capacity> {
+  static std::string_view name(const record_with_capacity&) { return "d"; }
+  static std::vector<std::pair<std::string_view, attribute_value_view>> attributes(const record_with_capacity&) {
+    return {};
+  }
+};
+template <>
+struct dra::alloc::inventory_traits<record_with_counter> {
+  static std::string_view name(const record_with_counter&) { return "d"; }
+  static std::vector<std::pair<std::string_view, attribute_value_view>> attributes(const record_with_counter&) {
+    return {};
+  }
+  static counter_maps_by_set consumes_counters(const record_with_counter&) { return {}; }
+};
+
+static_assert(dra::alloc::inventory_device<record_with_capacity>);
+static_assert(!dra::alloc::inventory_device<record_with_counter>);

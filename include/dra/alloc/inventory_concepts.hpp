@@ -2,9 +2,12 @@
 //
 // Each concept asks for a few member functions, read through inventory_traits<T> (alloc/inventory_traits.hpp: T's
 // members, or the static functions of a specialisation for a type you cannot edit). Optional members (capacities(),
-// counters(), ...) may be left out, and when present must have the right shape. Names, selectors and quantities
-// may be anything convertible to std::string_view (quantities also dra::quantity); named entries are anything with
-// `first` and `second` (std::pair, std::map). alloc::inventory_allocator reads them, copying what it keeps.
+// counters(), ...) may be left out, and when present must have the right shape; one left out but present under a
+// near-miss name (a device's capacity() for capacities(), consumes_counters() for counters()) is rejected rather
+// than ignored, by a concept named after the real member (detail::no_near_miss_of_capacities; the rule and the
+// names are in alloc/detail/inventory_near_misses.hpp). Names, selectors and quantities may be anything convertible
+// to std::string_view (quantities also dra::quantity); named entries are anything with `first` and `second`
+// (std::pair, std::map). alloc::inventory_allocator reads them, copying what it keeps.
 #pragma once
 
 #include <dra/alloc/detail/inventory_parts.hpp>
@@ -81,11 +84,12 @@ concept inventory_subrequests = std::ranges::input_range<R> && inventory_subrequ
 // alternatives() (subrequests; when there are any, the request is one of them, the first that fits, and its own
 // class, selectors, count, capacity and tolerations are not read).
 template <class R>
-concept inventory_request = inventory_subrequest<R> && detail::optional_admin_access<R> &&(
-    !requires(const R& r) { inventory_traits<R>::alternatives(r); } ||
-    requires(const R& r) {
-      { inventory_traits<R>::alternatives(r) } -> inventory_subrequests;
-    });
+concept inventory_request = inventory_subrequest<R> && detail::optional_admin_access<R> &&
+    detail::no_near_miss_of_alternatives<R> &&(
+        !requires(const R& r) { inventory_traits<R>::alternatives(r); } ||
+        requires(const R& r) {
+          { inventory_traits<R>::alternatives(r) } -> inventory_subrequests;
+        });
 
 // A claim: name() and requests(). Optional: namespace_name(), match_attributes() and distinct_attributes()
 // (constraints over all of its requests).

@@ -8,9 +8,10 @@
 //   };
 //
 // A specialisation offers, as static functions taking `const T&`, the members its kind needs (the names the
-// concepts of alloc/inventory_concepts.hpp use); an optional one left out is absent, as a missing member is.
-// Deriving it from inventory_member_traits<T> forwards every member it does not redefine, for a type whose members
-// are right but one (a `capacity()` that is the device's capacities()).
+// concepts of alloc/inventory_concepts.hpp use); an optional one left out is absent, as a missing member is, and one
+// under a near-miss name is rejected, as such a member is. Deriving it from inventory_member_traits<T> forwards every
+// member it does not redefine, for a type whose members are right but one (a `capacity()` that is the device's
+// capacities()).
 #pragma once
 
 namespace dra::alloc {
