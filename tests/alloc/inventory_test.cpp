@@ -18,26 +18,6 @@
 
 namespace {
 
-// The smallest types the concepts accept: only the required members.
-struct bare_device {
-  std::string_view name() const { return "d"; }
-  std::vector<std::pair<std::string_view, alloc::attribute_value_view>> attributes() const { return {}; }
-};
-struct bare_pool {
-  std::string_view driver() const { return "x.example.com"; }
-  std::string_view name() const { return "p"; }
-  std::string_view node() const { return ""; }
-  std::vector<bare_device> devices() const { return {bare_device{}}; }
-};
-struct bare_request {
-  std::string_view name() const { return "r"; }
-  std::string_view device_class() const { return "c"; }
-};
-struct bare_claim {
-  std::string_view name() const { return "claim"; }
-  std::vector<bare_request> requests() const { return {bare_request{}}; }
-};
-
 static_assert(alloc::inventory_device<gpu_record>);
 static_assert(alloc::inventory_pool<host_pool>);
 static_assert(alloc::inventory<std::vector<host_pool>>);

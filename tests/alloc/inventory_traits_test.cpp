@@ -238,31 +238,15 @@ TEST(InventoryTraits, ASpecialisationDerivedFromTheMemberTraitsRenamesOneMember)
 
 // ---- Near misses: each name of detail/inventory_near_misses.hpp is rejected where its real member is absent. ----
 
-struct plain_device {
-  std::string_view name() const { return "d"; }
-  std::vector<std::pair<std::string_view, alloc::attribute_value_view>> attributes() const { return {}; }
-};
-struct plain_pool {
-  std::string_view driver() const { return "x.example.com"; }
-  std::string_view name() const { return "p"; }
-  std::string_view node() const { return ""; }
-  std::vector<plain_device> devices() const { return {}; }
-};
-struct plain_request {
-  std::string_view name() const { return "r"; }
-  std::string_view device_class() const { return "c"; }
-};
-struct plain_claim {
-  std::string_view name() const { return "claim"; }
-  std::vector<plain_request> requests() const { return {}; }
-};
-struct plain_node {
+// Beside the bare types of inventory_world.hpp: a node, a toleration and a node selector requirement with only their
+// required members.
+struct bare_node {
   std::string_view name() const { return "n"; }
 };
-struct plain_toleration {
+struct bare_toleration {
   std::string_view key() const { return "k"; }
 };
-struct plain_rule {
+struct bare_rule {
   std::string_view key() const { return "zone"; }
   std::string_view op() const { return "Exists"; }
 };
@@ -270,25 +254,25 @@ using counter_maps_by_set = std::map<std::string, quantities>;
 using texts = std::vector<std::string>;
 
 // Devices.
-struct device_with_capacity : plain_device {
+struct device_with_capacity : bare_device {
   quantities capacity() const { return {}; }
 };
-struct device_with_counter : plain_device {
+struct device_with_counter : bare_device {
   counter_maps_by_set counter() const { return {}; }
 };
-struct device_with_consumes_counters : plain_device {
+struct device_with_consumes_counters : bare_device {
   counter_maps_by_set consumes_counters() const { return {}; }
 };
-struct device_with_consumesCounters : plain_device {
+struct device_with_consumesCounters : bare_device {
   counter_maps_by_set consumesCounters() const { return {}; }
 };
-struct device_with_allow_multiple_allocations : plain_device {
+struct device_with_allow_multiple_allocations : bare_device {
   bool allow_multiple_allocations() const { return true; }
 };
-struct device_with_allowMultipleAllocations : plain_device {
+struct device_with_allowMultipleAllocations : bare_device {
   bool allowMultipleAllocations() const { return true; }
 };
-struct device_with_taint : plain_device {
+struct device_with_taint : bare_device {
   std::vector<mark> taint() const { return {}; }
 };
 static_assert(!alloc::inventory_device<device_with_capacity>);
@@ -306,31 +290,31 @@ struct device_with_capacities_and_capacity : device_with_capacity {
 static_assert(alloc::inventory_device<device_with_capacities_and_capacity>);
 
 // Pools, node selector requirements and nodes.
-struct pool_with_counter_set : plain_pool {
+struct pool_with_counter_set : bare_pool {
   counter_maps_by_set counter_set() const { return {}; }
 };
-struct pool_with_counterSets : plain_pool {
+struct pool_with_counterSets : bare_pool {
   counter_maps_by_set counterSets() const { return {}; }
 };
-struct pool_with_shared_counters : plain_pool {
+struct pool_with_shared_counters : bare_pool {
   counter_maps_by_set shared_counters() const { return {}; }
 };
-struct pool_with_sharedCounters : plain_pool {
+struct pool_with_sharedCounters : bare_pool {
   counter_maps_by_set sharedCounters() const { return {}; }
 };
-struct pool_with_node_selectors : plain_pool {
-  std::vector<std::vector<plain_rule>> node_selectors() const { return {}; }
+struct pool_with_node_selectors : bare_pool {
+  std::vector<std::vector<bare_rule>> node_selectors() const { return {}; }
 };
-struct pool_with_nodeSelector : plain_pool {
-  std::vector<std::vector<plain_rule>> nodeSelector() const { return {}; }
+struct pool_with_nodeSelector : bare_pool {
+  std::vector<std::vector<bare_rule>> nodeSelector() const { return {}; }
 };
-struct rule_with_value : plain_rule {
+struct rule_with_value : bare_rule {
   std::string_view value() const { return "a"; }
 };
-struct pool_with_rules_with_value : plain_pool {
+struct pool_with_rules_with_value : bare_pool {
   std::vector<std::vector<rule_with_value>> node_selector() const { return {}; }
 };
-struct node_with_label : plain_node {
+struct node_with_label : bare_node {
   std::map<std::string, std::string> label() const { return {}; }
 };
 static_assert(!alloc::inventory_pool<pool_with_counter_set>);
@@ -343,58 +327,58 @@ static_assert(!alloc::inventory_pool<pool_with_rules_with_value>);
 static_assert(!alloc::inventory_node<node_with_label>);
 
 // Requests, their tolerations, and claims.
-struct request_with_selector : plain_request {
+struct request_with_selector : bare_request {
   texts selector() const { return {}; }
 };
-struct request_with_allocation_mode : plain_request {
+struct request_with_allocation_mode : bare_request {
   std::string_view allocation_mode() const { return "All"; }
 };
-struct request_with_allocationMode : plain_request {
+struct request_with_allocationMode : bare_request {
   std::string_view allocationMode() const { return "All"; }
 };
-struct request_with_capacities : plain_request {
+struct request_with_capacities : bare_request {
   quantities capacities() const { return {}; }
 };
-struct request_with_toleration : plain_request {
+struct request_with_toleration : bare_request {
   std::vector<mark> toleration() const { return {}; }
 };
-struct toleration_with_operator_ : plain_toleration {
+struct toleration_with_operator_ : bare_toleration {
   std::string_view operator_() const { return "Exists"; }
 };
-struct request_with_tolerations_with_operator_ : plain_request {
+struct request_with_tolerations_with_operator_ : bare_request {
   std::vector<toleration_with_operator_> tolerations() const { return {}; }
 };
-struct request_with_adminAccess : plain_request {
+struct request_with_adminAccess : bare_request {
   bool adminAccess() const { return true; }
 };
-struct request_with_alternative : plain_request {
-  std::vector<plain_request> alternative() const { return {}; }
+struct request_with_alternative : bare_request {
+  std::vector<bare_request> alternative() const { return {}; }
 };
-struct request_with_first_available : plain_request {
-  std::vector<plain_request> first_available() const { return {}; }
+struct request_with_first_available : bare_request {
+  std::vector<bare_request> first_available() const { return {}; }
 };
-struct request_with_firstAvailable : plain_request {
-  std::vector<plain_request> firstAvailable() const { return {}; }
+struct request_with_firstAvailable : bare_request {
+  std::vector<bare_request> firstAvailable() const { return {}; }
 };
-struct request_with_subrequests : plain_request {
-  std::vector<plain_request> subrequests() const { return {}; }
+struct request_with_subrequests : bare_request {
+  std::vector<bare_request> subrequests() const { return {}; }
 };
-struct claim_with_namespace_ : plain_claim {
+struct claim_with_namespace_ : bare_claim {
   std::string_view namespace_() const { return "default"; }
 };
-struct claim_with_namespaceName : plain_claim {
+struct claim_with_namespaceName : bare_claim {
   std::string_view namespaceName() const { return "default"; }
 };
-struct claim_with_match_attribute : plain_claim {
+struct claim_with_match_attribute : bare_claim {
   texts match_attribute() const { return {}; }
 };
-struct claim_with_matchAttributes : plain_claim {
+struct claim_with_matchAttributes : bare_claim {
   texts matchAttributes() const { return {}; }
 };
-struct claim_with_distinct_attribute : plain_claim {
+struct claim_with_distinct_attribute : bare_claim {
   texts distinct_attribute() const { return {}; }
 };
-struct claim_with_distinctAttributes : plain_claim {
+struct claim_with_distinctAttributes : bare_claim {
   texts distinctAttributes() const { return {}; }
 };
 static_assert(!alloc::inventory_request<request_with_selector>);
@@ -417,13 +401,13 @@ static_assert(!alloc::inventory_claim<claim_with_distinctAttributes>);
 
 // Names are per kind: capacities() is a device's member and a request's near miss, capacity() the other way round;
 // value() is a toleration's member and a node selector requirement's near miss.
-struct device_with_capacities : plain_device {
+struct device_with_capacities : bare_device {
   quantities capacities() const { return {}; }
 };
-struct request_with_capacity : plain_request {
+struct request_with_capacity : bare_request {
   quantities capacity() const { return {}; }
 };
-struct toleration_with_value : plain_toleration {
+struct toleration_with_value : bare_toleration {
   std::string_view value() const { return "v"; }
 };
 static_assert(alloc::inventory_device<device_with_capacities>);
@@ -432,10 +416,10 @@ static_assert(alloc::detail::toleration_like<toleration_with_value>);
 static_assert(!alloc::detail::label_requirement<rule_with_value>);
 
 // Records read through specialisations that do not derive from inventory_member_traits, below.
-struct record_with_capacity : plain_device {
+struct record_with_capacity : bare_device {
   quantities capacity() const { return {}; }
 };
-struct record_with_counter : plain_device {};
+struct record_with_counter : bare_device {};
 
 }  // namespace
 

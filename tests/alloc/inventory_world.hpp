@@ -116,6 +116,41 @@ struct job {
   const std::vector<std::string>& match_attributes() const { return same; }
 };
 
+// The smallest types the concepts accept: only the required members; a pool of other devices and a claim of other
+// requests for the cases that break one of them.
+struct bare_device {
+  std::string_view name() const { return "d"; }
+  std::vector<std::pair<std::string_view, alloc::attribute_value_view>> attributes() const { return {}; }
+};
+template <class Device>
+struct pool_of {
+  std::string_view driver() const { return "x.example.com"; }
+  std::string_view name() const { return "p"; }
+  std::string_view node() const { return ""; }
+  std::vector<Device> devices() const { return {Device{}}; }
+};
+using bare_pool = pool_of<bare_device>;
+struct bare_request {
+  std::string_view name() const { return "r"; }
+  std::string_view device_class() const { return "c"; }
+};
+template <class Request>
+struct claim_of {
+  std::string_view name() const { return "claim"; }
+  std::vector<Request> requests() const { return {Request{}}; }
+};
+using bare_claim = claim_of<bare_request>;
+
+// One claim of a `Request` allocated over one pool of a `Device` (class "c", selecting every device): how the
+// must-not-compile cases of compile_fail/ use a type that breaks a concept.
+template <class Device, class Request = bare_request>
+bool allocates_bare() {
+  const dra::cel::selector_engine engine;
+  const std::vector<kind_of_device> classes{{"c", {}}};
+  auto allocator = alloc::inventory_allocator<>::make(std::vector<pool_of<Device>>{{}}, classes, engine);
+  return allocator && allocator->allocate("node-1", std::vector<claim_of<Request>>{{}});
+}
+
 // ---- One random cluster of them. ----
 
 struct world {

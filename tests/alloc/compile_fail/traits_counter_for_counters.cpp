@@ -1,7 +1,7 @@
 // Must not compile: an inventory_traits specialisation (for a type its user cannot edit) whose counter() should be
 // counters() is rejected as a member would be, by the concept named after the real member (no_near_miss_of_counters).
 // Built with -DDRA_CONTROL (the function named counters()) it compiles, which shows that the name is what fails.
-#include <dra/alloc/inventory.hpp>
+#include "../inventory_world.hpp"
 
 #include <map>
 #include <string>
@@ -11,8 +11,8 @@
 
 namespace vendor {
 struct accelerator {  // data only: read through the traits below
-  std::string serial;
-  std::map<std::string, std::map<std::string, std::string>> draws;  // counter set -> counter -> quantity
+  std::string serial = "a-0";
+  std::map<std::string, quantities> draws;  // counter set -> counters drawn
 };
 }  // namespace vendor
 
@@ -29,20 +29,4 @@ struct dra::alloc::inventory_traits<vendor::accelerator> {
 #endif
 };
 
-struct pool {
-  std::string_view driver() const { return "x.example.com"; }
-  std::string_view name() const { return "p"; }
-  std::string_view node() const { return ""; }
-  std::vector<vendor::accelerator> devices() const { return {{"a-0", {}}}; }
-};
-struct device_class {
-  std::string_view name() const { return "c"; }
-  std::vector<std::string_view> selectors() const { return {}; }
-};
-
-int main() {
-  const dra::cel::selector_engine engine;
-  auto allocator =
-      dra::alloc::inventory_allocator<>::make(std::vector<pool>{pool{}}, std::vector<device_class>{}, engine);
-  return allocator ? 0 : 1;
-}
+int main() { return allocates_bare<vendor::accelerator>() ? 0 : 1; }
