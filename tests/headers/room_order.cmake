@@ -5,7 +5,7 @@ if(NOT INCLUDE_DIR)
 endif()
 get_filename_component(INCLUDE_DIR "${INCLUDE_DIR}" ABSOLUTE)
 # The documented order: a room may include the rooms before it in this list.
-set(rooms core model json flatten cel validate alloc sim)
+set(rooms core model json flatten cel validate alloc sched sim)
 set(violations "")
 set(checked 0)
 file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR}/dra ${INCLUDE_DIR}/dra/*.hpp)

@@ -7,7 +7,12 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sched/fit_error.hpp>
+#include <dra/sched/node_usage.hpp>
+#include <dra/sched/pod_requests.hpp>
+#include <dra/sched/queue.hpp>
 #include <dra/sim/detail/node_trials.hpp>
+#include <dra/sim/detail/pod_nodes.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/node_usage.hpp>
@@ -47,10 +52,22 @@ struct outcome_subject {
   std::optional<std::size_t> pod;        // the pod whose unit of work it was part of
 };
 
+// What became of a pending pod (one neither bound to a node nor finished): the node it was placed on, or why no node
+// takes it, in kube-scheduler's words.
+struct pod_outcome {
+  std::size_t pod = 0;                         // index into scenario.pods
+  std::optional<std::string> node;             // where it was placed
+  std::string unschedulable;                   // when not placed: "0/3 nodes are available: …", or why it waits
+  bool gated = false;                          // held back by its scheduling gates
+  std::size_t nodes = 0;                       // the nodes it was tried on
+  std::vector<sched::reason_count> reasons;    // when not placed: how many nodes gave each reason
+};
+
 // Borrows from the scenario it was run on (names, allocation results).
 struct run_report {
   std::vector<model::claim_outcome> outcomes;  // one per pending claim, in processing order
   std::vector<outcome_subject> subjects;       // what each outcome is about, same order
+  std::vector<pod_outcome> pods;               // one per pending pod, in queue order
   std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
   std::uint64_t search_steps = 0;
@@ -103,7 +120,8 @@ class scenario_run {
 
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
                run_options options = {})
-      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes) {
+      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes),
+        resources_(pods_of(s)) {
     for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) node_index_.emplace(nodes_.nodes[i], i);
     for (const auto& c : s.claims)
       if (c.object.allocation) state_.add(*c.object.allocation, alloc::object_name(c.object.meta));
@@ -137,7 +155,7 @@ class scenario_run {
   }
 
   run_report run() && {
-    for (std::size_t p = 0; p < s_.pods.size(); ++p) {
+    for (std::size_t p : sched::queue_order(pods_of(s_))) {
       run_pod(p);
       if constexpr (alloc::uses_facts<Policy>)
         for (const model::device_claim* spec : pod_demand_[p]) demand_.remove(*spec);
@@ -211,8 +229,22 @@ class scenario_run {
     return std::nullopt;
   }
 
+  static std::vector<const model::pod*> pods_of(const model::scenario& s) {
+    std::vector<const model::pod*> out;
+    out.reserve(s.pods.size());
+    for (const auto& p : s.pods) out.push_back(&p.object);
+    return out;
+  }
+
   void run_pod(std::size_t pod_index) {
     const model::pod& pod = s_.pods[pod_index].object;
+    // A finished pod is not scheduled, and its node no longer counts it.
+    if (model::is_terminal(pod)) return;
+    const bool bound = pod.node_name && !pod.node_name->empty();
+    if (!bound && sched::is_gated(pod)) {
+      report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
+      return;
+    }
     std::vector<member> unit;
     std::optional<dra::error> error;
     auto add_claim = [&](std::optional<std::size_t> i) {
@@ -234,9 +266,13 @@ class scenario_run {
       }
       if (auto failure = generate(pod_index, ref, unit); failure && !error) error = std::move(failure);
     }
-    if (unit.empty()) return;
     for (const auto& m : unit)
       if (m.claim) handled_[*m.claim] = true;
+    if (!bound) {
+      place_pending_pod(pod_index, unit, std::move(error));
+      return;
+    }
+    if (unit.empty()) return;
     const model::node* only = nullptr;
     if (pod.node_name) {
       for (const auto* n : nodes_.nodes)
@@ -249,6 +285,65 @@ class scenario_run {
       }
     }
     run_unit(unit, pod_index, only, std::move(error));
+  }
+
+  // A pending pod: the nodes its filters leave, then its unit of work (if any) on the first of them where it fits,
+  // as kube-scheduler's filters then its DynamicResources plugin would; the node takes the pod's requests.
+  void place_pending_pod(std::size_t pod_index, const std::vector<member>& unit, std::optional<dra::error> error) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    const sched::amounts requests = sched::pod_requests(pod);
+    const pod_nodes filtered = filter_pod_nodes(pod, requests, nodes_.nodes, resources_, allocated_claims_of(pod));
+    pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
+    std::string refusal;  // the pod's text when no node takes it
+    const model::node* chosen = nullptr;
+    // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
+    const std::string broken_claim = error ? error->message : std::string();
+    if (!filtered.pre_filter_failure.empty()) {
+      refusal = sched::pre_filter_error_message(nodes_.nodes.size(), filtered.pre_filter_failure);
+    } else if (!filtered.any_feasible()) {
+      outcome.reasons = sched::count_reasons(filtered.refused);
+      refusal = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
+    }
+    if (unit.empty()) {
+      for (std::size_t i = 0; i < nodes_.nodes.size() && refusal.empty(); ++i)
+        if (filtered.feasible[i]) chosen = nodes_.nodes[i];
+    } else {
+      chosen = run_unit(unit, pod_index, nullptr, std::move(error), &filtered.feasible, refusal);
+    }
+    if (chosen != nullptr) {
+      resources_.place(chosen->meta.name, requests);
+      outcome.node = std::string(chosen->meta.name);
+    } else if (refusal.empty() && !broken_claim.empty()) {
+      refusal = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
+    } else if (refusal.empty()) {
+      // Every node the filters left refused the pod's claims.
+      std::vector<std::vector<sched::node_reason>> reasons = filtered.refused;
+      for (bool feasible : filtered.feasible)
+        if (feasible) reasons.push_back({{sched::node_reason_code::claims, std::string(sched::claims_reason)}});
+      outcome.reasons = sched::count_reasons(reasons);
+      refusal = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
+    }
+    if (chosen == nullptr) outcome.unschedulable = std::move(refusal);
+    report_.pods.push_back(std::move(outcome));
+  }
+
+  // The allocations of the claims `pod` uses that are allocated already (in the input, or by an earlier unit).
+  std::vector<const model::allocation_result*> allocated_claims_of(const model::pod& pod) const {
+    std::vector<const model::allocation_result*> out;
+    auto add = [&](model::text name) {
+      const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
+      if (it != claim_index_.end() && s_.claims[it->second].object.allocation)
+        out.push_back(&*s_.claims[it->second].object.allocation);
+    };
+    for (const auto& ref : pod.resource_claims) {
+      if (ref.resource_claim_name) {
+        add(*ref.resource_claim_name);
+        continue;
+      }
+      for (const auto& status : pod.resource_claim_statuses)
+        if (status.name == ref.name && status.resource_claim_name) add(*status.resource_claim_name);
+    }
+    return out;
   }
 
   // The pending demand at the start: what each pod's unit of work will ask for (its pending claims, the templates
@@ -294,9 +389,12 @@ class scenario_run {
     return m.claim ? s_.claims[*m.claim].object : report_.generated[*m.generated].claim;
   }
 
-  // Allocates the unit's claims together on the first node where they all fit (or reports why not).
-  void run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
-                std::optional<dra::error> failure) {
+  // Allocates the unit's claims together on the first node where they all fit (or reports why not); returns that
+  // node. `feasible`, when given, says which nodes of the list the unit's pod may run on; when it leaves none,
+  // `refusal` says why and is each claim's reason.
+  const model::node* run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
+                              std::optional<dra::error> failure, const std::vector<bool>* feasible = nullptr,
+                              std::string_view refusal = {}) {
     std::vector<const model::resource_claim*> claims;
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
@@ -307,6 +405,8 @@ class scenario_run {
       candidates = usage_->ranked(nodes_.nodes, node_policy_);
     else
       candidates = nodes_.nodes;
+    if (feasible != nullptr)
+      std::erase_if(candidates, [&](const model::node* n) { return !(*feasible)[node_index_.at(n)]; });
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
@@ -368,7 +468,8 @@ class scenario_run {
       invalid_pools = invalid_pools || node_invalid;
     }
     std::optional<model::explanation> why;
-    if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims, shape);
+    const bool refused = feasible != nullptr && candidates.empty();
+    if (!failure && chosen == nullptr && !invalid_pools && !refused) why = explain(candidates, claims, shape);
     std::size_t k = 0;
     for (const auto& m : unit) {
       model::claim_outcome o;
@@ -380,6 +481,8 @@ class scenario_run {
         unfit_.committed(results[k]);
         if (usage_) usage_->add(results[k]);
         o.status = model::claim_allocated{std::string(chosen->meta.name), std::move(results[k])};
+      } else if (refused) {
+        o.status = model::claim_unschedulable{"its pod fits no node: " + std::string(refusal), std::nullopt};
       } else if (invalid_pools) {
         o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
       } else {
@@ -389,6 +492,7 @@ class scenario_run {
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({m.claim, m.generated, pod});
     }
+    return chosen;
   }
 
   // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
@@ -534,6 +638,7 @@ class scenario_run {
   std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
+  sched::cluster_usage resources_;         // what each node's pods request (bound ones, then each pod placed)
   std::optional<trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 
