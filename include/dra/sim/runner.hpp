@@ -305,7 +305,8 @@ class scenario_run {
       refusal = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
     }
     if (unit.empty()) {
-      for (std::size_t i = 0; i < nodes_.nodes.size() && refusal.empty(); ++i)
+      // No claims: the first node the filters leave (node order is first fit's tie-break).
+      for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
         if (filtered.feasible[i]) chosen = nodes_.nodes[i];
     } else {
       chosen = run_unit(unit, pod_index, nullptr, std::move(error), &filtered.feasible, refusal);
