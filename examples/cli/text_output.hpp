@@ -11,7 +11,7 @@ namespace dra_cli {
 
 // "objects: …", the pools with their generation and slices, then the claims.
 [[nodiscard]] inline std::string summary_text(const dra::sim::scenario_summary& s) {
-  using dra::detail::concat;
+  using dra::concat;
   auto n = [](std::size_t v) { return std::to_string(v); };
   std::string out = concat("objects: ", n(s.slices), " ResourceSlices, ", n(s.classes), " DeviceClasses, ", n(s.claims),
                            " ResourceClaims, ", n(s.claim_templates), " ResourceClaimTemplates, ", n(s.taint_rules),
@@ -29,7 +29,7 @@ namespace dra_cli {
 
 // One line per device: "driver/pool/device: true", "…: false" or "…: error: …".
 [[nodiscard]] inline std::string matches_text(const std::vector<dra::sim::device_match>& matches) {
-  using dra::detail::concat;
+  using dra::concat;
   std::string out;
   for (const auto& m : matches) {
     out += concat(m.driver, "/", m.pool, "/", m.device, ": ");

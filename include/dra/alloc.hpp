@@ -1,5 +1,5 @@
-// One include for the alloc room: the allocator, its policies, concepts, ledger and node matching, for model:: objects
-// or a scheduler's own types.
+// One include for the alloc room: the allocator, its policies, concepts, ledger, per-device checks and node matching,
+// for model:: objects or a scheduler's own types.
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
@@ -7,6 +7,7 @@
 #include <dra/alloc/check.hpp>
 #include <dra/alloc/concepts.hpp>
 #include <dra/alloc/demand.hpp>
+#include <dra/alloc/device_checks.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/inventory.hpp>
 #include <dra/alloc/inventory_concepts.hpp>

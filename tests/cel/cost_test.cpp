@@ -147,13 +147,36 @@ TEST(CostEstimate, PresenceTestsAreFreeInTheDraEnvironment) {
   EXPECT_EQ(compiled.value().estimated_cost().max, 4U);
 }
 
-// A quantity selected by name has no declared size (upstream's size estimator only names attributes), and neither
-// does quantity()'s result: comparing them with == is estimated as comparing unbounded values, as upstream does.
-// compareTo() or indexing by name stays cheap.
-TEST(CostEstimate, QuantityEqualityIsUnboundedAsUpstream) {
-  EXPECT_GT(estimate(R"(device.capacity["d"].mem == quantity("1Gi"))").max, dra::cel::selector_max_cost);
-  EXPECT_EQ(estimate(R"(device.capacity["d"]["mem"] == quantity("1Gi"))").max, 5U);
+// Kubernetes' estimator answers `_==_` between two values of one of its types before cel-go sizes the operands
+// (which have no size: unbounded): a quantity, semver, IP or CIDR costs 1, a named format up to 64 characters, a URL
+// the right operand's length. It does not answer `_!=_`, nor `==` with a `dyn` operand: cel-go's estimate stays.
+TEST(CostEstimate, KubernetesTypesHaveTheirOwnEquality) {
+  // device.capacity["d"].mem 4, quantity() 1, == 1; indexing by name as much (its declared size 0 no longer counts).
+  EXPECT_EQ(estimate(R"(device.capacity["d"].mem == quantity("1Gi"))"), (cost_estimate{6, 6}));
+  EXPECT_EQ(estimate(R"(device.capacity["d"]["mem"] == quantity("1Gi"))"), (cost_estimate{6, 6}));
+  EXPECT_EQ(estimate(R"(semver("1.0.0") == semver("1.0.0"))"), (cost_estimate{3, 3}));
+  EXPECT_EQ(estimate(R"(ip("10.0.0.1") == ip("10.0.0.2"))"), (cost_estimate{3, 3}));
+  EXPECT_EQ(estimate(R"(cidr("10.0.0.0/8") == cidr("10.0.0.0/16"))"), (cost_estimate{3, 3}));
+  // Up to 64 characters a tenth each: {1, 7}.
+  EXPECT_EQ(estimate("format.dns1123Label() == format.dns1123Label()"), (cost_estimate{3, 9}));
+  // url() costs a tenth of its text's length and is as long as it; == reads the right operand's length only.
+  EXPECT_EQ(estimate(R"(url("https://a.example") == url("https://example.com/x"))"), (cost_estimate{6, 8}));
+  EXPECT_EQ(estimate(R"(url("https://example.com/x") == url("https://a.example"))"), (cost_estimate{6, 7}));
+
+  // cel-go's estimate: the shorter operand's size, unknown for a quantity selected by field, 0 by ["name"].
+  EXPECT_GT(estimate(R"(device.capacity["d"].mem != quantity("1Gi"))").max, dra::cel::selector_max_cost);
+  EXPECT_EQ(estimate(R"(device.capacity["d"]["mem"] != quantity("1Gi"))"), (cost_estimate{5, 5}));
+  EXPECT_GT(estimate(R"(semver("1.0.0") != semver("1.0.0"))").max, dra::cel::selector_max_cost);
+  // An attribute is `dyn` (up to 64 long): not of the quantity's type, so sized: 64 × 0.1.
+  EXPECT_EQ(estimate(R"(quantity("1Gi") == device.attributes["d"].a)"), (cost_estimate{6, 12}));
   EXPECT_EQ(estimate(R"(device.capacity["d"].mem.compareTo(quantity("1Gi")) == 0)").max, 7U);
+}
+
+// <format>.validate(text): the text's length a tenth each (64 → 7), times a 128-character pattern a quarter each
+// (32): 224, plus the format (1), the attribute (4) and hasValue() (1).
+TEST(CostEstimate, FormatValidationMatchesALongPattern) {
+  EXPECT_EQ(estimate(R"(format.dns1123Label().validate(device.attributes["d"].s).hasValue())"),
+            (cost_estimate{6, 230}));
 }
 
 // The estimate is of the expression as written: folding `int('1'.find(...))` to a constant does not lower it.

@@ -1,4 +1,4 @@
-#include <dra/core/detail/function_ref.hpp>
+#include <dra/core/function_ref.hpp>
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 namespace {
 
-using dra::detail::function_ref;
+using dra::function_ref;
 
 int call_twice(function_ref<int(int)> f) { return f(f(1)); }
 

@@ -1,13 +1,69 @@
-# Checks that each room of include/dra includes only itself and the rooms documented before it
-# (docs/architecture.md, "Rooms"). Run as: cmake -DINCLUDE_DIR=<dir holding dra/> -P room_order.cmake
+# Checks the room rules of docs/architecture.md ("Rooms"): each room of include/dra includes only itself and the rooms
+# documented before it, and no room names another room's internals (its `detail::` namespace, qualified or by
+# `using namespace`, or a header under its detail/ folder). With EXAMPLES_DIR, also checks that the programs there use
+# no internals of the library. Run as:
+#   cmake -DINCLUDE_DIR=<dir holding dra/> [-DEXAMPLES_DIR=<dir>] -P room_order.cmake
 if(NOT INCLUDE_DIR)
   message(FATAL_ERROR "room_order.cmake: INCLUDE_DIR is not set")
 endif()
 get_filename_component(INCLUDE_DIR "${INCLUDE_DIR}" ABSOLUTE)
 # The documented order: a room may include the rooms before it in this list.
 set(rooms core model json flatten cel validate alloc sched sim)
+# A qualified name reaching a room's detail namespace: `dra::detail` is core's, `[dra::]<room>::detail` the room's.
+set(detail_name_regex "(^|[^A-Za-z0-9_])(dra|model|json|flatten|cel|validate|alloc|sched|sim)::detail([^A-Za-z0-9_]|$)")
+set(detail_include_regex "^[ \t]*#[ \t]*include[ \t]*<dra/([a-z_]+)/detail/")
 set(violations "")
 set(checked 0)
+
+# The room whose detail namespace `qualifier` (the name before ::detail) is.
+function(room_of_qualifier qualifier out)
+  if(qualifier STREQUAL "dra")
+    set(${out} core PARENT_SCOPE)
+  else()
+    set(${out} ${qualifier} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Appends to `violations` every line of `file` (shown as `shown`) naming the internals of a room other than `room`
+# (an empty room: of any room), once per line.
+function(check_internals file shown room)
+  file(READ ${file} text)
+  # One list entry per line: `;` and brackets would otherwise split or join entries.
+  string(REPLACE ";" "<semicolon>" text "${text}")
+  string(REPLACE "[" "<open>" text "${text}")
+  string(REPLACE "]" "<close>" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(number 0)
+  foreach(line IN LISTS lines)
+    math(EXPR number "${number} + 1")
+    if(NOT line MATCHES "::detail|#[ \t]*include[ \t]*<dra/[a-z_]+/detail/")
+      continue()
+    endif()
+    set(foreign "")
+    string(REGEX MATCHALL "${detail_name_regex}" names "${line}")
+    foreach(name IN LISTS names)
+      string(REGEX REPLACE "${detail_name_regex}" "\\2" qualifier "${name}")
+      room_of_qualifier(${qualifier} owner)
+      if(NOT owner STREQUAL room)
+        list(APPEND foreign "${qualifier}::detail (${owner})")
+      endif()
+    endforeach()
+    if(line MATCHES "${detail_include_regex}" AND NOT CMAKE_MATCH_1 STREQUAL room)
+      list(APPEND foreign "<dra/${CMAKE_MATCH_1}/detail/...> (${CMAKE_MATCH_1})")
+    endif()
+    if(foreign)
+      list(REMOVE_DUPLICATES foreign)
+      list(JOIN foreign ", " foreign)
+      if(room)
+        string(APPEND violations "  ${shown}:${number}: uses another room's internals: ${foreign}\n")
+      else()
+        string(APPEND violations "  ${shown}:${number}: uses the library's internals: ${foreign}\n")
+      endif()
+    endif()
+  endforeach()
+  set(violations "${violations}" PARENT_SCOPE)
+endfunction()
+
 file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR}/dra ${INCLUDE_DIR}/dra/*.hpp)
 foreach(header IN LISTS headers)
   string(REGEX MATCH "^[^/]+" room "${header}")
@@ -28,11 +84,28 @@ foreach(header IN LISTS headers)
     endif()
     math(EXPR checked "${checked} + 1")
   endforeach()
+  check_internals(${INCLUDE_DIR}/dra/${header} "dra/${header} (${room})" ${room})
 endforeach()
 if(checked EQUAL 0)
   message(FATAL_ERROR "room_order.cmake: no include of a dra header found under ${INCLUDE_DIR}/dra")
 endif()
-if(violations)
-  message(FATAL_ERROR "rooms include only the rooms before them (order: ${rooms}):\n${violations}")
+
+set(programs_checked 0)
+if(EXAMPLES_DIR)
+  get_filename_component(EXAMPLES_DIR "${EXAMPLES_DIR}" ABSOLUTE)
+  file(GLOB_RECURSE programs RELATIVE ${EXAMPLES_DIR} ${EXAMPLES_DIR}/*.hpp ${EXAMPLES_DIR}/*.cpp ${EXAMPLES_DIR}/*.in)
+  foreach(program IN LISTS programs)
+    check_internals(${EXAMPLES_DIR}/${program} "${program}" "")
+    math(EXPR programs_checked "${programs_checked} + 1")
+  endforeach()
+  if(programs_checked EQUAL 0)
+    message(FATAL_ERROR "room_order.cmake: no program found under ${EXAMPLES_DIR}")
+  endif()
 endif()
-message(STATUS "room order: ${checked} includes of dra headers checked, none reaches a later room")
+
+if(violations)
+  message(FATAL_ERROR "rooms include only the rooms before them (order: ${rooms}) and use no other room's detail::, "
+                      "nor do the examples:\n${violations}")
+endif()
+message(STATUS "room order: ${checked} includes of dra headers checked, none reaches a later room; no room and none "
+               "of ${programs_checked} example files names another room's detail::")

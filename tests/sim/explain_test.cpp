@@ -640,7 +640,7 @@ TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
     auto d = sim::diagnose_node(funnels, *node, claims, never, true);
     EXPECT_EQ(d.verdict, sim::cause::fits) << "seed " << seed << ": " << d.message;
     for (const auto& result : want->allocated()->allocation.results) {
-      const std::string name = dra::detail::concat(result.driver, "/", result.pool, "/", result.device);
+      const std::string name = dra::concat(result.driver, "/", result.pool, "/", result.device);
       bool usable = false;
       for (const auto& dv : d.claims.at(0).requests.at(0).at(0).devices)
         if (dv.device == name) usable = dv.dropped == sim::stage::usable;

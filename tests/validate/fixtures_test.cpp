@@ -27,16 +27,10 @@ const std::map<std::string, std::vector<std::string>> known_invalid = {
       // Its only slice consumes a counter set that no slice of the pool publishes.
       "ResourceSlice/node-1-nics: spec.devices[1].consumesCounters[0].counterSet: Invalid value: \"nic-counters\": no "
       "counter set of this name in pool nic.example.com/node-1"}},
-    // The KEP examples leave out the claims' namespace, which the API server requires. This one also compares
-    // a capacity selected by name with ==, whose estimated cost is unbounded upstream (neither operand has a
-    // declared size), so the API server refuses the selectors as too complex.
+    // The KEP examples leave out the claims' namespace, which the API server requires.
     {"kep-4815-current-tpu-multihost.json",
      {"ResourceClaim/tpu-device: metadata.namespace: Required value",
-      "ResourceClaim/tpu-consumer-resource-claim: metadata.namespace: Required value",
-      "ResourceClaim/tpu-device: spec.devices.requests[0].exactly.selectors[0].cel.expression: Forbidden: too "
-      "complex, exceeds cost limit",
-      "ResourceClaim/tpu-consumer-resource-claim: spec.devices.requests[0].exactly.selectors[0].cel.expression: "
-      "Forbidden: too complex, exceeds cost limit"}},
+      "ResourceClaim/tpu-consumer-resource-claim: metadata.namespace: Required value"}},
     {"kep-5075-sharing-limit.json", {"ResourceClaim/net1-limited-sharing: metadata.namespace: Required value"}},
     {"kep-5075-guaranteed-bandwidth.json", {"ResourceClaim/net1-guaranteed-1gi: metadata.namespace: Required value"}},
     {"kep-5075-minimum-bandwidth.json", {"ResourceClaim/net1-at-least-1gi: metadata.namespace: Required value"}},

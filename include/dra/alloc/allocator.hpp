@@ -7,7 +7,7 @@
 #include <dra/alloc/demand.hpp>
 #include <dra/alloc/detail/capacity.hpp>
 #include <dra/alloc/detail/constraints.hpp>
-#include <dra/alloc/detail/taints.hpp>
+#include <dra/alloc/device_checks.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>

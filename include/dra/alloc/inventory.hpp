@@ -197,7 +197,7 @@ class inventory_allocator {
       for (const auto& counter : counters) {
         const std::string_view name = counter.first;
         auto q = read_quantity(counter.second);
-        if (!q) return std::move(q).error().within(dra::detail::concat(name, ".value"));
+        if (!q) return std::move(q).error().within(dra::concat(name, ".value"));
         out.push_back({intern(name), *q});
       }
       return out;
@@ -223,7 +223,7 @@ class inventory_allocator {
               for (std::size_t i = 0; i < v.size(); ++i) {
                 auto parsed = version(v[i]);
                 if (!parsed)
-                  return std::move(parsed).error().within(dra::detail::concat("versions[", std::to_string(i), "]"));
+                  return std::move(parsed).error().within(dra::concat("versions[", std::to_string(i), "]"));
                 versions.push_back(std::move(*parsed));
               }
               return model::attribute_value(std::move(versions));
@@ -247,7 +247,7 @@ class inventory_allocator {
         out.op = model::parse_toleration_operator(op);
         if (out.op == model::toleration_operator::unsupported)
           return dra::error{
-              dra::detail::concat("unsupported toleration operator ", dra::detail::quoted(op), ": Equal or Exists"),
+              dra::concat("unsupported toleration operator ", dra::quoted(op), ": Equal or Exists"),
               "operator", "", errc::invalid_object};
       }
       if constexpr (requires { t.value(); }) out.value = intern(t.value());
@@ -261,21 +261,21 @@ class inventory_allocator {
       for (const auto& attribute : d.attributes()) {
         const model::text key = intern(attribute.first);
         auto value = read_attribute(attribute_value_view(attribute.second));
-        if (!value) return std::move(value).error().within(dra::detail::concat("attributes.", key));
+        if (!value) return std::move(value).error().within(dra::concat("attributes.", key));
         b.attribute(key, std::move(*value));
       }
       if constexpr (requires { d.capacities(); })
         for (const auto& capacity : d.capacities()) {
           const std::string_view name = capacity.first;
           auto q = read_quantity(capacity.second);
-          if (!q) return std::move(q).error().within(dra::detail::concat("capacity.", name, ".value"));
+          if (!q) return std::move(q).error().within(dra::concat("capacity.", name, ".value"));
           b.capacity(intern(name), model::device_capacity{*q, {}});
         }
       if constexpr (requires { d.counters(); })
         for (const auto& consumption : d.counters()) {
           const std::string_view set = consumption.first;
           auto map = read_counters(consumption.second);
-          if (!map) return std::move(map).error().within(dra::detail::concat("consumesCounters.", set));
+          if (!map) return std::move(map).error().within(dra::concat("consumesCounters.", set));
           b.consumes(intern(set), std::move(*map));
         }
       if constexpr (requires { d.shared(); }) b.allow_multiple_allocations(static_cast<bool>(d.shared()));
@@ -284,9 +284,9 @@ class inventory_allocator {
         for (const auto& t : d.taints()) {
           const std::string_view effect = t.effect();
           if (!model::is_taint_effect(effect))
-            return dra::error{dra::detail::concat("unsupported taint effect ", dra::detail::quoted(effect),
+            return dra::error{dra::concat("unsupported taint effect ", dra::quoted(effect),
                                                   ": NoSchedule, NoExecute or None"),
-                              dra::detail::concat("taints[", std::to_string(i), "].effect"), "", errc::invalid_object};
+                              dra::concat("taints[", std::to_string(i), "].effect"), "", errc::invalid_object};
           std::string_view value;
           if constexpr (requires { t.value(); }) value = t.value();
           b.taint(model::device_taint{intern(t.key()), intern(value), intern(effect), std::nullopt});
@@ -311,9 +311,9 @@ class inventory_allocator {
             const std::string_view op = requirement.op();
             r.op = model::parse_node_selector_operator(op);
             if (r.op == model::node_selector_operator::unsupported)
-              return dra::error{dra::detail::concat("unsupported node selector operator ", dra::detail::quoted(op),
+              return dra::error{dra::concat("unsupported node selector operator ", dra::quoted(op),
                                                     ": In, NotIn, Exists, DoesNotExist, Gt or Lt"),
-                                dra::detail::concat("nodeSelector.nodeSelectorTerms[", std::to_string(t),
+                                dra::concat("nodeSelector.nodeSelectorTerms[", std::to_string(t),
                                                     "].matchExpressions[", std::to_string(i), "].operator"),
                                 "", errc::invalid_object};
             if constexpr (requires { requirement.values(); })
@@ -335,10 +335,10 @@ class inventory_allocator {
       // An error names the pool as its object ("pool gpu.example.com/node-1") and the field inside it.
       auto in_pool = [&](dra::error e, std::string_view path) {
         e = std::move(e).within(path);
-        e.object = dra::detail::concat("pool ", driver, "/", pool);
+        e.object = dra::concat("pool ", driver, "/", pool);
         return e;
       };
-      model::slice_builder b(intern(dra::detail::concat(driver, "/", pool)), intern(driver));
+      model::slice_builder b(intern(dra::concat(driver, "/", pool)), intern(driver));
       bool complete = true;
       if constexpr (requires { p.complete(); }) complete = static_cast<bool>(p.complete());
       b.pool(intern(pool), generation, complete ? 1 : 2);  // incomplete: one slice of two seen, as mid-update
@@ -358,13 +358,13 @@ class inventory_allocator {
         for (const auto& set : p.counter_sets()) {
           const std::string_view name = set.first;
           auto map = read_counters(set.second);
-          if (!map) return in_pool(std::move(map).error(), dra::detail::concat("counterSets.", name));
+          if (!map) return in_pool(std::move(map).error(), dra::concat("counterSets.", name));
           b.counter_set(intern(name), std::move(*map));
         }
       for (const auto& d : p.devices()) {
         auto device = read_device(d);
         if (!device)
-          return in_pool(std::move(device).error(), dra::detail::concat("devices.", std::string_view(d.name())));
+          return in_pool(std::move(device).error(), dra::concat("devices.", std::string_view(d.name())));
         b.device(std::move(*device));
       }
       auto slice = b.build();
@@ -392,7 +392,7 @@ class inventory_allocator {
         for (const auto& ask : r.capacity()) {
           const std::string_view name = ask.first;
           auto q = read_quantity(ask.second);
-          if (!q) return std::move(q).error().within(dra::detail::concat("capacity.", name));
+          if (!q) return std::move(q).error().within(dra::concat("capacity.", name));
           rb.capacity(intern(name), *q);
         }
       if constexpr (requires { r.tolerations(); }) {
@@ -400,7 +400,7 @@ class inventory_allocator {
         for (const auto& t : r.tolerations()) {
           auto toleration = read_toleration(t);
           if (!toleration)
-            return std::move(toleration).error().within(dra::detail::concat("tolerations[", std::to_string(i), "]"));
+            return std::move(toleration).error().within(dra::concat("tolerations[", std::to_string(i), "]"));
           rb.toleration(std::move(*toleration));
           ++i;
         }
@@ -416,11 +416,11 @@ class inventory_allocator {
       // An error names the claim and the request's field.
       auto in_claim = [&](dra::error e, std::string_view path) {
         e = std::move(e).within(path);
-        e.object = dra::detail::concat("claim ", namespace_name, "/", std::string_view(c.name()));
+        e.object = dra::concat("claim ", namespace_name, "/", std::string_view(c.name()));
         return e;
       };
       for (const auto& r : c.requests()) {
-        const std::string path = dra::detail::concat("requests.", std::string_view(r.name()));
+        const std::string path = dra::concat("requests.", std::string_view(r.name()));
         if constexpr (requires { r.alternatives(); }) {
           const auto& alternatives = r.alternatives();  // a temporary lives as long as this reference
           if (!std::ranges::empty(alternatives)) {
@@ -429,7 +429,7 @@ class inventory_allocator {
               auto rb = read_request(sub);
               if (!rb)
                 return in_claim(std::move(rb).error(),
-                                dra::detail::concat(path, ".firstAvailable.", std::string_view(sub.name())));
+                                dra::concat(path, ".firstAvailable.", std::string_view(sub.name())));
               subrequests.push_back(std::move(*rb));
             }
             b.first_available(intern(r.name()), std::move(subrequests));

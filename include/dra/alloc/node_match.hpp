@@ -64,7 +64,7 @@ namespace detail {
       return r.op == op::gt ? *actual > *bound : *actual < *bound;
     }
     case op::unsupported:
-      return error{dra::detail::concat(dra::detail::quoted(r.operator_name), " is not a valid label selector operator"),
+      return error{dra::concat(dra::quoted(r.operator_name), " is not a valid label selector operator"),
                    "", "", errc::invalid_object};
   }
   return false;
@@ -75,11 +75,11 @@ namespace detail {
                                                             const model::node& node) {
   using op = model::node_selector_operator;
   if (r.op != op::in && r.op != op::not_in)
-    return error{dra::detail::concat(dra::detail::quoted(r.key),
+    return error{dra::concat(dra::quoted(r.key),
                                      ": only operators In and NotIn are valid for node field selectors"),
                  "", "", errc::invalid_object};
   if (r.values.size() != 1)
-    return error{dra::detail::concat("unexpected number of values (", std::to_string(r.values.size()),
+    return error{dra::concat("unexpected number of values (", std::to_string(r.values.size()),
                                      ") for node field selector"),
                  "", "", errc::invalid_object};
   model::text field = r.key == "metadata.name" ? node.meta.name : model::text{};

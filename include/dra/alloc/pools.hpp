@@ -52,12 +52,9 @@ struct pool {
 // All slices by (driver, pool), for the checks that look past the node's own slices.
 using slices_by_pool = std::map<pool_key, std::vector<const model::resource_slice*>>;
 
-namespace detail {
-
-inline std::string pool_name(const pool_key& k) { return std::string(k.driver) + "/" + std::string(k.pool); }
-
-[[nodiscard]] inline const model::resource_slice_mixins* mixins_of(const model::resource_slice& s) noexcept {
-  return s.mixins ? &*s.mixins : nullptr;
+// "driver/pool", as messages name a pool.
+[[nodiscard]] inline std::string pool_name(const pool_key& k) {
+  return std::string(k.driver) + "/" + std::string(k.pool);
 }
 
 // Numbers a pool's counters set by set, each set's counters in key order, from `first`: the numbers (counter slots)
@@ -113,6 +110,13 @@ class counter_numbering {
   }
   std::vector<numbered_set> sets_;  // in the pool's order (a pool naming a set twice is invalid)
 };
+
+namespace detail {
+
+[[nodiscard]] inline const model::resource_slice_mixins* mixins_of(const model::resource_slice& s) noexcept {
+  return s.mixins ? &*s.mixins : nullptr;
+}
+
 
 inline pool build_pool(const pool_key& key, std::vector<const model::resource_slice*> slices, const features& f,
                        std::span<const model::resource_slice* const> all_slices_of_pool) {

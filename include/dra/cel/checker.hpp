@@ -150,7 +150,7 @@ class checker {
       if (it->first == name) return std::pair{it->first, it->second};
     std::string_view prefix = env_.container;
     while (!prefix.empty()) {
-      const std::string candidate = dra::detail::concat(prefix, ".", name);
+      const std::string candidate = dra::concat(prefix, ".", name);
       if (const auto* v = env_.find_variable(candidate)) return std::pair{v->name, v->declared};
       const auto dot = prefix.rfind('.');
       prefix = dot == std::string_view::npos ? std::string_view{} : prefix.substr(0, dot);
@@ -174,7 +174,7 @@ class checker {
           return r->second;
         }
         if (auto t = type_identifier(n.name)) return t->second;
-        fail(n, dra::detail::concat("undeclared reference to '", n.name, "' (in container '", env_.container, "')"));
+        fail(n, dra::concat("undeclared reference to '", n.name, "' (in container '", env_.container, "')"));
         return type::error();
       }
       case node_kind::select: return check_select(n);
@@ -187,7 +187,7 @@ class checker {
           if (n.optional_entries[i]) {
             if (t.kind == type_kind::optional) t = t.params[0];
             else if (!t.is_dyn()) {
-              fail(n.args[i], dra::detail::concat("expected type 'optional_type(", t.to_string(), ")' but found '", t.to_string(), "'"));
+              fail(n.args[i], dra::concat("expected type 'optional_type(", t.to_string(), ")' but found '", t.to_string(), "'"));
               return type::error();
             }
           }
@@ -205,7 +205,7 @@ class checker {
           if (n.optional_entries[i / 2]) {
             if (v.kind == type_kind::optional) v = v.params[0];
             else if (!v.is_dyn()) {
-              fail(n.args[i + 1], dra::detail::concat("expected type 'optional_type(", v.to_string(), ")' but found '", v.to_string(), "'"));
+              fail(n.args[i + 1], dra::concat("expected type 'optional_type(", v.to_string(), ")' but found '", v.to_string(), "'"));
               return type::error();
             }
           }
@@ -229,7 +229,7 @@ class checker {
     }
     if (env_.homogeneous_literals && exempt_depth_ == 0) {
       if (!(t == elem) && !compatible_exact(elem, t)) {
-        fail(element, dra::detail::concat("expected type '", elem.to_string(), "' but found '", t.to_string(), "'"));
+        fail(element, dra::concat("expected type '", elem.to_string(), "' but found '", t.to_string(), "'"));
         return false;
       }
       elem = join(elem, t);
@@ -256,11 +256,11 @@ class checker {
         return operand.params[1];
       case type_kind::object:
         if (const auto* f = env_.find_field(operand.name, field)) return f->declared;
-        fail(n, dra::detail::concat("undefined field '", field, "'"));
+        fail(n, dra::concat("undefined field '", field, "'"));
         return type::error();
       default: break;
     }
-    fail(n, dra::detail::concat("type '", operand.to_string(), "' does not support field selection"));
+    fail(n, dra::concat("type '", operand.to_string(), "' does not support field selection"));
     return type::error();
   }
 
@@ -306,7 +306,7 @@ class checker {
   type expect_bool(node& arg) {
     type t = check(arg);
     if (!t.is_dyn() && t.kind != type_kind::boolean && t.kind != type_kind::error) {
-      fail(arg, dra::detail::concat("expected type 'bool' but found '", t.to_string(), "'"));
+      fail(arg, dra::concat("expected type 'bool' but found '", t.to_string(), "'"));
       return type::error();
     }
     return type::boolean();
@@ -328,7 +328,7 @@ class checker {
     exempt_depth_ -= exempt ? 1 : 0;
     if (error_) return type::error();
     auto no_match = [&] {
-      fail(n, dra::detail::concat("found no matching overload for '", fn, "' applied to '", signature(n, n.member ? 1 : 0), "'"));
+      fail(n, dra::concat("found no matching overload for '", fn, "' applied to '", signature(n, n.member ? 1 : 0), "'"));
       return type::error();
     };
     if (fn == "_?_:_") {
@@ -375,7 +375,7 @@ class checker {
     }
     const auto* overloads = env_.functions.find(fn);
     if (overloads == nullptr) {
-      fail(n, dra::detail::concat("undeclared reference to '", fn, "' (in container '", env_.container, "')"));
+      fail(n, dra::concat("undeclared reference to '", fn, "' (in container '", env_.container, "')"));
       return type::error();
     }
     n.overloads.clear();
@@ -417,7 +417,7 @@ class checker {
       case type_kind::dyn:
       case type_kind::error: break;
       default:
-        fail(n.args[0], dra::detail::concat("expression of type '", range.to_string(), "' cannot be the range of a comprehension (must be list, map, or dynamic)"));
+        fail(n.args[0], dra::concat("expression of type '", range.to_string(), "' cannot be the range of a comprehension (must be list, map, or dynamic)"));
         return type::error();
     }
     type accu = check(n.args[1]);
@@ -427,7 +427,7 @@ class checker {
     expect_bool(n.args[2]);
     type step = check(n.args[3]);
     if (!error_ && !compatible(accu, step)) {
-      fail(n.args[3], dra::detail::concat("expected type '", accu.to_string(), "' but found '", step.to_string(), "'"));
+      fail(n.args[3], dra::concat("expected type '", accu.to_string(), "' but found '", step.to_string(), "'"));
     }
     locals_.resize(locals_.size() - (two ? 3 : 2));
     locals_.emplace_back(n.accu_var, join(accu, step));

@@ -49,7 +49,7 @@ class derived_value {
   };
   if (scalar(t)) return std::nullopt;
   if (t.kind == type_kind::list && !t.params.empty() && scalar(t.params[0])) return std::nullopt;
-  return dra::detail::concat("must evaluate to a string, int, bool or semver, or a list of one of them, not ",
+  return dra::concat("must evaluate to a string, int, bool or semver, or a list of one of them, not ",
                              t.to_string());
 }
 
@@ -75,7 +75,7 @@ enum class derived_kind : std::uint8_t { none, integer, boolean, string, version
 inline result<derived_value> derived_value::from(const value& v) {
   derived_value out;
   auto unsupported = [](const value& bad, std::string_view where) {
-    return error{dra::detail::concat("CEL result", where, " of type ", type_name(bad),
+    return error{dra::concat("CEL result", where, " of type ", type_name(bad),
                                      " cannot be a derived attribute (string, int, bool, semver, or a list of one of "
                                      "them)"),
                  "", "", errc::cel_runtime};
@@ -112,7 +112,7 @@ inline result<derived_value> derived_value::from(const value& v) {
   if (kind == detail::derived_kind::none) return unsupported(items.front(), " element");
   for (const value& item : items)
     if (detail::derived_kind_of(item) != kind)
-      return error{dra::detail::concat("CEL result is a list that mixes ", type_name(items.front()), " and ",
+      return error{dra::concat("CEL result is a list that mixes ", type_name(items.front()), " and ",
                                        type_name(item), " elements"),
                    "", "", errc::cel_runtime};
   out.texts_.reserve(items.size());

@@ -34,7 +34,7 @@ struct qualified {
         } else if constexpr (std::is_same_v<T, model::text>) {
           return value::borrowed_string(v);
         } else if constexpr (std::is_same_v<T, model::version_value>) {
-          if (!v.parsed) return value::error(dra::detail::concat("invalid semantic version ", dra::detail::quoted(v.source)));
+          if (!v.parsed) return value::error(dra::concat("invalid semantic version ", dra::quoted(v.source)));
           return semver_value{&*v.parsed, nullptr};
         } else {
           std::vector<value> items;
@@ -43,7 +43,7 @@ struct qualified {
             if constexpr (std::is_same_v<T, std::vector<model::text>>) {
               items.push_back(value::borrowed_string(e));
             } else if constexpr (std::is_same_v<T, std::vector<model::version_value>>) {
-              if (!e.parsed) return value::error(dra::detail::concat("invalid semantic version ", dra::detail::quoted(e.source)));
+              if (!e.parsed) return value::error(dra::concat("invalid semantic version ", dra::quoted(e.source)));
               items.emplace_back(semver_value{&*e.parsed, nullptr});
             } else {
               items.emplace_back(static_cast<std::conditional_t<std::is_same_v<T, std::vector<bool>>, bool, std::int64_t>>(e));

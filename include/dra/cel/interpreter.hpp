@@ -84,14 +84,14 @@ class interpreter {
       if (it->first == name) return it->second;
     std::string_view prefix = env_.container;
     while (!prefix.empty()) {
-      const std::string candidate = dra::detail::concat(prefix, ".", name);
+      const std::string candidate = dra::concat(prefix, ".", name);
       if (const value* v = vars_.find(candidate)) return *v;
       const auto dot = prefix.rfind('.');
       prefix = dot == std::string_view::npos ? std::string_view{} : prefix.substr(0, dot);
     }
     if (const value* v = vars_.find(name)) return *v;
     if (auto t = type_identifier(name)) return type_value{t->first};
-    return value::error(dra::detail::concat("no such attribute: ", name));
+    return value::error(dra::concat("no such attribute: ", name));
   }
 
   static value select(const value& operand, std::string_view field, bool test_only, bool optional) {
@@ -101,12 +101,12 @@ class interpreter {
       return select(*o->inner, field, test_only, true);
     }
     if (!operand.is(value_kind::map) && !operand.is(value_kind::host_map))
-      return value::error(dra::detail::concat("no such overload: field selection on ", type_name(operand)));
+      return value::error(dra::concat("no such overload: field selection on ", type_name(operand)));
     value out;
     const bool found = map_find(operand, value::borrowed_string(field), out);
     if (test_only) return found;
     if (optional) return found ? value::some(std::move(out)) : value::none();
-    if (!found) return value::error(dra::detail::concat("no such key: ", field));
+    if (!found) return value::error(dra::concat("no such key: ", field));
     return out;
   }
 
@@ -149,7 +149,7 @@ class interpreter {
           value ignored;
           return map_find(c, a, ignored);
         }
-        return value::error(dra::detail::concat("no such overload: @in(", type_name(a), ", ", type_name(c), ")"));
+        return value::error(dra::concat("no such overload: @in(", type_name(a), ", ", type_name(c), ")"));
       }
       case builtin::index:
       case builtin::optional_index: {
@@ -195,11 +195,11 @@ class interpreter {
       for (const auto& o : *all)
         if (try_overload(*o, out)) return out;
     } else {
-      return value::error(dra::detail::concat("no such function: ", n.name));
+      return value::error(dra::concat("no such function: ", n.name));
     }
     std::string sig;
-    for (std::size_t i = 0; i < args.size(); ++i) sig += dra::detail::concat(i ? ", " : "", type_name(args[i]));
-    return value::error(dra::detail::concat("no such overload: ", n.name, "(", sig, ")"));
+    for (std::size_t i = 0; i < args.size(); ++i) sig += dra::concat(i ? ", " : "", type_name(args[i]));
+    return value::error(dra::concat("no such overload: ", n.name, "(", sig, ")"));
   }
 
   value logic(const node& n, bool is_and) {
@@ -211,7 +211,7 @@ class interpreter {
     if (a.is(value_kind::boolean) && b.is(value_kind::boolean)) return is_and;
     if (a.is_error()) return a;
     if (b.is_error()) return b;
-    return value::error(dra::detail::concat("no such overload: ", n.name));
+    return value::error(dra::concat("no such overload: ", n.name));
   }
 
   static value index(const value& c, const value& k, bool optional) {
@@ -229,14 +229,14 @@ class interpreter {
       } else if (k.is(value_kind::double_)) {
         const double d = k.as_double();
         if (d != std::trunc(d) || !(d > -9223372036854775808.0 && d < 9223372036854775808.0))
-          return value::error(dra::detail::concat("unsupported index value ", lib::display(k), " in list"));
+          return value::error(dra::concat("unsupported index value ", lib::display(k), " in list"));
         i = static_cast<std::int64_t>(d);
       } else {
-        return value::error(dra::detail::concat("no such overload: list index with ", type_name(k)));
+        return value::error(dra::concat("no such overload: list index with ", type_name(k)));
       }
       if (i < 0 || static_cast<std::size_t>(i) >= items.size()) {
         if (optional) return value::none();
-        return value::error(dra::detail::concat("index out of bounds: ", std::to_string(i)));
+        return value::error(dra::concat("index out of bounds: ", std::to_string(i)));
       }
       return optional ? value::some(items[static_cast<std::size_t>(i)]) : items[static_cast<std::size_t>(i)];
     }
@@ -244,13 +244,13 @@ class interpreter {
       const auto kk = k.kind();
       if (kk != value_kind::string && kk != value_kind::int64 && kk != value_kind::uint64 &&
           kk != value_kind::boolean && kk != value_kind::double_)
-        return value::error(dra::detail::concat("unsupported key type: ", type_name(k)));
+        return value::error(dra::concat("unsupported key type: ", type_name(k)));
       value out;
       if (map_find(c, k, out)) return optional ? value::some(std::move(out)) : out;
       if (optional) return value::none();
-      return value::error(dra::detail::concat("no such key: ", lib::display(k)));
+      return value::error(dra::concat("no such key: ", lib::display(k)));
     }
-    return value::error(dra::detail::concat("no such overload: index on ", type_name(c)));
+    return value::error(dra::concat("no such overload: index on ", type_name(c)));
   }
 
   value make_list(const node& n) {
@@ -284,7 +284,7 @@ class interpreter {
       if (k.is_error()) return k;
       value v = eval(n.args[i + 1]);
       if (v.is_error()) return v;
-      if (!valid_key(k)) return value::error(dra::detail::concat("unsupported key type: ", type_name(k)));
+      if (!valid_key(k)) return value::error(dra::concat("unsupported key type: ", type_name(k)));
       if (n.optional_entries[i / 2]) {
         const auto* o = v.get_if<optional_value>();
         if (o == nullptr) return value::error("no such overload: optional map entry");
@@ -294,7 +294,7 @@ class interpreter {
       }
       for (const auto& e : entries)
         if (e.first.kind() == k.kind() && equals(e.first, k))
-          return value::error(dra::detail::concat("Failed with repeated key: ", lib::display(k)));
+          return value::error(dra::concat("Failed with repeated key: ", lib::display(k)));
       entries.emplace_back(std::move(k), std::move(v));
     }
     return value::map(std::move(entries));
@@ -306,7 +306,7 @@ class interpreter {
     std::vector<std::pair<value, value>> entries = *m.as<map_value>().entries;
     auto insert = [&](value k, value v) -> value {
       for (const auto& e : entries)
-        if (equals(e.first, k)) return value::error(dra::detail::concat("insert failed: key ", lib::display(k), " already exists"));
+        if (equals(e.first, k)) return value::error(dra::concat("insert failed: key ", lib::display(k), " already exists"));
       entries.emplace_back(std::move(k), std::move(v));
       return {};
     };
@@ -342,7 +342,7 @@ class interpreter {
         count = host_keys.size();
         break;
       }
-      default: return value::error(dra::detail::concat("cannot iterate over ", type_name(range)));
+      default: return value::error(dra::concat("cannot iterate over ", type_name(range)));
     }
     value accu = eval(n.args[1]);
     locals_.emplace_back(n.accu_var, std::move(accu));

@@ -33,7 +33,7 @@ inline void add_format_library(function_table& table) {
   const type T_format = type::object("kubernetes.NamedFormat");
   constexpr auto constants = named_format_constants(std::make_index_sequence<detail::named_formats.size()>{});
   for (std::size_t k = 0; k < detail::named_formats.size(); ++k) {
-    const std::string name = dra::detail::concat("format.", detail::named_formats[k].key);
+    const std::string name = dra::concat("format.", detail::named_formats[k].key);
     r.global(name, name, {}, T_format, constants[k]);
   }
   r.global("format.named", "format-named", {T_string()}, type::optional(T_format), [](args_t a, call_context&) -> value {

@@ -110,9 +110,9 @@ inline void add_lists_extension_slicing(function_table& table) {
   r.member("slice", "list_slice", {type::list(T_A()), T_int(), T_int()}, type::list(T_A()), [](args_t a, call_context&) -> value {
     const auto& l = items(a[0]);
     const auto b = a[1].as_int(), e = a[2].as_int();
-    if (b < 0 || e < 0) return value::error(dra::detail::concat("cannot slice(", std::to_string(b), ", ", std::to_string(e), "), negative indexes not supported"));
-    if (b > e) return value::error(dra::detail::concat("cannot slice(", std::to_string(b), ", ", std::to_string(e), "), start index must be less than or equal to end index"));
-    if (static_cast<std::size_t>(e) > l.size()) return value::error(dra::detail::concat("cannot slice(", std::to_string(b), ", ", std::to_string(e), "), list is length ", std::to_string(l.size())));
+    if (b < 0 || e < 0) return value::error(dra::concat("cannot slice(", std::to_string(b), ", ", std::to_string(e), "), negative indexes not supported"));
+    if (b > e) return value::error(dra::concat("cannot slice(", std::to_string(b), ", ", std::to_string(e), "), start index must be less than or equal to end index"));
+    if (static_cast<std::size_t>(e) > l.size()) return value::error(dra::concat("cannot slice(", std::to_string(b), ", ", std::to_string(e), "), list is length ", std::to_string(l.size())));
     return value::list(std::vector<value>(l.begin() + b, l.begin() + e));
   });
 }
@@ -132,8 +132,8 @@ inline void add_lists_extension_sorting(function_table& table) {
   };
   // sort and sortBy exist for CEL's comparable element types only, as in cel-go.
   for (const type& t : comparable_element_types()) {
-    r.unguarded_member("sort", dra::detail::concat("list_", t.to_string(), "_sort"), {type::list(t)}, type::list(t), sort_impl);
-    r.unguarded_member("@sortByAssociatedKeys", dra::detail::concat("list_", t.to_string(), "_sortByAssociatedKeys"),
+    r.unguarded_member("sort", dra::concat("list_", t.to_string(), "_sort"), {type::list(t)}, type::list(t), sort_impl);
+    r.unguarded_member("@sortByAssociatedKeys", dra::concat("list_", t.to_string(), "_sortByAssociatedKeys"),
            {type::list(T_A()), type::list(t)}, type::list(T_A()), [](args_t a, call_context& c) -> value {
              const auto& list = items(a[0]);
              const auto& keys = items(a[1]);
@@ -169,7 +169,7 @@ inline void add_kubernetes_lists_library(function_table& table) {
   for (const type& t : comparable_element_types()) {
     // Kubernetes' ids spell the types short: list_duration_min_duration.
     const std::string n = t.kind == type_kind::duration ? "duration" : t.kind == type_kind::timestamp ? "timestamp" : t.to_string();
-    r.member("isSorted", dra::detail::concat("list_", n, "_is_sorted_bool"), {type::list(t)}, T_bool(), [](args_t a, call_context& c) -> value {
+    r.member("isSorted", dra::concat("list_", n, "_is_sorted_bool"), {type::list(t)}, T_bool(), [](args_t a, call_context& c) -> value {
       const auto& l = items(a[0]);
       c.cost += l.size();
       for (std::size_t i = 1; i < l.size(); ++i) {
@@ -179,8 +179,8 @@ inline void add_kubernetes_lists_library(function_table& table) {
       }
       return true;
     });
-    r.member("min", dra::detail::concat("list_", n, "_min_", n), {type::list(t)}, t, [](args_t a, call_context& c) -> value { return extreme(a, c, false); });
-    r.member("max", dra::detail::concat("list_", n, "_max_", n), {type::list(t)}, t, [](args_t a, call_context& c) -> value { return extreme(a, c, true); });
+    r.member("min", dra::concat("list_", n, "_min_", n), {type::list(t)}, t, [](args_t a, call_context& c) -> value { return extreme(a, c, false); });
+    r.member("max", dra::concat("list_", n, "_max_", n), {type::list(t)}, t, [](args_t a, call_context& c) -> value { return extreme(a, c, true); });
   }
   r.member("sum", "list_int_sum_int", {type::list(T_int())}, T_int(), [](args_t a, call_context& c) -> value { return sum(a, c, std::int64_t{0}); });
   r.member("sum", "list_uint_sum_uint", {type::list(T_uint())}, T_uint(), [](args_t a, call_context& c) -> value { return sum(a, c, std::uint64_t{0}); });

@@ -14,7 +14,7 @@ inline void add_quantity_library(function_table& table) {
   detail::registrar r(table);
   r.global("quantity", "string_to_quantity", {T_string()}, T_quantity(), [](args_t a, call_context&) -> value {
     auto q = dra::quantity::parse(a[0].as_text());
-    if (!q) return value::error(dra::detail::concat("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
+    if (!q) return value::error(dra::concat("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
     return quantity_value{q.value()};
   });
   r.global("isQuantity", "is_quantity_string", {T_string()}, T_bool(), [](args_t a, call_context&) -> value {

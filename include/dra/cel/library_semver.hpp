@@ -40,7 +40,7 @@ inline std::optional<std::string> normalized_semver(std::string_view s, std::str
     }
     parts.resize(3, "0");
   }
-  return dra::detail::concat(parts[0], ".", parts[1], ".", parts[2]);
+  return dra::concat(parts[0], ".", parts[1], ".", parts[2]);
 }
 
 // Errors carry blang/semver's message as upstream returns it.

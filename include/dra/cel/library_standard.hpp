@@ -38,7 +38,7 @@ inline value int_from_string(std::string_view s) {
   if (b != e && *b == '+') ++b;
   auto [p, ec] = std::from_chars(b, e, v);
   if (ec == std::errc::result_out_of_range) return overflow();
-  if (ec != std::errc{} || p != e || s.empty()) return value::error(dra::detail::concat("type conversion error from 'string' to 'int'"));
+  if (ec != std::errc{} || p != e || s.empty()) return value::error(dra::concat("type conversion error from 'string' to 'int'"));
   return v;
 }
 inline value uint_from_string(std::string_view s) {
@@ -132,7 +132,7 @@ inline value timestamp_accessors_get(int which, const civil_time& t) {
 template <int K>
 value timestamp_accessor(args_t a, call_context&) {
   auto t = to_civil(a[0].as<timestamp_value>(), a.size() > 1 ? a[1].as_text() : std::string_view("UTC"));
-  if (!t) return value::error(dra::detail::concat("unknown time zone ", dra::detail::quoted(a[1].as_text())));
+  if (!t) return value::error(dra::concat("unknown time zone ", dra::quoted(a[1].as_text())));
   return timestamp_accessors_get(K, *t);
 }
 template <std::size_t... K>
@@ -167,11 +167,11 @@ inline void add_standard_arithmetic(function_table& table) {
   r.global("_+_", "add_double", {T_double(), T_double()}, T_double(), [](args_t a, call_context&) -> value { return a[0].as_double() + a[1].as_double(); });
   r.global("_+_", "add_string", {T_string(), T_string()}, T_string(), [](args_t a, call_context& c) -> value {
     charge_text(c, a[0].as_text().size() + a[1].as_text().size());
-    return value::string(dra::detail::concat(a[0].as_text(), a[1].as_text()));
+    return value::string(dra::concat(a[0].as_text(), a[1].as_text()));
   });
   r.global("_+_", "add_bytes", {T_bytes(), T_bytes()}, T_bytes(), [](args_t a, call_context& c) -> value {
     charge_text(c, a[0].as_text().size() + a[1].as_text().size());
-    return value::bytes(dra::detail::concat(a[0].as_text(), a[1].as_text()));
+    return value::bytes(dra::concat(a[0].as_text(), a[1].as_text()));
   });
   r.global("_+_", "add_list", {type::list(T_A()), type::list(T_A())}, type::list(T_A()), [](args_t a, call_context& c) -> value {
     const auto& x = items(a[0]);
@@ -312,13 +312,13 @@ inline void add_standard_size_and_conversions(function_table& table) {
   r.global("duration", "duration_to_duration", {type::duration()}, type::duration(), [](args_t a, call_context&) -> value { return a[0]; });
   r.global("duration", "string_to_duration", {T_string()}, type::duration(), [](args_t a, call_context&) -> value {
     auto d = detail::parse_duration(a[0].as_text());
-    if (!d) return value::error(dra::detail::concat("invalid duration: ", a[0].as_text()));
+    if (!d) return value::error(dra::concat("invalid duration: ", a[0].as_text()));
     return duration_value{*d};
   });
   r.global("timestamp", "timestamp_to_timestamp", {type::timestamp()}, type::timestamp(), [](args_t a, call_context&) -> value { return a[0]; });
   r.global("timestamp", "string_to_timestamp", {T_string()}, type::timestamp(), [](args_t a, call_context&) -> value {
     auto t = detail::parse_timestamp(a[0].as_text());
-    if (!t) return value::error(dra::detail::concat("invalid timestamp: ", a[0].as_text()));
+    if (!t) return value::error(dra::concat("invalid timestamp: ", a[0].as_text()));
     return timestamp_value{t->first, t->second};
   });
   r.global("timestamp", "int64_to_timestamp", {T_int()}, type::timestamp(), [](args_t a, call_context&) -> value {
@@ -385,7 +385,7 @@ inline void add_standard_strings_and_relations(function_table& table) {
     for (const auto& [x, y] : comparable) {
       const std::string xs = id_part(x).empty() ? x.to_string() : std::string(id_part(x));
       const std::string ys = id_part(y).empty() ? y.to_string() : std::string(id_part(y));
-      r.global(name, x == y ? dra::detail::concat(prefix, "_", xs) : dra::detail::concat(prefix, "_", xs, "_", ys), {x, y}, T_bool(), impl);
+      r.global(name, x == y ? dra::concat(prefix, "_", xs) : dra::concat(prefix, "_", xs, "_", ys), {x, y}, T_bool(), impl);
     }
 }
 

@@ -49,7 +49,7 @@ inline std::string quote_for_format(std::string_view s) {
 // The %b, %o, %x and %X clauses of string.format().
 inline std::optional<value> format_radix_clause(char verb, const value& a, std::string& out) {
   auto fail = [&](std::string_view msg) {
-    return value::error(dra::detail::concat("error during formatting: ", msg, ", was given ", type_name(a)));
+    return value::error(dra::concat("error during formatting: ", msg, ", was given ", type_name(a)));
   };
   switch (verb) {
     case 'b': {
@@ -120,7 +120,7 @@ inline std::optional<value> format_radix_clause(char verb, const value& a, std::
 // One clause of string.format(): appends `a` formatted by `verb` to `out`, or returns the error.
 inline std::optional<value> format_clause(char verb, int precision, const value& a, std::string& out) {
   auto fail = [&](std::string_view msg) {
-    return value::error(dra::detail::concat("error during formatting: ", msg, ", was given ", type_name(a)));
+    return value::error(dra::concat("error during formatting: ", msg, ", was given ", type_name(a)));
   };
   switch (verb) {
     case 's': {
@@ -188,9 +188,9 @@ inline value format_string(std::string_view fmt, const std::vector<value>& args,
     }
     const char verb = fmt[i];
     if (std::string_view("sdfeboxX").find(verb) == std::string_view::npos)
-      return value::error(dra::detail::concat("could not parse formatting clause: unrecognized formatting clause \"",
+      return value::error(dra::concat("could not parse formatting clause: unrecognized formatting clause \"",
                                               std::string(1, verb), "\""));
-    if (next >= args.size()) return value::error(dra::detail::concat("index ", std::to_string(next), " out of range"));
+    if (next >= args.size()) return value::error(dra::concat("index ", std::to_string(next), " out of range"));
     if (auto failed = format_clause(verb, precision, args[next], out)) {
       if (failed_arg != nullptr) *failed_arg = next;
       return *failed;
@@ -209,7 +209,7 @@ inline void add_strings_search(function_table& table) {
   r.member("charAt", "string_char_at_int", {T_string(), T_int()}, T_string(), [](args_t a, call_context&) -> value {
     const auto offs = code_point_offsets(a[0].as_text());
     const auto i = a[1].as_int();
-    if (i < 0 || static_cast<std::size_t>(i) >= offs.size()) return value::error(dra::detail::concat("index out of range: ", std::to_string(i)));
+    if (i < 0 || static_cast<std::size_t>(i) >= offs.size()) return value::error(dra::concat("index out of range: ", std::to_string(i)));
     if (static_cast<std::size_t>(i) == offs.size() - 1) return value::string("");
     return value::string(std::string(a[0].as_text().substr(offs[static_cast<std::size_t>(i)], offs[static_cast<std::size_t>(i) + 1] - offs[static_cast<std::size_t>(i)])));
   });
@@ -219,7 +219,7 @@ inline void add_strings_search(function_table& table) {
     const auto offs = code_point_offsets(s);
     const std::int64_t n = static_cast<std::int64_t>(offs.size()) - 1;
     const std::int64_t start = a.size() > 2 ? a[2].as_int() : 0;
-    if (start < 0 || start > n) return value::error(dra::detail::concat("index out of range: ", std::to_string(start)));
+    if (start < 0 || start > n) return value::error(dra::concat("index out of range: ", std::to_string(start)));
     const auto found = s.find(sub, offs[static_cast<std::size_t>(start)]);
     if (found == std::string_view::npos) return std::int64_t{-1};
     return static_cast<std::int64_t>(std::lower_bound(offs.begin(), offs.end(), found) - offs.begin());
@@ -232,7 +232,7 @@ inline void add_strings_search(function_table& table) {
     const auto offs = code_point_offsets(s);
     const std::int64_t n = static_cast<std::int64_t>(offs.size()) - 1;
     std::int64_t start = a.size() > 2 ? a[2].as_int() : n;
-    if (start < 0 || start > n) return value::error(dra::detail::concat("index out of range: ", std::to_string(start)));
+    if (start < 0 || start > n) return value::error(dra::concat("index out of range: ", std::to_string(start)));
     const auto found = s.rfind(sub, offs[static_cast<std::size_t>(start)]);
     if (found == std::string_view::npos) return std::int64_t{-1};
     return static_cast<std::int64_t>(std::lower_bound(offs.begin(), offs.end(), found) - offs.begin());
@@ -347,9 +347,9 @@ inline void add_strings_split_and_substring(function_table& table) {
     const std::int64_t n = static_cast<std::int64_t>(offs.size()) - 1;
     const std::int64_t start = a[1].as_int();
     const std::int64_t end = a.size() > 2 ? a[2].as_int() : n;
-    if (start < 0 || start > n) return value::error(dra::detail::concat("index out of range: ", std::to_string(start)));
-    if (end < 0 || end > n) return value::error(dra::detail::concat("index out of range: ", std::to_string(end)));
-    if (start > end) return value::error(dra::detail::concat("invalid substring range. start: ", std::to_string(start), ", end: ", std::to_string(end)));
+    if (start < 0 || start > n) return value::error(dra::concat("index out of range: ", std::to_string(start)));
+    if (end < 0 || end > n) return value::error(dra::concat("index out of range: ", std::to_string(end)));
+    if (start > end) return value::error(dra::concat("invalid substring range. start: ", std::to_string(start), ", end: ", std::to_string(end)));
     return value::string(std::string(s.substr(offs[static_cast<std::size_t>(start)], offs[static_cast<std::size_t>(end)] - offs[static_cast<std::size_t>(start)])));
   };
   r.member("substring", "string_substring_int", {T_string(), T_int()}, T_string(), substring);

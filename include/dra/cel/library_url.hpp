@@ -21,7 +21,7 @@ inline void add_url_library(function_table& table) {
   const type T_url = type::opaque("kubernetes.URL");
   r.global("url", "string_to_url", {T_string()}, T_url, [](args_t a, call_context&) -> value {
     if (auto problems = detail::request_uri(a[0].as_text()); !problems.empty())
-      return value::error(dra::detail::concat("URL parse error during conversion from string: ", problems.front()));
+      return value::error(dra::concat("URL parse error during conversion from string: ", problems.front()));
     auto parts = detail::split_url(a[0].as_text());
     return url_value{std::make_shared<const url_parts>(
         url_parts{std::move(parts.scheme), std::move(parts.host), std::move(parts.path), std::move(parts.raw_query)})};

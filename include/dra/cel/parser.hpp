@@ -50,7 +50,7 @@ class parser {
     for (char c : src_)
       if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++code_points;
     if (code_points > limits_.max_code_points)
-      return error{dra::detail::concat("ERROR: <input>:-1:0: expression code point size exceeds limit: size: ",
+      return error{dra::concat("ERROR: <input>:-1:0: expression code point size exceeds limit: size: ",
                                        std::to_string(code_points), ", limit ", std::to_string(limits_.max_code_points))};
     if (!detail::valid_utf8(src_)) return error{"ERROR: <input>:1:1: Syntax error: invalid UTF-8"};
     advance();
@@ -77,7 +77,7 @@ class parser {
   }
   std::string unexpected() const {
     if (cur_.kind == token_kind::end) return "Syntax error: mismatched input '<EOF>'";
-    return dra::detail::concat("Syntax error: mismatched input '", cur_.text, "'");
+    return dra::concat("Syntax error: mismatched input '", cur_.text, "'");
   }
   void fail_at(std::size_t offset, std::string_view message) {
     if (failed_) return;
@@ -392,7 +392,7 @@ class parser {
         if (name == "true" || name == "false") return literal(value(name == "true"), start);
         if (name == "null") return literal(value(null_value{}), start);
         if (is_reserved(name)) {
-          fail_at(start, dra::detail::concat("Syntax error: reserved identifier: ", name));
+          fail_at(start, dra::concat("Syntax error: reserved identifier: ", name));
           return node{};
         }
         if (at("(")) {
@@ -685,7 +685,7 @@ class parser {
       const node* n = pending.back();
       pending.pop_back();
       if (++macro_copied_nodes_ > limits_.max_macro_copied_nodes) {
-        fail_at(offset, dra::detail::concat("expression too large: macro expansion copies more than ",
+        fail_at(offset, dra::concat("expression too large: macro expansion copies more than ",
                                             std::to_string(limits_.max_macro_copied_nodes), " nodes"));
         return false;
       }

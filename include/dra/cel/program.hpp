@@ -85,7 +85,7 @@ class folder {
   void fail(const node& at, std::string_view message, bool located) {
     if (error_) return;
     error_ = error{located ? located_message(source_, at.offset, message)
-                           : dra::detail::concat("program instantiation failed: ", message)};
+                           : dra::concat("program instantiation failed: ", message)};
   }
 
   value evaluate_constant(const node& n) {
@@ -125,7 +125,7 @@ class folder {
       value v = evaluate_constant(n);
       // cel-go's duration and timestamp literal validators report a bad string at the argument.
       if (v.is_error() && (n.name == "duration" || n.name == "timestamp") && n.args[0].literal.is(value_kind::string))
-        return fail(n.args[0], dra::detail::concat("invalid ", n.name, " argument"), true);
+        return fail(n.args[0], dra::concat("invalid ", n.name, " argument"), true);
       if (v.is_error()) return fail(n, v.error_message(), false);
       to_literal(n, std::move(v));
       return;
@@ -142,7 +142,7 @@ class folder {
         re2::RE2::Options options;
         options.set_log_errors(false);
         auto re = std::make_shared<const re2::RE2>(pattern, options);
-        if (!re->ok()) return fail(n.args[1], dra::detail::concat("invalid matches argument: ", re->error()), true);
+        if (!re->ok()) return fail(n.args[1], dra::concat("invalid matches argument: ", re->error()), true);
         regexes_.emplace(pattern, std::move(re));
       }
     }
@@ -194,7 +194,7 @@ class folder {
                                              bool type_check = true) {
   auto parsed = parse(source, env->limits);
   if (!parsed)
-    return error{dra::detail::concat("compilation failed: ", parsed.error().message), "", "", errc::cel_compile};
+    return error{dra::concat("compilation failed: ", parsed.error().message), "", "", errc::cel_compile};
   program p;
   p.env_ = env;
   p.source_ = std::string(source);
@@ -202,13 +202,13 @@ class folder {
   if (type_check) {
     auto checked = check(*env, p.root_, source);
     if (!checked)
-      return error{dra::detail::concat("compilation failed: ", checked.error().message), "", "", errc::cel_compile};
+      return error{dra::concat("compilation failed: ", checked.error().message), "", "", errc::cel_compile};
     p.checked_ = true;
     p.estimated_cost_ = estimate_cost(*env, p.root_);  // of the expression as written, before folding
   }
   if (env->fold_constants) {
     if (auto folded = detail::folder(*env, source, p.regexes_).run(p.root_))
-      return error{folded->message.starts_with("ERROR") ? dra::detail::concat("compilation failed: ", folded->message)
+      return error{folded->message.starts_with("ERROR") ? dra::concat("compilation failed: ", folded->message)
                                                         : std::move(folded->message),
                    "", "", errc::cel_compile};
   }

@@ -42,7 +42,7 @@ class selector_engine {
   [[nodiscard]] result<program> compile(std::string_view expression) const {
     return compile_into(cache_->programs, expression, [](const type& t) -> std::optional<std::string> {
       if (t == type::boolean() || t.is_dyn()) return std::nullopt;
-      return dra::detail::concat("must evaluate to bool or the unknown type, not ", t.to_string());
+      return dra::concat("must evaluate to bool or the unknown type, not ", t.to_string());
     });
   }
 
@@ -111,11 +111,11 @@ class selector_engine {
     if (device.base().includes.empty()) {  // the common case: no merge needed
       for (const auto& e : device.base().attributes)
         if (auto problem = unusable_attribute(e.value)) [[unlikely]]
-          return error{dra::detail::concat("attribute ", e.name, ": ", *problem), "", "", errc::cel_runtime};
+          return error{dra::concat("attribute ", e.name, ": ", *problem), "", "", errc::cel_runtime};
     } else {
       for (const auto e : device.attributes())
         if (auto problem = unusable_attribute(*e.value)) [[unlikely]]
-          return error{dra::detail::concat("attribute ", e.name, ": ", *problem), "", "", errc::cel_runtime};
+          return error{dra::concat("attribute ", e.name, ": ", *problem), "", "", errc::cel_runtime};
     }
     return std::nullopt;
   }
@@ -127,7 +127,7 @@ class selector_engine {
     if (!evaluated) return std::move(evaluated).error();
     const value& v = *evaluated;
     if (!v.is(value_kind::boolean))
-      return error{dra::detail::concat("CEL result of type ", type_name(v), " could not be converted to bool"), "", "",
+      return error{dra::concat("CEL result of type ", type_name(v), " could not be converted to bool"), "", "",
                    errc::cel_runtime};
     return v.as_bool();
   }
@@ -159,7 +159,7 @@ class selector_engine {
     auto check = [](const model::version_value& v) -> std::optional<std::string> {
       if (v.parsed) return std::nullopt;
       auto parsed = dra::semver::parse(v.source);
-      return dra::detail::concat("parse semantic version: ", parsed ? "invalid" : parsed.error().message);
+      return dra::concat("parse semantic version: ", parsed ? "invalid" : parsed.error().message);
     };
     if (const auto* v = std::get_if<model::version_value>(&a.value)) return check(*v);
     if (const auto* list = std::get_if<std::vector<model::version_value>>(&a.value))

@@ -1,7 +1,7 @@
 // CEL runtime values: primitives, borrowed or shared strings, lists, maps, optionals, errors and host maps.
 #pragma once
 
-#include <dra/cel/detail/ip.hpp>
+#include <dra/core/ip.hpp>
 #include <dra/core/quantity.hpp>
 #include <dra/core/semver.hpp>
 #include <dra/core/text.hpp>
@@ -105,10 +105,10 @@ struct timestamp_value {
 
 // Kubernetes' IP and CIDR library values.
 struct ip_value {
-  detail::ip_address address;
+  ip_address address;
 };
 struct cidr_value {
-  detail::ip_prefix prefix;
+  ip_prefix prefix;
 };
 // Kubernetes' URL library value: the parts url() parsed out (Go's url.Parse).
 struct url_parts {

@@ -60,7 +60,7 @@ namespace detail {
 }
 
 [[nodiscard]] inline std::string max_length(std::size_t n) {
-  return dra::detail::concat("must be no more than ", std::to_string(n), " characters");
+  return dra::concat("must be no more than ", std::to_string(n), " characters");
 }
 
 [[nodiscard]] inline std::string regex_error(std::string_view message, std::string_view regex,
@@ -71,9 +71,9 @@ namespace detail {
   for (std::string_view e : examples) {
     if (!first) out += " or ";
     first = false;
-    out += dra::detail::concat("'", e, "', ");
+    out += dra::concat("'", e, "', ");
   }
-  out += dra::detail::concat("regex used for validation is '", regex, "')");
+  out += dra::concat("regex used for validation is '", regex, "')");
   return out;
 }
 
@@ -130,7 +130,7 @@ inline constexpr std::string_view label_value_regex = "(([A-Za-z0-9][-A-Za-z0-9_
   problems out;
   const std::size_t slash = value.find('/');
   if (slash != std::string_view::npos && value.find('/', slash + 1) != std::string_view::npos)
-    return {dra::detail::concat(
+    return {dra::concat(
         "a valid label key ",
         detail::regex_error("must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
                             "with an alphanumeric character",
@@ -144,16 +144,16 @@ inline constexpr std::string_view label_value_regex = "(([A-Za-z0-9][-A-Za-z0-9_
       out.emplace_back("prefix part must be non-empty");
     else
       for (std::string& problem : dns1123_subdomain(prefix))
-        out.push_back(dra::detail::concat("prefix part ", problem));
+        out.push_back(dra::concat("prefix part ", problem));
   }
   if (name.empty()) {
     out.emplace_back("name part must be non-empty");
   } else {
     if (name.size() > label_key_name_max_length)
-      out.push_back(dra::detail::concat("name part ", detail::max_length(label_key_name_max_length)));
+      out.push_back(dra::concat("name part ", detail::max_length(label_key_name_max_length)));
   }
   if (!detail::matches_label_key_name(name))
-    out.push_back(dra::detail::concat(
+    out.push_back(dra::concat(
         "name part ", detail::regex_error("must consist of alphanumeric characters, '-', '_' or '.', and "
                                           "must start and end with an alphanumeric character",
                                           detail::label_key_regex, {"MyName", "my.name", "123-abc"})));

@@ -84,6 +84,10 @@ inline constexpr auto powers_of_ten = [] {
 
 }  // namespace detail::quantity_math
 
+// A 128-bit signed integer (a GCC and Clang extension): wide enough for sums and differences of 64-bit quantity
+// values, which other rooms' checks compute too.
+using int128 = detail::quantity_math::int128;
+
 // A Kubernetes resource quantity ("4Gi", "500m", "1.5e3").
 //
 // The value is mantissa * 10^scale, held exactly (no floating point on any
@@ -296,7 +300,7 @@ struct suffix_meaning {
 // the compiler keep `text` in memory, and reading it back whole right after storing its halves
 // stalled every parse (a failed store-to-load forwarding, a third of parse's time on ingest).
 [[nodiscard]] inline dra::error not_a_quantity(std::string_view text, std::string_view why) {
-  return dra::error{dra::detail::concat(dra::detail::quoted(text), " is not a quantity: ", why)};
+  return dra::error{dra::concat(dra::quoted(text), " is not a quantity: ", why)};
 }
 
 }  // namespace detail::quantity_parse
@@ -576,14 +580,14 @@ inline result<quantity> quantity::round_up_to_step(const quantity& value, const 
   const std::int64_t requested = value.value();
   const std::int64_t step_units = step.value();
   const std::int64_t min_units = min.value();
-  if (step_units <= 0) return dra::error{dra::detail::concat("step ", step.to_string(), " must be positive")};
+  if (step_units <= 0) return dra::error{dra::concat("step ", step.to_string(), " must be positive")};
   detail::quantity_math::int128 added = static_cast<detail::quantity_math::int128>(requested) - min_units;
   detail::quantity_math::int128 n = added / step_units;
   if (added % step_units != 0) n += 1;
   detail::quantity_math::int128 rounded = min_units + step_units * n;
   if (!detail::quantity_math::fits_int64(rounded))
     return dra::error{
-        dra::detail::concat("rounding ", value.to_string(), " up to a step of ", step.to_string(), " overflows")};
+        dra::concat("rounding ", value.to_string(), " up to a step of ", step.to_string(), " overflows")};
   return from_int(static_cast<std::int64_t>(rounded), format::binary_si);
 }
 

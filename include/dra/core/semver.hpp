@@ -35,7 +35,7 @@ class semver {
   [[nodiscard]] std::string_view build() const noexcept { return build_; }
 
   [[nodiscard]] std::string to_string() const {
-    return detail::concat(std::to_string(major_), ".", std::to_string(minor_), ".", std::to_string(patch_),
+    return concat(std::to_string(major_), ".", std::to_string(minor_), ".", std::to_string(patch_),
                           prerelease_.empty() ? "" : "-", prerelease_, build_.empty() ? "" : "+", build_);
   }
 
@@ -56,8 +56,6 @@ inline std::ostream& operator<<(std::ostream& out, const semver& v) { return out
 
 namespace detail::semver_rules {
 
-using detail::concat;
-using detail::quoted;
 
 [[nodiscard]] constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 [[nodiscard]] constexpr bool is_alphanumeric(char c) noexcept {
@@ -123,7 +121,7 @@ constexpr void for_each_identifier(std::string_view list, F&& each) {
 inline result<semver> semver::parse(std::string_view text) {
   namespace rules = detail::semver_rules;
   auto fail = [&](std::string message) {
-    return dra::error{detail::concat(detail::quoted(text), " is not a semantic version: ", message)};
+    return dra::error{concat(dra::quoted(text), " is not a semantic version: ", message)};
   };
   if (text.empty()) return fail("Version string empty");
   const std::size_t first_dot = text.find('.');
@@ -164,11 +162,11 @@ inline result<semver> semver::parse(std::string_view text) {
         problem = "Prerelease is empty";
       else if (rules::only_digits(id)) {
         if (rules::has_leading_zero(id))
-          problem = detail::concat("Numeric PreRelease version must not contain leading zeroes ", detail::quoted(id));
+          problem = concat("Numeric PreRelease version must not contain leading zeroes ", dra::quoted(id));
         else if (auto n = rules::number(id, "prerelease"); !n)
           problem = n.error().message;
       } else if (!rules::only_alphanumerics(id)) {
-        problem = detail::concat("Invalid character(s) found in prerelease ", detail::quoted(id));
+        problem = concat("Invalid character(s) found in prerelease ", dra::quoted(id));
       }
     });
   }
@@ -178,7 +176,7 @@ inline result<semver> semver::parse(std::string_view text) {
       if (id.empty())
         problem = "Build meta data is empty";
       else if (!rules::only_alphanumerics(id))
-        problem = detail::concat("Invalid character(s) found in build meta data ", detail::quoted(id));
+        problem = concat("Invalid character(s) found in build meta data ", dra::quoted(id));
     });
   }
   if (!problem.empty()) return fail(std::move(problem));

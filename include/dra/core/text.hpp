@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace dra::detail {
+namespace dra {
 
 // Joins pieces into one string with a single allocation. (Also sidesteps
 // GCC 12's false -Wrestrict warning on `"literal" + std::string&&`.)
@@ -22,4 +22,4 @@ template <class... Pieces>
 // "\"text\"", as Go's %q prints a plain string.
 [[nodiscard]] inline std::string quoted(std::string_view text) { return concat("\"", text, "\""); }
 
-}  // namespace dra::detail
+}  // namespace dra

@@ -429,7 +429,7 @@ inline result<document> loader::load_buffer(detail::input_buffer text) {
   if (!status) {
     dra::error e = std::move(status).error();
     if (yaml && failed < yaml->nodes.size()) {
-      if (auto line = yaml_line(yaml->nodes[failed], e.path)) e.message += dra::detail::concat(" (line ", std::to_string(*line), ")");
+      if (auto line = yaml_line(yaml->nodes[failed], e.path)) e.message += dra::concat(" (line ", std::to_string(*line), ")");
     }
     return e;
   }
@@ -505,7 +505,7 @@ inline result<std::vector<std::string_view>> loader::split_documents(document& d
   od::parser finder;
   od::document_stream stream;
   detail::reader r(*doc.arenas_.front());
-  auto name = [&] { r.document_name = dra::detail::concat("document ", std::to_string(documents.size() + first_number)); };
+  auto name = [&] { r.document_name = dra::concat("document ", std::to_string(documents.size() + first_number)); };
   name();
   if (auto code = finder.iterate_many(text.data(), text.size(), std::max<std::size_t>(text.size(), 4096)).get(stream))
     return r.fail(code);
@@ -527,8 +527,8 @@ inline dra::status loader::read_documents(document& doc, std::span<const std::st
   for (std::size_t k = 0; k < documents.size(); ++k) {
     failed = numbered_before + k;
     const std::string number = std::to_string(numbered_before + k + 1);
-    const detail::document_place place{dra::detail::concat("document ", number, " "), detail::object_count(doc.scenario_),
-                                       dra::detail::concat("document ", number)};
+    const detail::document_place place{dra::concat("document ", number, " "), detail::object_count(doc.scenario_),
+                                       dra::concat("document ", number)};
     const char* after = nullptr;
     if (auto status = read_document(doc, documents[k], place, parallel, after, nullptr); !status) return status;
     if (after != nullptr) {
@@ -704,23 +704,23 @@ namespace detail {
 // Reads a whole stream (a file or stdin) and loads it.
 [[nodiscard]] inline result<document> load(std::istream& in, std::string_view name, load_options options = {}) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return dra::error{dra::detail::concat("cannot read ", name), "", "", errc::io};
+  if (in.bad()) return dra::error{dra::concat("cannot read ", name), "", "", errc::io};
   return detail::name_input(load(text, options), name);
 }
 
 [[nodiscard]] inline result<document> load_file(const std::string& path, load_options options = {}) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return dra::error{dra::detail::concat("cannot open ", dra::detail::quoted(path)), "", "", errc::io};
+  if (!in) return dra::error{dra::concat("cannot open ", dra::quoted(path)), "", "", errc::io};
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": it is a directory"), "", "",
+    return dra::error{dra::concat("cannot read ", dra::quoted(path), ": it is a directory"), "", "",
                       errc::io};
   if (!std::filesystem::is_regular_file(path, ec)) return load(in, path, options);  // a pipe or a device: read as it comes
   // A regular file is mapped in place (load_options::map_files) or read straight into the padded
   // buffer the document keeps: at most one copy of a large file, not two.
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec)
-    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path), ": ", ec.message()), "", "",
+    return dra::error{dra::concat("cannot read ", dra::quoted(path), ": ", ec.message()), "", "",
                       errc::io};
   loader once(options);
   if (options.map_files) {
@@ -729,7 +729,7 @@ namespace detail {
   }
   simdjson::padded_string text(static_cast<std::size_t>(size));
   if (!in.read(text.data(), static_cast<std::streamsize>(size)) || static_cast<std::uintmax_t>(in.gcount()) != size)
-    return dra::error{dra::detail::concat("cannot read ", dra::detail::quoted(path)), "", "", errc::io};
+    return dra::error{dra::concat("cannot read ", dra::quoted(path)), "", "", errc::io};
   return detail::name_input(once.load_padded(std::move(text)), path);
 }
 

@@ -229,7 +229,7 @@ inline void append_scalar(std::string& out, const YAML::Node& node) {
     if (top.map) {
       if (!entry.first.IsScalar())
         return dra::error{
-            dra::detail::concat("line ", std::to_string(line_of(entry.first)), ": a mapping key must be a scalar"), "",
+            dra::concat("line ", std::to_string(line_of(entry.first)), ": a mapping key must be a scalar"), "",
             "", errc::malformed_document};
       append_json_string(out, entry.first.Scalar());
       out += ':';
@@ -289,8 +289,8 @@ inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
     documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     if (e.mark.is_null())
-      return dra::error{dra::detail::concat("invalid YAML: ", e.msg), "", "", errc::malformed_document};
-    return dra::error{dra::detail::concat("invalid YAML at line ", std::to_string(e.mark.line + 1), ", column ",
+      return dra::error{dra::concat("invalid YAML: ", e.msg), "", "", errc::malformed_document};
+    return dra::error{dra::concat("invalid YAML at line ", std::to_string(e.mark.line + 1), ", column ",
                                           std::to_string(e.mark.column + 1), ": ", e.msg),
                       "", "", errc::malformed_document};
   }
@@ -299,9 +299,9 @@ inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
     ++number;
     if (node.IsNull()) continue;  // an empty document, as between two `---`
     if (!node.IsMap() && !node.IsSequence())
-      return dra::error{dra::detail::concat("line ", std::to_string(detail::line_of(node)),
+      return dra::error{dra::concat("line ", std::to_string(detail::line_of(node)),
                                             ": a scenario document must be a YAML mapping or sequence, not a scalar"),
-                        "", documents.size() > 1 ? dra::detail::concat("document ", std::to_string(number)) : "",
+                        "", documents.size() > 1 ? dra::concat("document ", std::to_string(number)) : "",
                         errc::malformed_document};
     if (!out.json.empty()) out.json += '\n';
     if (auto status = detail::append_node(out.json, node); !status) return std::move(status).error();
@@ -424,11 +424,11 @@ inline result<std::string> to_yaml(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto code = parser.parse(json).get(root))
-    return dra::error{dra::detail::concat("invalid JSON: ", simdjson::error_message(code)), "", "",
+    return dra::error{dra::concat("invalid JSON: ", simdjson::error_message(code)), "", "",
                       errc::malformed_document};
   YAML::Emitter out;
   detail::emit_json(out, root);
-  if (!out.good()) return dra::error{dra::detail::concat("cannot write YAML: ", out.GetLastError())};
+  if (!out.good()) return dra::error{dra::concat("cannot write YAML: ", out.GetLastError())};
   std::string text(out.c_str(), out.size());
   text += '\n';
   return text;
@@ -440,7 +440,7 @@ inline result<std::string> to_yaml_documents(std::span<const std::string_view> j
     auto document = to_yaml(json_objects[k]);
     if (!document) {
       dra::error e = std::move(document).error();
-      e.object = dra::detail::concat("object ", std::to_string(k + 1));
+      e.object = dra::concat("object ", std::to_string(k + 1));
       return e;
     }
     if (k > 0) out += "---\n";

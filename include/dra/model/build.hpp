@@ -35,7 +35,7 @@ namespace dra::model {
 // A version attribute's value, parsed; an error when the text is not a semantic version.
 [[nodiscard]] inline result<version_value> make_version(text source) {
   auto parsed = semver::parse(source);
-  if (!parsed) return dra::error{.message = dra::detail::concat(dra::detail::quoted(source), ": ", parsed.error().message)};
+  if (!parsed) return dra::error{.message = dra::concat(dra::quoted(source), ": ", parsed.error().message)};
   return version_value(source, std::make_shared<const semver>(std::move(*parsed)));
 }
 
@@ -46,7 +46,7 @@ template <class V>
   const auto twice = std::adjacent_find(entries.begin(), entries.end(),
                                         [](const keyed<V>& a, const keyed<V>& b) { return a.name == b.name; });
   if (twice != entries.end())
-    return dra::error{.message = dra::detail::concat("duplicate key ", dra::detail::quoted(twice->name))};
+    return dra::error{.message = dra::concat("duplicate key ", dra::quoted(twice->name))};
   return entries;
 }
 
@@ -76,7 +76,7 @@ class first_error {
   out.reserve(counters.size());
   for (const auto& [name, amount] : counters) {
     auto q = quantity::parse(amount);
-    if (!q) return std::move(q).error().within(dra::detail::concat(name, ".value"));
+    if (!q) return std::move(q).error().within(dra::concat(name, ".value"));
     out.push_back({name, *q});
   }
   return out;
@@ -107,7 +107,7 @@ class device_builder {
   device_builder& version(text name, text value) {
     auto v = make_version(value);
     if (!v) {
-      errors_.note(std::move(v).error(), dra::detail::concat("attributes.", name, ".version"));
+      errors_.note(std::move(v).error(), dra::concat("attributes.", name, ".version"));
       return *this;
     }
     return attribute(name, std::move(*v));
@@ -122,7 +122,7 @@ class device_builder {
   device_builder& capacity(text name, text amount) {
     auto q = quantity::parse(amount);
     if (!q) {
-      errors_.note(std::move(q).error(), dra::detail::concat("capacity.", name, ".value"));
+      errors_.note(std::move(q).error(), dra::concat("capacity.", name, ".value"));
       return *this;
     }
     return capacity(name, device_capacity{*q, {}});
@@ -161,7 +161,7 @@ class device_builder {
   // The device with its maps sorted, or the first problem met ("Device/gpu-0").
   [[nodiscard]] result<device> build() {
     finish();
-    if (errors_.get()) return errors_.take(dra::detail::concat("Device/", device_.name));
+    if (errors_.get()) return errors_.take(dra::concat("Device/", device_.name));
     return std::move(device_);
   }
 
@@ -169,7 +169,7 @@ class device_builder {
   friend class slice_builder;
 
   [[nodiscard]] std::string consumption_path() const {
-    return dra::detail::concat("consumesCounters[", std::to_string(device_.consumes_counters.size()), "].counters");
+    return dra::concat("consumesCounters[", std::to_string(device_.consumes_counters.size()), "].counters");
   }
 
   void finish() {
@@ -210,7 +210,7 @@ class slice_builder {
 
   slice_builder& device(device_builder d) {
     d.finish();
-    const std::string path = dra::detail::concat("spec.devices[", std::to_string(slice_.devices.size()), "]");
+    const std::string path = dra::concat("spec.devices[", std::to_string(slice_.devices.size()), "]");
     if (d.errors_.get()) errors_.note(d.errors_.take({}), path);
     slice_.devices.push_back(std::move(d.device_));
     return *this;
@@ -241,7 +241,7 @@ class slice_builder {
 
  private:
   [[nodiscard]] std::string counter_set_path() const {
-    return dra::detail::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters");
+    return dra::concat("spec.sharedCounters[", std::to_string(slice_.shared_counters.size()), "].counters");
   }
 
   resource_slice slice_;
@@ -289,7 +289,7 @@ class request_builder {
   request_builder& capacity(text name, text amount) {
     auto q = quantity::parse(amount);
     if (!q) {
-      errors_.note(std::move(q).error(), dra::detail::concat("exactly.capacity.requests.", name));
+      errors_.note(std::move(q).error(), dra::concat("exactly.capacity.requests.", name));
       return *this;
     }
     return capacity(name, *q);
@@ -331,7 +331,7 @@ class claim_builder {
 
   claim_builder& request(request_builder r) {
     const std::string path =
-        dra::detail::concat("spec.devices.requests[", std::to_string(claim_.spec.requests.size()), "]");
+        dra::concat("spec.devices.requests[", std::to_string(claim_.spec.requests.size()), "]");
     if (r.request_.exactly->capacity) detail::sort_into(r.request_.exactly->capacity->requests, r.errors_, "exactly.capacity.requests");
     if (r.errors_.get()) errors_.note(r.errors_.take({}), path);
     claim_.spec.requests.push_back(std::move(r.request_));
@@ -342,7 +342,7 @@ class claim_builder {
   // allowed in a subrequest.
   claim_builder& first_available(text name, std::vector<request_builder> subrequests) {
     const std::string path =
-        dra::detail::concat("spec.devices.requests[", std::to_string(claim_.spec.requests.size()), "]");
+        dra::concat("spec.devices.requests[", std::to_string(claim_.spec.requests.size()), "]");
     device_request request;
     request.name = name;
     for (std::size_t i = 0; i < subrequests.size(); ++i) {
@@ -353,7 +353,7 @@ class claim_builder {
       if (r.errors_.get()) {
         dra::error e = r.errors_.take({});
         if (e.path.starts_with("exactly.")) e.path.erase(0, 8);  // a subrequest's fields are its own
-        errors_.note(std::move(e), dra::detail::concat(path, ".firstAvailable[", std::to_string(i), "]"));
+        errors_.note(std::move(e), dra::concat(path, ".firstAvailable[", std::to_string(i), "]"));
       }
       device_sub_request sub;
       static_cast<device_request_spec&>(sub) = std::move(spec);

@@ -49,7 +49,7 @@ namespace detail {
     // The same cause reads once: its counts, without repeating who blocks.
     std::string_view message = alt.message;
     if (same && message.find(" (") != std::string_view::npos) message = message.substr(0, message.find(" ("));
-    note += dra::detail::concat("; alternative ", alt.request, ": ", code_of(alt.verdict), same ? " too, " : ", ",
+    note += dra::concat("; alternative ", alt.request, ": ", code_of(alt.verdict), same ? " too, " : ", ",
                                 message);
   }
   return note;
@@ -75,7 +75,7 @@ void decide_together(node_diagnosis& d, const model::node& node, std::span<const
     if (!claim.spec.constraints.empty()) {
       const auto& c = claim.spec.constraints.front();
       d.verdict = cause::constraint;
-      d.message = dra::detail::concat(
+      d.message = dra::concat(
           "each request has usable devices, but no choice of them satisfies ",
           c.match_attribute ? "matchAttribute " : "distinctAttribute ",
           c.match_attribute ? std::string_view(*c.match_attribute) : std::string_view(c.distinct_attribute.value_or("")),
@@ -92,7 +92,7 @@ void decide_together(node_diagnosis& d, const model::node& node, std::span<const
     d.claim = alloc::object_name(claims[k - 1]->meta);
     d.request = claims[k - 1]->spec.requests.empty() ? std::string()
                                                      : std::string(claims[k - 1]->spec.requests.front().name);
-    d.message = dra::detail::concat("fits alone, but not together with ", prose_list(names_before(claims, k - 1)));
+    d.message = dra::concat("fits alone, but not together with ", prose_list(names_before(claims, k - 1)));
     return;
   }
   d.verdict = cause::fits;
@@ -182,7 +182,7 @@ struct allocator_oracle {
                    [](const group& a, const group& b) { return a.reason.nodes > b.reason.nodes; });
   for (auto& g : groups) {
     if (!g.same_message)
-      g.reason.message = dra::detail::concat("on ", g.first_node, ": ", g.reason.message, " (",
+      g.reason.message = dra::concat("on ", g.first_node, ": ", g.reason.message, " (",
                                              std::to_string(g.reason.nodes - 1), " more nodes alike)");
     out.reasons.push_back(std::move(g.reason));
   }
@@ -192,14 +192,14 @@ struct allocator_oracle {
 // One line for people: "0/3 nodes: request gpus: 2 of 3 devices free (…); 1 node: …". Reasons about
 // another claim of the unit than `claim` name it.
 [[nodiscard]] inline std::string one_line(const model::explanation& e, std::string_view claim = {}) {
-  std::string out = dra::detail::concat("0/", std::to_string(e.nodes), " nodes: ");
+  std::string out = dra::concat("0/", std::to_string(e.nodes), " nodes: ");
   for (std::size_t i = 0; i < e.reasons.size(); ++i) {
     const auto& r = e.reasons[i];
     if (i > 0) out += "; ";
     if (r.nodes != e.nodes || e.reasons.size() > 1)
-      out += dra::detail::concat(std::to_string(r.nodes), r.nodes == 1 ? " node, " : " nodes, ");
-    if (r.claim != claim) out += dra::detail::concat("claim ", r.claim, ", ");
-    out += dra::detail::concat("request ", r.request, ": ", r.message);
+      out += dra::concat(std::to_string(r.nodes), r.nodes == 1 ? " node, " : " nodes, ");
+    if (r.claim != claim) out += dra::concat("claim ", r.claim, ", ");
+    out += dra::concat("request ", r.request, ": ", r.message);
   }
   return out;
 }

@@ -154,7 +154,7 @@ template <alloc::selector_engine Engine>
       for (const auto* n : nodes.nodes)
         if (n->meta.name == allocated->node) tried.push_back(n);
       for (const auto& r : allocated->allocation.results)
-        e.chosen.emplace_back(r.request, dra::detail::concat(r.driver, "/", r.pool, "/", r.device));
+        e.chosen.emplace_back(r.request, dra::concat(r.driver, "/", r.pool, "/", r.device));
     } else {
       if (const auto* failure = o.error()) {
         e.status = "error";

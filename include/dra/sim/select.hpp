@@ -33,14 +33,14 @@ struct device_match {
     for (const auto& c : scenario.classes)
       if (c.object.meta.name == *class_name) klass = &c.object;
     if (klass == nullptr)
-      return error{dra::detail::concat("device class ", dra::detail::quoted(*class_name), " not found"), "", "",
+      return error{dra::concat("device class ", dra::quoted(*class_name), " not found"), "", "",
                    errc::not_found};
     for (std::size_t i = 0; i < klass->selectors.size(); ++i) {
       auto p = engine.compile(klass->selectors[i].cel_expression);
       if (!p)
-        return error{p.error().message, dra::detail::concat("spec.selectors[", std::to_string(i), "].cel.expression"),
-                     dra::detail::concat("DeviceClass/", *class_name), p.error().code};
-      programs.emplace_back(dra::detail::concat("class ", *class_name, " selector #", std::to_string(i)), std::move(p).value());
+        return error{p.error().message, dra::concat("spec.selectors[", std::to_string(i), "].cel.expression"),
+                     dra::concat("DeviceClass/", *class_name), p.error().code};
+      programs.emplace_back(dra::concat("class ", *class_name, " selector #", std::to_string(i)), std::move(p).value());
     }
   }
   auto own = engine.compile(expression);
@@ -58,7 +58,7 @@ struct device_match {
         auto r = engine.matches(program, view, slice.driver);
         if (!r) {
           m.match.reset();
-          m.error = what.empty() ? r.error().message : dra::detail::concat(what, ": ", r.error().message);
+          m.error = what.empty() ? r.error().message : dra::concat(what, ": ", r.error().message);
           break;
         }
         if (!r.value()) {

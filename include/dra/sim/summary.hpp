@@ -43,7 +43,7 @@ struct scenario_summary {
   for (const auto& located : scenario.slices) {
     const model::resource_slice& slice = located.object;
     if (slice.devices.empty() || slice.shared_counters.empty()) continue;
-    out.push_back(dra::detail::concat("ResourceSlice ", slice.meta.name, ": its ", std::to_string(slice.devices.size()),
+    out.push_back(dra::concat("ResourceSlice ", slice.meta.name, ": its ", std::to_string(slice.devices.size()),
                                       " devices are skipped: a slice holds either sharedCounters or devices, not both "
                                       "(dra validate reports it)"));
   }

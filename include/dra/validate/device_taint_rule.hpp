@@ -50,7 +50,7 @@ inline void validate_resource_claim_template(const model::resource_claim_templat
   error_list claim_errors;
   validate_resource_claim(as_claim, claim_errors, object);
   for (dra::error& e : claim_errors) {
-    if (e.path.starts_with("spec.")) e.path = detail::concat("spec.", e.path);
+    if (e.path.starts_with("spec.")) e.path = concat("spec.", e.path);
     errors.push_back(std::move(e));
   }
 }

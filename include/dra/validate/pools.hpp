@@ -116,7 +116,7 @@ inline void check_pool(error_list& errors, std::string_view pool_name, const poo
 // set or counter that the pool does not have.
 inline void validate_pools(const model::scenario& scenario, error_list& errors) {
   for (const auto& [key, pool] : detail::gather_pools(scenario))
-    detail::check_pool(errors, detail::concat(key.first, "/", key.second), pool);
+    detail::check_pool(errors, concat(key.first, "/", key.second), pool);
 }
 
 }  // namespace dra::validate

@@ -1,7 +1,7 @@
 // Validation of a ResourceClaim: requests and subrequests, allocation modes, constraints, configuration, and an allocation result in its status.
 #pragma once
 
-#include <dra/cel/detail/ip.hpp>
+#include <dra/core/ip.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/validate/common.hpp>
 #include <dra/validate/detail/report.hpp>
@@ -284,12 +284,11 @@ inline void check_network_data(reporter& r, const field_path& path, const model:
   }
   for (std::size_t i = 0; i < network.ips.size(); ++i) {
     const std::string_view ip = network.ips[i];
-    cel::detail::ip_prefix prefix;
-    if (!cel::detail::parse_prefix(ip, prefix).empty()) {
+    ip_prefix prefix;
+    if (!parse_prefix(ip, prefix).empty()) {
       r.add(index(ips, i), invalid_text(ip, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"));
     } else {
-      const std::string canonical =
-          concat(cel::detail::format_ip(prefix.address), "/", std::to_string(prefix.bits));
+      const std::string canonical = format_prefix(prefix);
       if (canonical != ip) r.add(index(ips, i), invalid_text(ip, concat("must be in canonical form (", canonical, ")")));
     }
     for (std::size_t j = 0; j < i; ++j)

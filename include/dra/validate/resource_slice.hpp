@@ -147,7 +147,7 @@ inline void check_attributes(reporter& r, const field_path& path, const model::a
   const std::int64_t m = in_milli ? min.milli_value() : min.value();
   const std::int64_t s = in_milli ? step.milli_value() : step.value();
   if (s == 0) return true;  // reported as "must be greater than zero"
-  using wide = dra::detail::quantity_math::int128;  // v - m may not fit in 64 bits
+  using wide = dra::int128;  // v - m may not fit in 64 bits
   const wide difference = static_cast<wide>(v) - m;
   return difference % s == 0;
 }

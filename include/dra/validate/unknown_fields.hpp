@@ -12,7 +12,7 @@ namespace dra::validate {
 // as Kubernetes' strict decoding words it; the path is the field's own.
 inline void report_unknown_fields(std::span<const json::unknown_field> fields, error_list& errors) {
   for (const json::unknown_field& field : fields)
-    errors.push_back(dra::error{detail::concat("unknown field ", detail::quoted(field.path)), field.path, field.object,
+    errors.push_back(dra::error{concat("unknown field ", dra::quoted(field.path)), field.path, field.object,
                                 errc::unknown_field});
 }
 

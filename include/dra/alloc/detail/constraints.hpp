@@ -140,16 +140,6 @@ struct attribute_set {
   return value_keys(attribute_set::of(a));
 }
 
-// Looks up a fully qualified attribute name; the driver's own domain may be left out on the device.
-[[nodiscard]] inline const model::device_attribute* lookup_attribute(const flatten::mixin_device_view& device,
-                                                                     std::string_view driver,
-                                                                     std::string_view qualified) {
-  if (const auto* a = device.attribute(qualified)) return a;
-  std::size_t slash = qualified.find('/');
-  if (slash == std::string_view::npos || qualified.substr(0, slash) != driver) return nullptr;
-  return device.attribute(qualified.substr(slash + 1));
-}
-
 // A claim constraint with upstream's add/remove protocol: every successful add
 // is undone by exactly one remove, in reverse order (the search backtracks
 // depth first), so both kinds keep a stack of what each add changed.

@@ -261,7 +261,7 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
       for (const auto& set : pl.counter_sets)
         for (const auto e : set.counters()) layout.slot_values.push_back(*e.value);
     layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
-    const detail::counter_numbering slot_numbers(pl, next);
+    const counter_numbering slot_numbers(pl, next);
     const bool has_slots = layout.pool_slots[p].second != next;
     auto draws_of = [&](const flatten::mixin_device_view& view) {
       std::vector<std::pair<std::uint32_t, quantity>> draws;
@@ -301,8 +301,7 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
         c.consumes_counters = !view.base().consumes_counters.empty();
         c.draws = draws_of(view);
         c.group_sets = group_sets_of(view.base());
-        for (const auto* rule : a_.taint_rules_)
-          if (detail::rule_selects(rule->device_selector, c.id)) c.rule_taints.push_back(&rule->taint);
+        c.rule_taints = taints_from_rules(a_.taint_rules_, c.id);
         layout.candidates.push_back(std::move(c));
       }
     // Every device of the pool that may hold counters when allocated (the device slices' devices were laid out
@@ -404,11 +403,11 @@ auto basic_allocator<Policy, Engine>::search::validate_request(std::size_t ci, c
       rd.all_mode = true;
       for (const auto& p : *pools_) {
         if (p.incomplete)
-          return dra::error{where() + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
+          return dra::error{where() + ": asks for all devices, but resource pool " + pool_name(p.key) +
                                 " is currently being updated",
                             "", "", errc::pool_unavailable};
         if (p.invalid)
-          return dra::error{where() + ": asks for all devices, but resource pool " + detail::pool_name(p.key) +
+          return dra::error{where() + ": asks for all devices, but resource pool " + pool_name(p.key) +
                                 " is currently invalid",
                             "", "", errc::pool_unavailable};
       }

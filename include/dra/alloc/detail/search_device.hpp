@@ -3,7 +3,7 @@
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
-#include <dra/alloc/detail/taints.hpp>
+#include <dra/alloc/device_checks.hpp>
 
 #include <algorithm>
 #include <string>
@@ -83,28 +83,9 @@ result<bool> basic_allocator<Policy, Engine>::search::is_selectable(request_data
 template <allocation_policy Policy, selector_engine Engine>
 bool basic_allocator<Policy, Engine>::search::capacity_fits(const request_data& rd, const candidate& c,
                                                             capacity_counted counted) const {
-  const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
-  if (wanted != nullptr)
-    for (const auto& r : wanted->requests)
-      if (c.st->view.capacity(r.name) == nullptr) return false;
-  for (const auto e : c.st->view.capacities()) {
-    const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
-    quantity amount = detail::consumed_amount(requested, *e.value);
-    if (detail::violates_policy(amount, *e.value)) return false;
-    quantity total = amount;
-    auto add = [&](const quantity* held) {  // a sum too large to represent is more than any capacity holds
-      if (held == nullptr) return true;
-      auto sum = total.add(*held);
-      if (sum) total = *sum;
-      return sum.has_value();
-    };
-    if (counted == capacity_counted::none) continue;
-    if (!add(c.given_out != nullptr ? model::find(*c.given_out, e.name) : nullptr) ||
-        !add(counted == capacity_counted::ledger ? nullptr : model::find(c.allocating, e.name)) ||
-        total > e.value->value)
-      return false;
-  }
-  return true;
+  if (counted == capacity_counted::none) return !capacity_shortfall_of(c.st->view, *rd.spec, nullptr);
+  const capacity_holdings held{c.given_out, counted == capacity_counted::ledger ? nullptr : &c.allocating};
+  return !capacity_shortfall_of(c.st->view, *rd.spec, &held);
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -193,7 +174,7 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
     leave_groups(groups_before);
     if (charged) release_counters(c);
   };
-  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) {
+  if (f_.device_taints && blocking_taint(c.st->view.base(), c.st->rule_taints, *rd.spec) != nullptr) {
     give_back_counters();
     return false;
   }
@@ -232,7 +213,7 @@ result<bool> basic_allocator<Policy, Engine>::search::allocate_device(std::size_
       const model::capacity_requirements* wanted = rd.spec->capacity ? &*rd.spec->capacity : nullptr;
       for (const auto e : c.st->view.capacities()) {
         const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
-        quantity amount = detail::consumed_amount(requested, *e.value);
+        quantity amount = consumed_amount(requested, *e.value);
         negative_amounts_ = negative_amounts_ || amount.sign() < 0;
         r.consumed.push_back({e.name, amount});
         detail::add_amount(c.allocating, e.name, amount);
@@ -313,7 +294,7 @@ result<const model::device_attribute*> basic_allocator<Policy, Engine>::search::
                         errc::unsupported};
     }
   }
-  return detail::lookup_attribute(c.st->view, c.st->slice->driver, name);
+  return lookup_attribute(c.st->view, c.st->slice->driver, name);
 }
 
 }  // namespace dra::alloc

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
-#include <dra/alloc/detail/taints.hpp>
+#include <dra/alloc/device_checks.hpp>
 
 #include <string>
 #include <unordered_map>
@@ -161,7 +161,7 @@ bool basic_allocator<Policy, Engine>::search::unit_hopeless(std::size_t ci, std:
     for (bound& b : bounds) {
       if (std::none_of(b.binds.begin(), b.binds.end(), [&](std::size_t di) { return usable_for[di] != 0; })) continue;
       auto keys =
-          detail::constraint_keys(detail::lookup_attribute(c.st->view, c.st->slice->driver, b.constraint->attribute),
+          detail::constraint_keys(lookup_attribute(c.st->view, c.st->slice->driver, b.constraint->attribute),
                                   b.constraint->list_types, ix);
       if (b.constraint->is_match) {
         // Slots of the group this device may fill: one, or for a shared device one per bound request.
@@ -295,7 +295,7 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
       for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix) {
         const candidate& c = candidates_[ix];
         for (auto& key : detail::constraint_keys(
-                 detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute),
+                 lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute),
                  constraint.list_types, ix))
           by_value.candidates[std::move(key)].push_back(ix);
       }
@@ -319,7 +319,7 @@ bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, con
   if (f_.consumable_capacity &&
       !(capacity_now ? capacity_fits_now(rd, ix) : capacity_fits(rd, c, capacity_counted::none)))
     return false;
-  if (f_.device_taints && detail::taint_prevents(c.st->view.base(), c.st->rule_taints, *rd.spec)) return false;
+  if (f_.device_taints && blocking_taint(c.st->view.base(), c.st->rule_taints, *rd.spec) != nullptr) return false;
   if (c.st->consumes_counters && !(c.st->shared && (c.given_out != nullptr || c.shares > 0))) {
     if (!f_.partitionable_devices || pool_overdrawn_[c.st->pool]) return false;
     for (const auto& [slot, amount] : c.st->draws) {
@@ -330,7 +330,7 @@ bool basic_allocator<Policy, Engine>::search::may_still_take(std::size_t ci, con
   const std::string_view sub = rd.is_sub ? rd.name : std::string_view{};
   for (const auto& constraint : constraints_[ci])
     if (constraint.applies(rd.base_name, sub) &&
-        detail::lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
+        lookup_attribute(c.st->view, c.st->slice->driver, constraint.attribute) == nullptr)
       return false;
   return true;
 }

@@ -5,7 +5,7 @@
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/detail/constraints.hpp>
-#include <dra/alloc/detail/taints.hpp>
+#include <dra/alloc/device_checks.hpp>
 
 #include <algorithm>
 
@@ -54,14 +54,14 @@ bool basic_allocator<Policy, Engine>::search::interchangeable(std::uint32_t a, s
         const auto picks_y = is_selectable(rd, ci, b);
         if (!picks_x || !picks_y || *picks_x != *picks_y) return false;
         if (!*picks_x) continue;
-        if (f_.device_taints && detail::taint_prevents(x.st->view.base(), x.st->rule_taints, *rd.spec) !=
-                                    detail::taint_prevents(y.st->view.base(), y.st->rule_taints, *rd.spec))
+        if (f_.device_taints && (blocking_taint(x.st->view.base(), x.st->rule_taints, *rd.spec) == nullptr) !=
+                                    (blocking_taint(y.st->view.base(), y.st->rule_taints, *rd.spec) == nullptr))
           return false;
         if (f_.consumable_capacity && capacity_fits(rd, x) != capacity_fits(rd, y)) return false;
       }
     for (const detail::constraint_state& constraint : constraints_[ci]) {
-      const auto* of_x = detail::lookup_attribute(x.st->view, x.st->slice->driver, constraint.attribute);
-      const auto* of_y = detail::lookup_attribute(y.st->view, y.st->slice->driver, constraint.attribute);
+      const auto* of_x = lookup_attribute(x.st->view, x.st->slice->driver, constraint.attribute);
+      const auto* of_y = lookup_attribute(y.st->view, y.st->slice->driver, constraint.attribute);
       if ((of_x == nullptr) != (of_y == nullptr) || (of_x != nullptr && !(of_x->value == of_y->value))) return false;
     }
   }

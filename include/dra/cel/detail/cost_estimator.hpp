@@ -310,14 +310,15 @@ class cost_estimator {
     return sum;
   }
 
-  // cel-go's functionCost: an extension's estimate, then the environment's (Kubernetes'), then cel-go's own for
-  // its standard functions, else 1; arguments' costs are added to each (a receiver's by the caller).
+  // cel-go's functionCost: an extension's estimate, then the environment's (Kubernetes', asked for operators too:
+  // it has its own `_==_`), then cel-go's own for its standard functions, else 1; arguments' costs are added to
+  // each (a receiver's by the caller).
   call_estimate function_cost(const node& call, std::string_view id, const overload* o, const operand* target,
                               std::span<const operand> args, std::span<const cost_estimate> arg_costs) {
     const cost_estimate arguments = sum_of(arg_costs);
     std::optional<call_estimate> estimate;
     if (o != nullptr) estimate = extension_estimate(env_, call.name, *o, target, args);
-    if (!estimate && o != nullptr) estimate = kubernetes_estimate(env_, call.name, id, target, args);
+    if (!estimate) estimate = kubernetes_estimate(env_, call.name, id, target, args);
     if (estimate) return {estimate->cost + arguments, estimate->result_size};
     if (auto standard = standard_cost(call, id, target, args, arg_costs)) return *standard;
     return {fixed_cost(1) + arguments};

@@ -5,6 +5,7 @@
 #include <dra/cel/detail/cost_support.hpp>
 #include <dra/cel/functions.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -137,6 +138,39 @@ namespace dra::cel::detail {
   return {cost};
 }
 
+// Kubernetes' types whose `_==_` its estimator charges 1 (one comparison, whatever the values): the cost does not
+// depend on a size, which these values do not have.
+inline constexpr std::string_view unit_equality_types[] = {
+    "kubernetes.Quantity", "kubernetes.Semver", "net.IP", "net.CIDR", "kubernetes.authorization.Authorizer",
+    "kubernetes.authorization.PathCheck", "kubernetes.authorization.GroupCheck",
+    "kubernetes.authorization.ResourceCheck", "kubernetes.authorization.Decision"};
+inline constexpr std::uint64_t max_format_size = 64;       // apiserver cel.MaxFormatSize
+inline constexpr double max_name_format_regex_size = 128;  // apiserver cel.MaxNameFormatRegexSize
+
+[[nodiscard]] inline bool is_one_of(std::string_view name, std::span<const std::string_view> names) {
+  return std::ranges::find(names, name) != names.end();
+}
+
+// Kubernetes' estimate of `_==_` between two operands of one of its own types. cel-go's estimate of equality is the
+// shorter operand's size, and a value of these types has none (unbounded); Kubernetes answers before cel-go for
+// `_==_` only, so `_!=_` of the same operands keeps cel-go's unbounded estimate.
+[[nodiscard]] inline std::optional<call_estimate> equality_estimate(std::span<const operand> args) {
+  if (args.size() != 2 || args[0].declared == nullptr || args[1].declared == nullptr ||
+      *args[0].declared != *args[1].declared)
+    return std::nullopt;
+  const type& t = *args[0].declared;
+  if (t.kind != type_kind::opaque && t.kind != type_kind::object) return std::nullopt;
+  if (is_one_of(t.name, unit_equality_types)) return call_estimate{fixed_cost(1)};
+  if (t.name == "kubernetes.NamedFormat")
+    return call_estimate{scaled(size_estimate{1, max_format_size}, string_traversal_factor)};
+  if (t.name == "kubernetes.URL") {
+    // Upstream sizes the comparison by the right operand's size alone (it reads it for both sides), 1 if unknown.
+    const std::uint64_t longest = args[1].computed ? args[1].computed->max : 1;
+    return call_estimate{scaled(size_estimate{1, longest}, string_traversal_factor)};
+  }
+  return std::nullopt;
+}
+
 // Functions Kubernetes' estimator charges 1: the authorizer's builders and accessors, IP and CIDR accessors,
 // quantity methods.
 inline constexpr std::string_view authorizer_functions[] = {"serviceAccount", "path",      "group",  "resource",
@@ -154,24 +188,24 @@ inline constexpr std::string_view receiver_traversal_functions[] = {"lowerAscii"
 // One traversal of the first argument, where there is a receiver (these are global functions: never, upstream).
 inline constexpr std::string_view argument_traversal_functions[] = {"cidr", "isIP", "isCIDR", "quantity", "isQuantity"};
 
-// Kubernetes' estimates by function name (DRA's `includes` first, as DRA's estimator wraps Kubernetes'). Where
-// upstream asks for a receiver that a global function never has (quantity(), cidr(), isIP()…), nothing applies and
-// cel-go's default cost of 1 is used, as upstream.
+// Kubernetes' estimates by function name, operators included (`_==_`); DRA's `includes` first, as DRA's estimator
+// wraps Kubernetes'. Where upstream asks for a receiver that a global function never has (quantity(), cidr(),
+// isIP()…), nothing applies and cel-go's default cost of 1 is used, as upstream.
 [[nodiscard]] inline std::optional<call_estimate> kubernetes_estimate(const environment& env, std::string_view f,
                                                                       std::string_view id, const operand* target,
                                                                       std::span<const operand> args) {
-  const auto one_of = [f](std::span<const std::string_view> names) {
-    for (std::string_view n : names)
-      if (n == f) return true;
-    return false;
-  };
+  const auto one_of = [f](std::span<const std::string_view> names) { return is_one_of(f, names); };
   // `x.includes(y)` is `y in x`, linear in a list attribute's length.
   if (f == "includes" && target != nullptr) return call_estimate{{0, attribute_values_per_device_max}};
   if (f == "check") return call_estimate{fixed_cost(350000)};  // allows two authorization checks per expression
   if (one_of(authorizer_functions) || one_of(address_accessors) || one_of(quantity_methods))
     return call_estimate{fixed_cost(1)};
   if (one_of(list_traversal_functions) && target != nullptr) return list_traversal_estimate(env, *target);
-  if (f == "url" && args.size() == 1) return call_estimate{scaled(size_of(env, args[0]), string_traversal_factor)};
+  if (f == "_==_") return equality_estimate(args);
+  if (f == "url" && args.size() == 1) {  // a URL is as long as its text
+    const size_estimate size = size_of(env, args[0]);
+    return call_estimate{scaled(size, string_traversal_factor), size};
+  }
   if (one_of(receiver_traversal_functions) && target != nullptr) {
     const size_estimate size = size_of(env, *target);
     return call_estimate{scaled(size, string_traversal_factor), size};
@@ -194,6 +228,10 @@ inline constexpr std::string_view argument_traversal_functions[] = {"cidr", "isI
   }
   if (one_of(argument_traversal_functions) && target != nullptr && !args.empty())
     return call_estimate{scaled(size_of(env, args[0]), string_traversal_factor)};
+  // <format>.validate(text) matches the text against a pattern upstream takes to be 128 characters long.
+  if (f == "validate" && target != nullptr && !args.empty())
+    return call_estimate{scaled(scaled(size_of(env, args[0]), string_traversal_factor),
+                                max_name_format_regex_size * regex_length_factor)};
   if (f == "ip" && target != nullptr) {
     if (args.empty() || id == "cidr_ip") return call_estimate{fixed_cost(1)};  // the address of a CIDR: a field
     return call_estimate{scaled(size_of(env, args[0]), string_traversal_factor)};

@@ -60,6 +60,9 @@ inline constexpr size_estimate unknown_size{0, unbounded};
 [[nodiscard]] inline cost_estimate scaled(size_estimate s, double factor) noexcept {
   return {multiply_by_factor(s.min, factor), multiply_by_factor(s.max, factor)};
 }
+[[nodiscard]] inline cost_estimate scaled(cost_estimate c, double factor) noexcept {
+  return {multiply_by_factor(c.min, factor), multiply_by_factor(c.max, factor)};
+}
 [[nodiscard]] constexpr cost_estimate as_cost(size_estimate s) noexcept { return {s.min, s.max}; }
 
 // The sizes of a list's or map's keys (indices) and values, when every one is known.

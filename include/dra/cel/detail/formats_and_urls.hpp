@@ -37,14 +37,14 @@ using format_problems = std::vector<std::string>;
 // Go's url.ParseRequestURI, in the parts that decide acceptance: an absolute URI or an absolute path,
 // no control characters, valid percent escapes.
 [[nodiscard]] inline format_problems request_uri(std::string_view s) {
-  auto fail = [&](std::string_view why) { return format_problems{dra::detail::concat("parse ", dra::detail::quoted(s), ": ", why)}; };
+  auto fail = [&](std::string_view why) { return format_problems{dra::concat("parse ", dra::quoted(s), ": ", why)}; };
   for (char c : s)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return fail("net/url: invalid control character in URL");
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] != '%') continue;
     auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
     if (i + 2 >= s.size() || !hex(s[i + 1]) || !hex(s[i + 2]))
-      return fail(dra::detail::concat("invalid URL escape ", dra::detail::quoted(s.substr(i, std::min<std::size_t>(3, s.size() - i)))));
+      return fail(dra::concat("invalid URL escape ", dra::quoted(s.substr(i, std::min<std::size_t>(3, s.size() - i)))));
   }
   if (!s.empty() && s.front() == '/') return {};
   std::size_t colon = s.find(':');

@@ -27,7 +27,7 @@ namespace dra::cel::detail {
       ++column;
     }
   }
-  return dra::detail::concat("ERROR: <input>:", std::to_string(line), ":", std::to_string(column), ": ", message);
+  return dra::concat("ERROR: <input>:", std::to_string(line), ":", std::to_string(column), ": ", message);
 }
 
 inline void append_utf8(std::string& out, std::uint32_t cp) {
@@ -163,7 +163,7 @@ class lexer {
     }
     t.kind = token_kind::error;
     t.text = src_.substr(pos_, 1);
-    t.decoded = c == '`' ? "unsupported syntax: '`'" : dra::detail::concat("Syntax error: token recognition error at: '",
+    t.decoded = c == '`' ? "unsupported syntax: '`'" : dra::concat("Syntax error: token recognition error at: '",
                                                                             src_.substr(pos_, 1), "'");
     return t;
   }

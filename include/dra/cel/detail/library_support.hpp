@@ -1,7 +1,7 @@
 // Shared pieces of the CEL function libraries: type shorthands, errors, cost charging, arithmetic, display, list ordering, and the registrar that adds overloads to a table.
 #pragma once
 
-#include <dra/cel/detail/ip.hpp>
+#include <dra/core/ip.hpp>
 #include <dra/cel/detail/text_format.hpp>
 #include <dra/cel/functions.hpp>
 #include <dra/cel/parser.hpp>
@@ -41,7 +41,7 @@ inline type T_semver() { return type::opaque("kubernetes.Semver"); }
 
 inline value overflow() { return value::error("integer overflow"); }
 inline value uoverflow() { return value::error("unsigned integer overflow"); }
-inline value no_overload(std::string_view fn) { return value::error(dra::detail::concat("no such overload: ", fn)); }
+inline value no_overload(std::string_view fn) { return value::error(dra::concat("no such overload: ", fn)); }
 
 // String operations are charged by length, as Kubernetes' cost model does (0.1 per byte).
 inline void charge_text(call_context& c, std::size_t bytes) { c.cost += 1 + bytes / 10; }
@@ -90,7 +90,7 @@ inline const re2::RE2* compiled_regex(call_context& c, std::string_view pattern,
   options.set_log_errors(false);
   re = std::make_shared<const re2::RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
   if (!re->ok()) {
-    error = dra::detail::concat("given regex is invalid: ", re->error());
+    error = dra::concat("given regex is invalid: ", re->error());
     return nullptr;
   }
   if (c.regex_cache == nullptr) return nullptr;  // callers always provide a cache
@@ -198,11 +198,8 @@ inline std::string display(const value& v) {
     }
     case value_kind::quantity: return v.as<quantity_value>().q.to_string();
     case value_kind::semver: return v.as<semver_value>().get().to_string();
-    case value_kind::ip: return detail::format_ip(v.as<ip_value>().address);
-    case value_kind::cidr: {
-      const auto& p = v.as<cidr_value>().prefix;
-      return detail::format_ip(p.address) + "/" + std::to_string(p.bits);
-    }
+    case value_kind::ip: return dra::format_ip(v.as<ip_value>().address);
+    case value_kind::cidr: return dra::format_prefix(v.as<cidr_value>().prefix);
     default: return std::string(type_name(v));
   }
 }

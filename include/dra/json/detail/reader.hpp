@@ -1,7 +1,7 @@
 // The machinery under JSON ingest: typed reads of simdjson On-Demand values with JSON paths in every error.
 #pragma once
 
-#include <dra/core/detail/function_ref.hpp>
+#include <dra/core/function_ref.hpp>
 #include <dra/core/quantity.hpp>
 #include <dra/core/result.hpp>
 #include <dra/core/semver.hpp>
@@ -45,9 +45,6 @@ struct unknown_field {
 namespace dra::json::detail {
 
 namespace od = simdjson::ondemand;
-using dra::detail::concat;
-using dra::detail::function_ref;
-using dra::detail::quoted;
 
 // Owns the few strings that cannot be views into the input: those with
 // escape sequences, unescaped once. Addresses stay stable as it grows.

@@ -12,25 +12,25 @@ namespace detail {
   auto [best, which] = check.constrained(set);
   if (which == nullptr) return {};
   if (which->match)
-    return dra::detail::concat("at most ", std::to_string(best), " share one value of ", which->label);
-  return dra::detail::concat("only ", std::to_string(best), " distinct values of ", which->label);
+    return dra::concat("at most ", std::to_string(best), " share one value of ", which->label);
+  return dra::concat("only ", std::to_string(best), " distinct values of ", which->label);
 }
 
 [[nodiscard]] inline std::string bad_pools_sentence(const funnel_node& n) {
   std::vector<std::string> parts;
   for (const auto& bad : n.bad_pools)
     parts.push_back(bad.reason.empty()
-                        ? dra::detail::concat("pool ", bad.name, " is incomplete (being updated; ",
+                        ? dra::concat("pool ", bad.name, " is incomplete (being updated; ",
                                               std::to_string(bad.devices), " ", devices_word(bad.devices),
                                               " for this node)")
-                        : dra::detail::concat("pool ", bad.name, " is invalid (", bad.reason, ")"));
+                        : dra::concat("pool ", bad.name, " is invalid (", bad.reason, ")"));
   return prose_list(parts);
 }
 
 [[nodiscard]] inline std::string with_errors(std::string message, const request_funnel& out,
                                              const funnel_findings& found) {
   if (out.selector_errors == 0) return message;
-  return dra::detail::concat(message, " (", std::to_string(out.selector_errors), " CEL runtime ",
+  return dra::concat(message, " (", std::to_string(out.selector_errors), " CEL runtime ",
                              out.selector_errors == 1 ? "error" : "errors", ": ", prose_list(found.cel_errors, 2), ")");
 }
 
@@ -39,7 +39,6 @@ namespace detail {
 template <alloc::selector_engine Engine>
 void funnel_builder<Engine>::decide(request_funnel& out, const detail::funnel_node& n, const detail::fit_check& check,
                                     const detail::funnel_findings& found) {
-  using dra::detail::concat;
   auto num = [](std::size_t v) { return std::to_string(v); };
   const std::string needed = num(out.needed) + " needed";
   auto set_cause = [&](cause c, std::string message) {

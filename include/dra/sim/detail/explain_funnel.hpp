@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
+#include <dra/alloc/device_checks.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
 #include <dra/alloc/pools.hpp>

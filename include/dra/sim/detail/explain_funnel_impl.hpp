@@ -27,14 +27,14 @@ const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& no
   for (const auto& pl : n.pools) {
     if (pl.incomplete || pl.invalid) {
       // Devices the pool would offer this node: its slices for the node, however many there are.
-      detail::funnel_node::bad_pool bad{alloc::detail::pool_name(pl.key), pl.invalid ? pl.invalid_reason : "", 0};
+      detail::funnel_node::bad_pool bad{alloc::pool_name(pl.key), pl.invalid ? pl.invalid_reason : "", 0};
       for (const auto* s : for_node)
         if (s->driver == pl.key.driver && s->pool.name == pl.key.pool) bad.devices += s->devices.size();
       n.bad_pools.push_back(std::move(bad));
       continue;
     }
     const auto first_set = static_cast<std::uint32_t>(n.sets.size());
-    const alloc::detail::counter_numbering counter_numbers(pl, static_cast<std::uint32_t>(n.counters.size()));
+    const alloc::counter_numbering counter_numbers(pl, static_cast<std::uint32_t>(n.counters.size()));
     std::vector<std::size_t> counters_in_set;  // per set of this pool
     if (f_.partitionable_devices)
       for (const auto& set : pl.counter_sets) {
@@ -270,7 +270,7 @@ struct fit_check {
 };
 
 [[nodiscard]] inline std::string device_name(const alloc::device_ref& id) {
-  return dra::detail::concat(id.driver, "/", id.pool, "/", id.device);
+  return dra::concat(id.driver, "/", id.pool, "/", id.device);
 }
 
 }  // namespace detail

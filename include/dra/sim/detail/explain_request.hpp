@@ -13,13 +13,13 @@ namespace detail {
                                               std::vector<std::string> groups, const std::vector<std::string>& claims) {
   const auto& info = n.sets[set];
   if (!use.whole_held[set].empty())
-    return dra::detail::concat(info.whole_device, " held whole by ", prose_list(use.whole_held[set]));
+    return dra::concat(info.whole_device, " held whole by ", prose_list(use.whole_held[set]));
   // Numbered counters (memory slices) are how partitions of one device exclude each other: name those alone.
   std::vector<std::string> numbered;
   for (const auto& g : groups)
     if (g.ends_with("s") && g.find(' ') != std::string::npos) numbered.push_back(g);
   if (!numbered.empty()) groups = std::move(numbered);
-  return dra::detail::concat(prose_list(groups), " of ",
+  return dra::concat(prose_list(groups), " of ",
                              info.whole_device.empty() ? "counter set " + std::string(info.name) : info.whole_device,
                              " used by ", prose_list(claims));
 }
@@ -65,47 +65,35 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
     // A numbered counter (a memory slice) says most about partitions.
     if (!detail.empty() && counter_group(c.name) == c.name) continue;
     auto left = c.total.sub(use.used[draw.counter]);
-    detail = dra::detail::concat(c.name, " of ", n.sets[c.set].name, ": ", left ? left->to_string() : std::string("0"),
+    detail = dra::concat(c.name, " of ", n.sets[c.set].name, ": ", left ? left->to_string() : std::string("0"),
                                  " left, ", draw.amount.to_string(), " asked");
     if (counter_group(c.name) != c.name) break;
   }
-  return dra::detail::concat(joined(counter_sentences(n, use, mine)), " (", detail, ")");
+  return dra::concat(joined(counter_sentences(n, use, mine)), " (", detail, ")");
 }
 
 // Why a device cannot give the request its capacity (empty when it can): KEP-5075's consumable capacity.
 [[nodiscard]] inline std::string capacity_blocker(const alloc::ledger& state, const funnel_node::device& d,
                                                   const model::device_request_spec& spec) {
-  const model::capacity_requirements* wanted = spec.capacity ? &*spec.capacity : nullptr;
-  if (wanted != nullptr)
-    for (const auto& r : wanted->requests)
-      if (d.view.capacity(r.name) == nullptr) return dra::detail::concat("has no capacity ", r.name);
-  const alloc::capacity_amounts* given = state.given_out(d.id);
-  for (const auto e : d.view.capacities()) {
-    const quantity* requested = wanted != nullptr ? model::find(wanted->requests, e.name) : nullptr;
-    quantity amount = alloc::detail::consumed_amount(requested, *e.value);
-    std::string rounding;
-    if (requested != nullptr && !(amount == *requested))
-      rounding = dra::detail::concat(" (", requested->to_string(), " rounded by the request policy)");
-    if (alloc::detail::violates_policy(amount, *e.value))
-      return dra::detail::concat(e.name, ": ", amount.to_string(), " is not allowed by the request policy");
-    quantity total = amount;
-    quantity out_already;
-    if (given != nullptr)
-      if (const quantity* q = model::find(*given, e.name)) {
-        out_already = *q;
-        if (auto sum = total.add(*q)) total = *sum;
-      }
-    if (total > e.value->value) {
-      auto left = e.value->value.sub(out_already);
-      std::string holders;
-      auto owners = state.owners(d.id);
-      if (!owners.empty())
-        holders = ", shared by " + prose_list(std::vector<std::string>(owners.begin(), owners.end()));
-      return dra::detail::concat(e.name, " ", left ? left->to_string() : std::string("0"), " left, ",
-                                 amount.to_string(), " asked", rounding, holders);
-    }
-  }
-  return {};
+  using reason = alloc::capacity_shortfall::reason;
+  const alloc::capacity_holdings held{state.given_out(d.id), nullptr};
+  const auto shortfall = alloc::capacity_shortfall_of(d.view, spec, &held);
+  if (!shortfall) return {};
+  const std::string_view name = shortfall->capacity;
+  if (shortfall->why == reason::no_such_capacity) return dra::concat("has no capacity ", name);
+  const std::string amount = shortfall->amount.to_string();
+  if (shortfall->why == reason::against_policy)
+    return dra::concat(name, ": ", amount, " is not allowed by the request policy");
+  std::string rounding;
+  if (const quantity* requested = spec.capacity ? model::find(spec.capacity->requests, name) : nullptr;
+      requested != nullptr && !(shortfall->amount == *requested))
+    rounding = dra::concat(" (", requested->to_string(), " rounded by the request policy)");
+  auto left = d.view.capacity(name)->value.sub(shortfall->held);
+  std::string holders;
+  auto owners = state.owners(d.id);
+  if (!owners.empty()) holders = ", shared by " + prose_list(std::vector<std::string>(owners.begin(), owners.end()));
+  return dra::concat(name, " ", left ? left->to_string() : std::string("0"), " left, ", amount, " asked", rounding,
+                     holders);
 }
 
 // The first taint of the device (its own, then those DeviceTaintRules add) the request does not
@@ -113,19 +101,9 @@ inline bool mark_short_counters(const funnel_node& n, const counter_usage& use, 
 [[nodiscard]] inline std::string untolerated_taint(const model::device& d, const alloc::device_ref& id,
                                                    std::span<const model::device_taint_rule* const> rules,
                                                    const model::device_request_spec& spec) {
-  auto blocking = [&](const model::device_taint& taint) {
-    return (taint.effect == "NoSchedule" || taint.effect == "NoExecute") &&
-           std::none_of(spec.tolerations.begin(), spec.tolerations.end(),
-                        [&](const model::device_toleration& t) { return alloc::detail::tolerates(t, taint); });
-  };
-  auto words = [](const model::device_taint& taint) {
-    return dra::detail::concat(taint.key, taint.value.empty() ? "" : "=", taint.value, ":", taint.effect);
-  };
-  for (const auto& taint : d.taints)
-    if (blocking(taint)) return words(taint);
-  for (const auto* rule : rules)
-    if (alloc::detail::rule_selects(rule->device_selector, id) && blocking(rule->taint)) return words(rule->taint);
-  return {};
+  const model::device_taint* taint = alloc::blocking_taint(d, alloc::taints_from_rules(rules, id), spec);
+  if (taint == nullptr) return {};
+  return dra::concat(taint->key, taint->value.empty() ? "" : "=", taint->value, ":", taint->effect);
 }
 
 // "gpu-0 and gpu-1 held by default/a; gpu-2 held by default/b": devices grouped by what blocks them.
@@ -141,7 +119,7 @@ template <class Text>
   }
   std::vector<std::string> parts;
   for (const auto& [blocker, devices] : groups)
-    parts.push_back(dra::detail::concat(prose_list(devices, 4), joiner, blocker));
+    parts.push_back(dra::concat(prose_list(devices, 4), joiner, blocker));
   return prose_list(parts, 4);
 }
 
@@ -154,7 +132,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
                                            std::string_view sub, bool keep_devices) {
   request_funnel out;
   out.claim = alloc::object_name(claim.meta);
-  out.request = sub.empty() ? std::string(request.name) : dra::detail::concat(request.name, "/", sub);
+  out.request = sub.empty() ? std::string(request.name) : dra::concat(request.name, "/", sub);
   out.all_mode = spec.mode == model::allocation_mode::all;
   out.needed = spec.count > 0 ? static_cast<std::size_t>(spec.count) : 0;
   const bool admin = sub.empty() && request.exactly && request.exactly->admin_access.value_or(false);
@@ -172,9 +150,9 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
     detail::fit_check::constraint k;
     k.match = c.match_attribute.has_value();
     const std::string_view attribute = k.match ? *c.match_attribute : *c.distinct_attribute;
-    k.label = dra::detail::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
+    k.label = dra::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
     for (const auto& d : n.devices)
-      k.values.push_back(detail::attribute_values(alloc::detail::lookup_attribute(d.view, d.slice->driver, attribute)));
+      k.values.push_back(detail::attribute_values(alloc::lookup_attribute(d.view, d.slice->driver, attribute)));
     check.constraints.push_back(std::move(k));
   }
 
@@ -239,7 +217,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
                              : detail::prose_list(std::vector<std::string>(owners.begin(), owners.end())));
         }
         held.emplace_back(short_name, found.holder_words.back());
-        if (keep_devices) drop(stage::in_use, dra::detail::concat("held by ", found.holder_words.back()));
+        if (keep_devices) drop(stage::in_use, dra::concat("held by ", found.holder_words.back()));
       } else if (after[0].push_back(ix); !counters_free && !d.draws.empty() &&
                  detail::mark_short_counters(n, use, d, short_counters)) {
         if (keep_devices) drop(stage::counters, detail::counters_blocker(n, use, d));

@@ -70,7 +70,7 @@ namespace detail {
     if (i > 0) out += (i + 1 == shown && shown == names.size()) ? " and " : ", ";
     out += names[i];
   }
-  if (shown < names.size()) out += dra::detail::concat(" and ", std::to_string(names.size() - shown), " more");
+  if (shown < names.size()) out += dra::concat(" and ", std::to_string(names.size() - shown), " more");
   return out;
 }
 

@@ -18,8 +18,6 @@
 
 namespace dra::validate::detail {
 
-using dra::detail::concat;
-using dra::detail::quoted;
 
 // A field path such as "spec.devices[2].attributes.model", kept as
 // segments on the stack while the checks descend and written out only when

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace dra::detail {
+namespace dra {
 
 template <class Signature>
 class function_ref;
@@ -35,4 +35,4 @@ class function_ref<R(Args...)> {
   R (*call_)(void*, Args...);
 };
 
-}  // namespace dra::detail
+}  // namespace dra

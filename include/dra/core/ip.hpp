@@ -1,4 +1,5 @@
-// IP addresses and prefixes as Go's net/netip parses, classifies and prints them (for Kubernetes' CEL IP and CIDR libraries).
+// IP addresses and CIDR prefixes as Go's net/netip parses, classifies and prints them (for CEL's IP and CIDR libraries
+// and for validating the CIDRs a claim's status lists).
 #pragma once
 
 #include <array>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace dra::cel::detail {
+namespace dra {
 
 struct ip_address {
   std::array<std::uint8_t, 16> bytes{};  // IPv4 in the first four bytes
@@ -26,7 +27,7 @@ struct ip_prefix {
   friend bool operator==(const ip_prefix&, const ip_prefix&) = default;
 };
 
-namespace ip_parse {
+namespace detail::ip_parse {
 
 [[nodiscard]] inline std::optional<ip_address> v4(std::string_view s) {
   ip_address a;
@@ -117,12 +118,12 @@ namespace ip_parse {
   return a;
 }
 
-}  // namespace ip_parse
+}  // namespace detail::ip_parse
 
 // Why a text is not an address Kubernetes accepts (empty when it is one); fills `out`.
 [[nodiscard]] inline std::string parse_ip(std::string_view s, ip_address& out) {
   if (s.find('%') != std::string_view::npos) return "with zone value is not allowed";
-  std::optional<ip_address> a = s.find(':') != std::string_view::npos ? ip_parse::v6(s) : ip_parse::v4(s);
+  std::optional<ip_address> a = s.find(':') != std::string_view::npos ? detail::ip_parse::v6(s) : detail::ip_parse::v4(s);
   if (!a) return "parse error";
   if (!a->v4) {
     bool mapped = a->bytes[10] == 0xFF && a->bytes[11] == 0xFF;
@@ -178,6 +179,11 @@ namespace ip_parse {
   return out;
 }
 
+// "address/bits", with the address as written.
+[[nodiscard]] inline std::string format_prefix(const ip_prefix& p) {
+  return format_ip(p.address) + "/" + std::to_string(p.bits);
+}
+
 [[nodiscard]] inline bool is_unspecified(const ip_address& a) {
   for (std::size_t k = 0; k < (a.v4 ? 4 : 16); ++k)
     if (a.bytes[k] != 0) return false;
@@ -221,7 +227,8 @@ namespace ip_parse {
   return {};
 }
 
-[[nodiscard]] inline ip_address mask(ip_address a, int bits) {
+// The address with every bit after the first `bits` cleared.
+[[nodiscard]] inline ip_address masked(ip_address a, int bits) {
   const std::size_t total = a.v4 ? 4 : 16;
   for (std::size_t k = 0; k < total; ++k) {
     const int keep = bits - static_cast<int>(k) * 8;
@@ -232,7 +239,7 @@ namespace ip_parse {
 }
 
 [[nodiscard]] inline bool prefix_contains(const ip_prefix& p, const ip_address& a) {
-  return p.address.v4 == a.v4 && mask(p.address, p.bits) == mask(a, p.bits);
+  return p.address.v4 == a.v4 && masked(p.address, p.bits) == masked(a, p.bits);
 }
 
-}  // namespace dra::cel::detail
+}  // namespace dra
