@@ -6,6 +6,7 @@
 #include <dra/json/ingest.hpp>
 #include <dra/sim/run_output.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
 
 #include <gtest/gtest.h>
 
@@ -143,6 +144,63 @@ TEST(PodPlacement, ConflictingNodeNameTermsRefuseBeforeAnyNode) {
             (std::vector<placed>{{"y", std::nullopt,
                                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't satisfy plugin(s) "
                                   "[NodeAffinity]."}}));
+}
+
+TEST(PodPlacement, AGatedPodsClaimsWaitWithIt) {
+  const std::string text = std::string(two_nodes) + R"(
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "none"}}]}}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "g", "namespace": "default"},
+ "spec": {"schedulingGates": [{"name": "example.com/later"}], "resourceClaims": [{"name": "x", "resourceClaimName": "c"}],
+          "containers": [{"name": "c"}]}}
+)";
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), engine);
+  ASSERT_EQ(report.outcomes.size(), 1u);  // held, not tried (its class does not even exist)
+  ASSERT_NE(report.outcomes[0].unschedulable(), nullptr);
+  EXPECT_EQ(report.outcomes[0].unschedulable()->reason,
+            "its pod waits: Scheduling is blocked due to non-empty scheduling gates");
+  ASSERT_EQ(report.pods.size(), 1u);
+  EXPECT_TRUE(report.pods[0].gated);
+}
+
+TEST(PodPlacement, PlacedPodsAreBoundInTheScenarioWrittenBack) {
+  auto doc = json::load(std::string(two_nodes) + pod_json("a", "1"));
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), engine);
+  auto written = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(written) << written.error().to_string();
+  auto again = json::load(*written);
+  ASSERT_TRUE(again) << again.error().to_string();
+  ASSERT_EQ(again->scenario().pods.size(), 1u);
+  EXPECT_EQ(again->scenario().pods[0].object.node_name, std::optional<model::text>("small"));
+  EXPECT_TRUE(sim::run_scenario(again->scenario(), engine).pods.empty());  // bound now: nothing pending
+}
+
+TEST(PodPlacement, PodsSharingAClaimGoWhereItWasAllocated) {
+  // One GPU, on "large" only; "first" allocates the shared claim there, "second" must follow it, and "third", whose
+  // claim is allocated on "small" in the input, must go to "small".
+  const std::string text = std::string(two_nodes) + R"(
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "large-gpus"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "large", "pool": {"name": "large", "resourceSliceCount": 1},
+          "devices": [{"name": "gpu-0"}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "shared", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "on-small", "namespace": "default"},
+ "spec": {"devices": {"requests": []}},
+ "status": {"allocation": {"nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+   {"key": "metadata.name", "operator": "In", "values": ["small"]}]}]}}}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "first", "namespace": "default"},
+ "spec": {"resourceClaims": [{"name": "g", "resourceClaimName": "shared"}], "containers": [{"name": "c"}]}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "second", "namespace": "default"},
+ "spec": {"resourceClaims": [{"name": "g", "resourceClaimName": "shared"}], "containers": [{"name": "c"}]}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "third", "namespace": "default"},
+ "spec": {"resourceClaims": [{"name": "s", "resourceClaimName": "on-small"}], "containers": [{"name": "c"}]}}
+)";
+  EXPECT_EQ(run_text(text), (std::vector<placed>{{"first", "large", ""}, {"second", "large", ""}, {"third", "small", ""}}));
 }
 
 TEST(PodPlacement, ScenariosWithoutPodsAnswerNoPods) {

@@ -121,8 +121,9 @@ class scenario_run {
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
                run_options options = {})
       : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes),
-        resources_(pods_of(s)) {
+        resources_(nodes_.nodes.size()), run_allocation_(s.claims.size()) {
     for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) node_index_.emplace(nodes_.nodes[i], i);
+    count_bound_pods();
     for (const auto& c : s.claims)
       if (c.object.allocation) state_.add(*c.object.allocation, alloc::object_name(c.object.meta));
     for (const auto& c : s.classes) classes_.push_back(&c.object);
@@ -229,6 +230,21 @@ class scenario_run {
     return std::nullopt;
   }
 
+  // What the bound, unfinished pods take of their nodes; and whether any node has fields the filters look at.
+  void count_bound_pods() {
+    std::unordered_map<model::text, std::size_t> by_name;
+    for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
+      const model::node& n = *nodes_.nodes[i];
+      by_name.emplace(n.meta.name, i);
+      node_fields_ = node_fields_ || n.unschedulable || !n.taints.empty() || n.allocatable.has_value();
+    }
+    for (const auto& located : s_.pods) {
+      const model::pod& p = located.object;
+      if (!p.node_name || p.node_name->empty() || model::is_terminal(p)) continue;
+      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) resources_[it->second].add(sched::pod_requests(p));
+    }
+  }
+
   static std::vector<const model::pod*> pods_of(const model::scenario& s) {
     std::vector<const model::pod*> out;
     out.reserve(s.pods.size());
@@ -242,7 +258,7 @@ class scenario_run {
     if (model::is_terminal(pod)) return;
     const bool bound = pod.node_name && !pod.node_name->empty();
     if (!bound && sched::is_gated(pod)) {
-      report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
+      hold_gated(pod_index);
       return;
     }
     std::vector<member> unit;
@@ -287,12 +303,45 @@ class scenario_run {
     run_unit(unit, pod_index, only, std::move(error));
   }
 
+  // A pod held back by its scheduling gates: answered as such, and the pending claims it names wait with it (claims
+  // its templates would make are not made yet).
+  void hold_gated(std::size_t pod_index) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    const std::string reason = "its pod waits: " + std::string(sched::scheduling_gated_reason);
+    auto hold = [&](model::text name) {
+      const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
+      if (it == claim_index_.end() || s_.claims[it->second].object.allocation || handled_[it->second]) return;
+      handled_[it->second] = true;
+      model::claim_outcome o;
+      o.claim = alloc::object_name(s_.claims[it->second].object.meta);
+      o.status = model::claim_unschedulable{reason, std::nullopt};
+      report_.outcomes.push_back(std::move(o));
+      report_.subjects.push_back({it->second, std::nullopt, pod_index});
+    };
+    for (const auto& ref : pod.resource_claims) {
+      if (ref.resource_claim_name) hold(*ref.resource_claim_name);
+      for (const auto& status : pod.resource_claim_statuses)
+        if (ref.resource_claim_template_name && status.name == ref.name && status.resource_claim_name)
+          hold(*status.resource_claim_name);
+    }
+    report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
+  }
+
   // A pending pod: the nodes its filters leave, then its unit of work (if any) on the first of them where it fits,
   // as kube-scheduler's filters then its DynamicResources plugin would; the node takes the pod's requests.
   void place_pending_pod(std::size_t pod_index, const std::vector<member>& unit, std::optional<dra::error> error) {
     const model::pod& pod = s_.pods[pod_index].object;
     const sched::amounts requests = sched::pod_requests(pod);
-    const pod_nodes filtered = filter_pod_nodes(pod, requests, nodes_.nodes, resources_, allocated_claims_of(pod));
+    const std::vector<const model::node_selector*> allocated = allocated_claims_of(pod);
+    // Nodes without taints, cordons or allocatable, a pod without node selection and claims allocated nowhere yet:
+    // every node passes, so none is filtered (scenarios without scheduling fields pay nothing).
+    const bool filters_apply = node_fields_ || !pod.node_selector.empty() || pod.required_node_affinity ||
+                               !allocated.empty();
+    pod_nodes filtered;
+    if (filters_apply)
+      filtered = filter_pod_nodes(pod, requests, nodes_.nodes, resources_, allocated);
+    else
+      filtered.feasible.assign(nodes_.nodes.size(), true);
     pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
     std::string refusal;  // the pod's text when no node takes it
     const model::node* chosen = nullptr;
@@ -309,10 +358,10 @@ class scenario_run {
       for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
         if (filtered.feasible[i]) chosen = nodes_.nodes[i];
     } else {
-      chosen = run_unit(unit, pod_index, nullptr, std::move(error), &filtered.feasible, refusal);
+      chosen = run_unit(unit, pod_index, nullptr, std::move(error), filters_apply ? &filtered.feasible : nullptr, refusal);
     }
     if (chosen != nullptr) {
-      resources_.place(chosen->meta.name, requests);
+      resources_[node_index_.at(chosen)].add(requests);
       outcome.node = std::string(chosen->meta.name);
     } else if (refusal.empty() && !broken_claim.empty()) {
       refusal = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
@@ -328,13 +377,18 @@ class scenario_run {
     report_.pods.push_back(std::move(outcome));
   }
 
-  // The allocations of the claims `pod` uses that are allocated already (in the input, or by an earlier unit).
-  std::vector<const model::allocation_result*> allocated_claims_of(const model::pod& pod) const {
-    std::vector<const model::allocation_result*> out;
+  // The node selectors of the claims `pod` uses that are allocated already, in the input or by an earlier pod's unit
+  // (a claim several pods share): the pod may only go where they are.
+  std::vector<const model::node_selector*> allocated_claims_of(const model::pod& pod) const {
+    std::vector<const model::node_selector*> out;
     auto add = [&](model::text name) {
       const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
-      if (it != claim_index_.end() && s_.claims[it->second].object.allocation)
-        out.push_back(&*s_.claims[it->second].object.allocation);
+      if (it == claim_index_.end()) return;
+      const auto& claim = s_.claims[it->second].object;
+      const model::allocation_result* allocation = claim.allocation ? &*claim.allocation : nullptr;
+      if (allocation == nullptr && run_allocation_[it->second])
+        allocation = &report_.outcomes[*run_allocation_[it->second]].allocated()->allocation;
+      if (allocation != nullptr && allocation->node_selector) out.push_back(&*allocation->node_selector);
     };
     for (const auto& ref : pod.resource_claims) {
       if (ref.resource_claim_name) {
@@ -478,6 +532,7 @@ class scenario_run {
       if (failure) {
         o.status = *failure;
       } else if (chosen != nullptr) {
+        if (m.claim) run_allocation_[*m.claim] = report_.outcomes.size();
         state_.add(results[k], o.claim);
         unfit_.committed(results[k]);
         if (usage_) usage_->add(results[k]);
@@ -639,7 +694,9 @@ class scenario_run {
   std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
-  sched::cluster_usage resources_;         // what each node's pods request (bound ones, then each pod placed)
+  std::vector<sched::node_usage> resources_;  // per node of the list: what its pods request (bound, then placed)
+  bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
+  std::vector<std::optional<std::size_t>> run_allocation_;  // per scenario claim: its outcome, once this run allocated it
   std::optional<trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 

@@ -29,13 +29,13 @@ struct pod_nodes {
   }
 };
 
-// Runs the node filters for `pod` (whose requests are `requests`) on each node; `allocated` are the allocations of
-// the claims the pod uses that are allocated already: a node outside one of their node selectors refuses the pod as
-// DynamicResources' filter does.
+// Runs the node filters for `pod` (whose requests are `requests`) on each node, `usage[i]` being what node i's pods
+// take already; `allocated` are the node selectors of the claims the pod uses that are allocated already: a node
+// outside one of them refuses the pod as DynamicResources' filter does.
 [[nodiscard]] inline pod_nodes filter_pod_nodes(const model::pod& pod, const sched::amounts& requests,
                                                 std::span<const model::node* const> nodes,
-                                                const sched::cluster_usage& usage,
-                                                std::span<const model::allocation_result* const> allocated) {
+                                                std::span<const sched::node_usage> usage,
+                                                std::span<const model::node_selector* const> allocated) {
   pod_nodes out;
   out.feasible.assign(nodes.size(), false);
   const auto named = sched::affinity_node_names(pod);
@@ -49,16 +49,15 @@ struct pod_nodes {
       out.refused.push_back({{sched::node_reason_code::node_affinity, std::string(sched::outside_affinity_names_reason)}});
       continue;
     }
-    auto reasons = sched::filter_node(pod, requests, node, usage.of(node.meta.name));
+    auto reasons = sched::filter_node(pod, requests, node, usage[i]);
     if (reasons.empty())
-      for (const model::allocation_result* a : allocated)
-        if (a->node_selector) {
-          const auto matches = alloc::node_selector_matches(*a->node_selector, node);
-          if (!matches || !*matches) {
-            reasons.push_back({sched::node_reason_code::claims, std::string(claim_elsewhere_reason)});
-            break;
-          }
+      for (const model::node_selector* selector : allocated) {
+        const auto matches = alloc::node_selector_matches(*selector, node);
+        if (!matches || !*matches) {
+          reasons.push_back({sched::node_reason_code::claims, std::string(claim_elsewhere_reason)});
+          break;
         }
+      }
     if (reasons.empty())
       out.feasible[i] = true;
     else
