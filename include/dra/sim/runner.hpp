@@ -327,53 +327,43 @@ class scenario_run {
     report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
   }
 
-  // A pending pod: the nodes its filters leave, then its unit of work (if any) on the first of them where it fits,
-  // as kube-scheduler's filters then its DynamicResources plugin would; the node takes the pod's requests.
+  // A pending pod: its unit of work (if any) on the first node its filters leave where its claims fit, as
+  // kube-scheduler's filters then its DynamicResources plugin would; the node takes the pod's requests.
   void place_pending_pod(std::size_t pod_index, const std::vector<member>& unit, std::optional<dra::error> error) {
     const model::pod& pod = s_.pods[pod_index].object;
     const sched::amounts requests = sched::pod_requests(pod);
-    const std::vector<const model::node_selector*> allocated = allocated_claims_of(pod);
+    std::vector<const model::node_selector*> allocated = allocated_claims_of(pod);
     // Nodes without taints, cordons or allocatable, a pod without node selection and claims allocated nowhere yet:
     // every node passes, so none is filtered (scenarios without scheduling fields pay nothing).
     const bool filters_apply = node_fields_ || !pod.node_selector.empty() || pod.required_node_affinity ||
                                !allocated.empty();
-    pod_nodes filtered;
-    if (filters_apply)
-      filtered = filter_pod_nodes(pod, requests, nodes_.nodes, resources_, allocated);
-    else
-      filtered.feasible.assign(nodes_.nodes.size(), true);
-    pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
-    std::string refusal;  // the pod's text when no node takes it
-    const model::node* chosen = nullptr;
+    std::optional<pod_node_filter> filter;
+    if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, resources_, std::move(allocated));
     // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
     const std::string broken_claim = error ? error->message : std::string();
-    if (!filtered.pre_filter_failure.empty()) {
-      refusal = sched::pre_filter_error_message(nodes_.nodes.size(), filtered.pre_filter_failure);
-    } else if (!filtered.any_feasible()) {
-      outcome.reasons = sched::count_reasons(filtered.refused);
-      refusal = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
-    }
+    const model::node* chosen = nullptr;
     if (unit.empty()) {
       // No claims: the first node the filters leave (node order is first fit's tie-break).
       for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
-        if (filtered.feasible[i]) chosen = nodes_.nodes[i];
+        if (!filter || filter->feasible(i)) chosen = nodes_.nodes[i];
     } else {
-      chosen = run_unit(unit, pod_index, nullptr, std::move(error), filters_apply ? &filtered.feasible : nullptr, refusal);
+      chosen = run_unit(unit, pod_index, nullptr, std::move(error), filter ? &*filter : nullptr);
     }
+    pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
     if (chosen != nullptr) {
       resources_[node_index_.at(chosen)].add(requests);
       outcome.node = std::string(chosen->meta.name);
-    } else if (refusal.empty() && !broken_claim.empty()) {
-      refusal = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
-    } else if (refusal.empty()) {
-      // Every node the filters left refused the pod's claims.
-      std::vector<std::vector<sched::node_reason>> reasons = filtered.refused;
-      for (bool feasible : filtered.feasible)
-        if (feasible) reasons.push_back({{sched::node_reason_code::claims, std::string(sched::claims_reason)}});
-      outcome.reasons = sched::count_reasons(reasons);
-      refusal = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
+    } else if (!broken_claim.empty()) {
+      outcome.unschedulable = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
+    } else if (filter) {
+      outcome.unschedulable = filter->refusal(outcome.reasons);
+    } else {
+      // Every node passed the filters and refused the pod's claims (or there is no node).
+      std::vector<std::vector<sched::node_reason>> claims_refused(
+          nodes_.nodes.size(), {{sched::node_reason_code::claims, std::string(sched::claims_reason)}});
+      outcome.reasons = sched::count_reasons(claims_refused);
+      outcome.unschedulable = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
     }
-    if (chosen == nullptr) outcome.unschedulable = std::move(refusal);
     report_.pods.push_back(std::move(outcome));
   }
 
@@ -445,11 +435,10 @@ class scenario_run {
   }
 
   // Allocates the unit's claims together on the first node where they all fit (or reports why not); returns that
-  // node. `feasible`, when given, says which nodes of the list the unit's pod may run on; when it leaves none,
-  // `refusal` says why and is each claim's reason.
+  // node. `filter`, when given, says which nodes of the list the unit's pod may run on; when it leaves none, its
+  // refusal is each claim's reason.
   const model::node* run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
-                              std::optional<dra::error> failure, const std::vector<bool>* feasible = nullptr,
-                              std::string_view refusal = {}) {
+                              std::optional<dra::error> failure, pod_node_filter* filter = nullptr) {
     std::vector<const model::resource_claim*> claims;
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
@@ -460,8 +449,8 @@ class scenario_run {
       candidates = usage_->ranked(nodes_.nodes, node_policy_);
     else
       candidates = nodes_.nodes;
-    if (feasible != nullptr)
-      std::erase_if(candidates, [&](const model::node* n) { return !(*feasible)[node_index_.at(n)]; });
+    // The nodes that passed the pod's filters, as the loop meets them: the ones its claims are explained over.
+    std::vector<const model::node*> passed;
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
@@ -471,11 +460,15 @@ class scenario_run {
     // were invalid when nothing fit, nullopt when it fit. Another node of the class finds the same: it cannot fit
     // at a lower cost than the first, which ties go to, and it does not fit when the first does not.
     std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit;
-    node_trials trials(*this, candidates, claims, shape);
+    node_trials trials(*this, candidates, claims, shape, filter);
     for (std::size_t position = 0; position < candidates.size(); ++position) {
       const auto* node = candidates[position];
       if (failure) break;  // a missing template: nothing to try
       const auto indexed = node_index_.find(node);
+      if (filter != nullptr) {
+        if (indexed == node_index_.end() || !filter->feasible(indexed->second)) continue;
+        passed.push_back(node);
+      }
       if (indexed != node_index_.end())
         if (auto known = unfit_.known_unfit(shape, indexed->second)) {
           invalid_pools = invalid_pools || *known;
@@ -523,8 +516,14 @@ class scenario_run {
       invalid_pools = invalid_pools || node_invalid;
     }
     std::optional<model::explanation> why;
-    const bool refused = feasible != nullptr && candidates.empty();
-    if (!failure && chosen == nullptr && !invalid_pools && !refused) why = explain(candidates, claims, shape);
+    const bool refused = filter != nullptr && passed.empty();
+    if (!failure && chosen == nullptr && !invalid_pools && !refused)
+      why = explain(filter != nullptr ? std::span<const model::node* const>(passed) : candidates, claims, shape);
+    std::string refusal;
+    if (refused && !failure && chosen == nullptr) {
+      std::vector<sched::reason_count> counted;
+      refusal = filter->refusal(counted);
+    }
     std::size_t k = 0;
     for (const auto& m : unit) {
       model::claim_outcome o;
@@ -538,7 +537,7 @@ class scenario_run {
         if (usage_) usage_->add(results[k]);
         o.status = model::claim_allocated{std::string(chosen->meta.name), std::move(results[k])};
       } else if (refused) {
-        o.status = model::claim_unschedulable{"its pod fits no node: " + std::string(refusal), std::nullopt};
+        o.status = model::claim_unschedulable{"its pod fits no node: " + refusal, std::nullopt};
       } else if (invalid_pools) {
         o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
       } else {
@@ -589,8 +588,8 @@ class scenario_run {
   class node_trials {
    public:
     node_trials(scenario_run& run, std::span<const model::node* const> candidates,
-                std::span<const model::resource_claim* const> claims, std::size_t shape)
-        : run_(run), candidates_(candidates), claims_(claims), shape_(shape) {}
+                std::span<const model::resource_claim* const> claims, std::size_t shape, pod_node_filter* filter)
+        : run_(run), candidates_(candidates), claims_(claims), shape_(shape), filter_(filter) {}
 
     std::optional<std::uint32_t> class_of(std::size_t position) {
       if (!trials_.empty() && trials_[position].class_known) return trials_[position].outcome_class;
@@ -615,6 +614,7 @@ class scenario_run {
       for (std::size_t p = first; p < candidates_.size(); ++p) {
         const auto indexed = run_.node_index_.find(candidates_[p]);
         if (indexed != run_.node_index_.end() && run_.unfit_.known_unfit(shape_, indexed->second)) continue;
+        if (filter_ != nullptr && (indexed == run_.node_index_.end() || !filter_->feasible(indexed->second))) continue;
         if (!trials_[p].outcome) positions.push_back(p);
       }
       if (!run_.threads_) run_.threads_.emplace(run_.allocators_.size());
@@ -631,6 +631,7 @@ class scenario_run {
     std::span<const model::node* const> candidates_;
     std::span<const model::resource_claim* const> claims_;
     std::size_t shape_;
+    pod_node_filter* filter_;  // the unit's pod's node filters, if any: nodes they refuse are not tried
     std::vector<node_trial> trials_;  // per candidate, once threads have tried some (empty until then)
     std::size_t searched_ = 0;  // nodes searched for the unit so far
   };
