@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 
 #include "../support/quantity.hpp"
+#include "../support/scenario.hpp"
 
 #include "outcomes.hpp"
 
-#include <deque>
 #include <memory>
 #include <string>
 
@@ -24,54 +24,19 @@ using namespace dra;
 
 using dra_test::q;
 
-// Builds small scenarios; owns every string the model's views point at.
-struct builder {
-  std::deque<std::string> strings;
-  model::scenario s;
-
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
-
+// Scenarios of one node (node-1, labelled region=r1) and class-a (the devices of driver-a): slices on node-1, claims
+// without a namespace asking in one request.
+struct builder : dra_test::test_scenario {
   builder() {
-    // References returned by slice() and claim() stay valid while a test builds.
-    s.slices.reserve(16);
-    s.claims.reserve(16);
-    model::device_class c;
-    c.meta.name = "class-a";
-    c.selectors.push_back({"device.driver == \"driver-a\""});
-    s.classes.push_back({c, {}});
-    model::node n;
-    n.meta.name = "node-1";
-    n.meta.labels.push_back({"region", "r1"});
-    s.nodes.push_back({n, {}});
+    device_class("class-a", "driver-a");
+    node("node-1", {{"region", "r1"}});
   }
   model::resource_slice& slice(std::string name, std::string pool = "pool-1", std::string driver = "driver-a",
                                std::int64_t count = 1) {
-    model::resource_slice sl;
-    sl.meta.name = str(std::move(name));
-    sl.driver = str(std::move(driver));
-    sl.pool = {str(std::move(pool)), 1, count};
-    sl.node_name = model::text("node-1");
-    s.slices.push_back({sl, {}});
-    return s.slices.back().object;
-  }
-  model::device& device(model::resource_slice& sl, std::string name) {
-    model::device d;
-    d.name = str(std::move(name));
-    sl.devices.push_back(d);
-    return sl.devices.back();
+    return test_scenario::slice(std::move(name), std::move(driver), std::move(pool), "node-1", count);
   }
   model::resource_claim& claim(std::string name, std::int64_t count = 1, std::string request = "req-0") {
-    model::resource_claim c;
-    c.meta.name = str(std::move(name));
-    model::device_request r;
-    r.name = str(std::move(request));
-    model::exact_device_request e;
-    e.device_class_name = "class-a";
-    e.count = count;
-    r.exactly = e;
-    c.spec.requests.push_back(r);
-    s.claims.push_back({c, {}});
-    return s.claims.back().object;
+    return test_scenario::claim("", std::move(name), std::move(request), "class-a", count);
   }
   // Slice slice-1 with nic-0 and nic-1, shared, each with 10G of bandwidth.
   void shared_nics() {
@@ -81,12 +46,6 @@ struct builder {
       nic.allow_multiple_allocations = true;
       nic.capacity.push_back({"bandwidth", {q("10G"), std::nullopt}});
     }
-  }
-  sim::run_report run(alloc::features f = alloc::features::all()) {
-    dra::cel::selector_engine engine;
-    auto report = sim::run_scenario(s, engine, f);
-    EXPECT_EQ(alloc::find_overcommit(s, report.outcomes), "");
-    return report;
   }
 };
 
@@ -524,9 +483,8 @@ TEST(Policy, SharedCapacityPacksSharedDevices) {
   held.results.push_back(share_of("nic-1", "1G"));
   earlier.allocation = held;
   b.claim("new").spec.requests[0].exactly->capacity = model::capacity_requirements{{{"bandwidth", q("1G")}}};
-  dra::cel::selector_engine engine;
-  auto first = sim::run_scenario(b.s, engine);
-  auto packed = sim::run_scenario(b.s, engine, alloc::features::all(), alloc::shared_capacity{});
+  auto first = b.run();
+  auto packed = b.run(alloc::features::all(), alloc::shared_capacity{});
   EXPECT_EQ(devices_of(first.outcomes[0]), (std::vector<std::string>{"req-0=nic-0"}));
   EXPECT_EQ(devices_of(packed.outcomes[0]), (std::vector<std::string>{"req-0=nic-1"}));
 }
@@ -548,19 +506,10 @@ TEST(Policy, SortedFillsPartlyUsedCounterSetsFirst) {
     consumption.counters = {{"mem", q("1")}};
     b.device(parts, name).consumes_counters.push_back(consumption);
   }
-  auto& earlier = b.claim("earlier");
-  model::allocation_result held;
-  model::device_request_allocation_result part;
-  part.request = "req-0";
-  part.driver = "driver-a";
-  part.pool = "pool-1";
-  part.device = "gpu-1-a";
-  held.results.push_back(part);
-  earlier.allocation = held;
+  b.claim("earlier").allocation = dra_test::one_device_allocation("req-0", "driver-a", "pool-1", "gpu-1-a");
   b.claim("new");
-  dra::cel::selector_engine engine;
-  auto first = sim::run_scenario(b.s, engine);
-  auto best = sim::run_scenario(b.s, engine, alloc::features::all(), alloc::sorted{});
+  auto first = b.run();
+  auto best = b.run(alloc::features::all(), alloc::sorted{});
   EXPECT_EQ(devices_of(first.outcomes[0]), (std::vector<std::string>{"req-0=gpu-0-a"}));  // upstream's first fit
   EXPECT_EQ(devices_of(best.outcomes[0]), (std::vector<std::string>{"req-0=gpu-1-b"}));   // keeps gpu-0 whole
 }
@@ -573,8 +522,8 @@ TEST(Allocator, SeesLedgerChangesBetweenCalls) {
   b.claim("claim-0");
   dra::cel::selector_engine engine;
   alloc::ledger state;
-  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
-  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  const auto classes = b.class_list();
+  const auto slices = b.slice_list();
   alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
                                                                        engine);
   const model::resource_claim* claims[] = {&b.s.claims[0].object};
@@ -615,8 +564,8 @@ TEST(Allocator, SkipsAFullSharedDeviceOnlyForRequestsItCannotHold) {
   dra::cel::selector_engine engine;
   alloc::ledger state;
   state.add(share_of("nic-0", "10G"));
-  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
-  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  const auto classes = b.class_list();
+  const auto slices = b.slice_list();
   alloc::basic_allocator<alloc::first_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
                                                                         engine);
   auto devices = [&](const model::resource_claim* claim) {
@@ -645,8 +594,8 @@ TEST(Allocator, CapacityVerdictsKeptBetweenSearchesFollowTheLedger) {
   alloc::ledger state;
   state.add(share_of("nic-0", "10G"));
   state.add(share_of("nic-1", "5G"));
-  std::vector<const model::device_class*> classes{&b.s.classes[0].object};
-  std::vector<const model::resource_slice*> slices{&b.s.slices[0].object};
+  const auto classes = b.class_list();
+  const auto slices = b.slice_list();
   alloc::basic_allocator<alloc::best_fit, dra::cel::selector_engine> a(alloc::features::all(), state, classes, slices,
                                                                        engine);
   const model::resource_claim* claims[] = {&six};
@@ -690,15 +639,7 @@ TEST(Runner, AllocatedClaimsBlockTheirDevices) {
   auto& sl = b.slice("slice-1");
   b.device(sl, "device-1");
   b.device(sl, "device-2");
-  auto& done = b.claim("done");
-  model::allocation_result held;
-  model::device_request_allocation_result used;
-  used.request = "req-0";
-  used.driver = "driver-a";
-  used.pool = "pool-1";
-  used.device = "device-1";
-  held.results.push_back(used);
-  done.allocation = held;
+  b.claim("done").allocation = dra_test::one_device_allocation("req-0", "driver-a", "pool-1", "device-1");
   b.claim("pending");
   auto r = b.run();
   ASSERT_EQ(r.outcomes.size(), 1u);
@@ -722,13 +663,8 @@ TEST(OvercommitCheck, FindsADeviceHandedOutTwice) {
   b.device(b.slice("slice-1"), "device-1");
   model::claim_outcome o;
   o.claim = "x";
-  model::allocation_result a;
-  model::device_request_allocation_result r;
-  r.request = "req-0";
-  r.driver = "driver-a";
-  r.pool = "pool-1";
-  r.device = "device-1";
-  a.results = {r, r};
+  model::allocation_result a = dra_test::one_device_allocation("req-0", "driver-a", "pool-1", "device-1");
+  a.results.push_back(a.results[0]);
   o.status = model::claim_allocated{"node-1", a};
   std::vector<model::claim_outcome> outcomes{o};
   EXPECT_NE(alloc::find_overcommit(b.s, outcomes), "");

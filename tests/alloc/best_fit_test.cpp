@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/scenario.hpp"
+
 #include <deque>
 #include <string>
 #include <vector>
@@ -33,6 +35,16 @@ std::vector<std::string> placements(const sim::run_report& report) {
   return out;
 }
 
+// A claim of one request, gpu, for a MIG partition of `profile` or ("whole") a whole GPU; the cluster owns its texts.
+model::resource_claim profile_claim(dra_bench::churned_mig_cluster& cluster, std::string name,
+                                    const std::string& profile) {
+  const model::text selector = cluster.str("device.attributes[\"gpu.example.com\"].profile == \"" + profile + "\"");
+  return dra_test::built(
+      model::claim_builder({}, cluster.str(std::move(name)))
+          .request(model::request_builder("gpu", profile == "whole" ? "gpu" : "mig").selector(selector))
+          .build());
+}
+
 // One node of two A100s (or `gpus`), no churn; `held` partitions of gpu-0 are allocated already, then one pod per
 // profile asked.
 struct small_mig_node {
@@ -44,29 +56,11 @@ struct small_mig_node {
     for (const auto& device : held) {
       model::resource_claim c;
       c.meta.name = cluster.str("held-" + device);
-      model::allocation_result a;
-      model::device_request_allocation_result r;
-      r.request = "mig";
-      r.driver = "gpu.example.com";
-      r.pool = "node-0";
-      r.device = cluster.str(device);
-      a.results.push_back(r);
-      c.allocation = a;
+      c.allocation = dra_test::one_device_allocation("mig", "gpu.example.com", "node-0", cluster.str(device));
       cluster.s.claims.push_back({c, {}});
     }
-    for (std::size_t i = 0; i < asked.size(); ++i) {
-      model::resource_claim c;
-      c.meta.name = cluster.str("claim-" + std::to_string(i));
-      model::device_request request;
-      request.name = "gpu";
-      model::exact_device_request exact;
-      exact.device_class_name = std::string_view(asked[i]) == "whole" ? "gpu" : "mig";
-      exact.selectors.push_back(
-          {cluster.str(std::string("device.attributes[\"gpu.example.com\"].profile == \"") + asked[i] + "\"")});
-      request.exactly = exact;
-      c.spec.requests.push_back(request);
-      cluster.s.claims.push_back({c, {}});
-    }
+    for (std::size_t i = 0; i < asked.size(); ++i)
+      cluster.s.claims.push_back({profile_claim(cluster, "claim-" + std::to_string(i), asked[i]), {}});
   }
   template <class Policy>
   std::vector<std::string> run() const {
@@ -109,28 +103,10 @@ TEST(BestFit, PacksTheMostUsedNodeAndKeepsIdleNodesWhole) {
   cluster.s.pods.clear();
   model::resource_claim held;
   held.meta.name = "held";
-  model::allocation_result a;
-  model::device_request_allocation_result r;
-  r.request = "mig";
-  r.driver = "gpu.example.com";
-  r.pool = "node-1";
-  r.device = "gpu-0-mig-1g.5gb-0";
-  a.results.push_back(r);
-  held.allocation = a;
+  held.allocation = dra_test::one_device_allocation("mig", "gpu.example.com", "node-1", "gpu-0-mig-1g.5gb-0");
   cluster.s.claims.push_back({held, {}});
-  for (const char* profile : {"1g.5gb", "whole"}) {
-    model::resource_claim c;
-    c.meta.name = cluster.str(std::string("claim-") + profile);
-    model::device_request request;
-    request.name = "gpu";
-    model::exact_device_request exact;
-    exact.device_class_name = std::string_view(profile) == "whole" ? "gpu" : "mig";
-    exact.selectors.push_back(
-        {cluster.str(std::string("device.attributes[\"gpu.example.com\"].profile == \"") + profile + "\"")});
-    request.exactly = exact;
-    c.spec.requests.push_back(request);
-    cluster.s.claims.push_back({c, {}});
-  }
+  for (const char* profile : {"1g.5gb", "whole"})
+    cluster.s.claims.push_back({profile_claim(cluster, std::string("claim-") + profile, profile), {}});
   const cel::selector_engine engine;
   EXPECT_EQ(placements(sim::run_scenario(cluster.s, engine)),
             (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-"}));

@@ -7,10 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/scenario.hpp"
+
 #include "outcomes.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -20,31 +21,19 @@ namespace {
 using namespace dra;
 
 // One node with one slice of `devices` devices; claims built request by request.
-struct node_with_devices {
-  std::deque<std::string> strings;
-  model::device_class klass;
-  model::resource_slice slice;
-  model::node node;
-  model::resource_claim claim;
+struct node_with_devices : dra_test::test_scenario {
+  const model::node& node;
+  model::resource_slice& slice;
+  model::resource_claim& claim;
   cel::selector_engine engine;
   alloc::ledger none;
 
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
-
-  explicit node_with_devices(int devices) {
-    klass.meta.name = "gpu";
-    node.meta.name = "node-1";
-    slice.meta.name = "slice-1";
-    slice.driver = "gpu.example.com";
-    slice.pool = {"pool-1", 1, 1};
-    slice.node_name = model::text("node-1");
-    for (int i = 0; i < devices; ++i) {
-      model::device d;
-      d.name = str("gpu-" + std::to_string(i));
-      slice.devices.push_back(d);
-    }
-    claim.meta.name = "claim";
-    claim.meta.namespace_ = "default";
+  explicit node_with_devices(int devices)
+      : node(test_scenario::node("node-1")),
+        slice(test_scenario::slice("slice-1", "gpu.example.com", "pool-1", "node-1")),
+        claim(add(model::claim_builder("default", "claim").build())) {
+    add(model::class_builder("gpu").build());
+    for (int i = 0; i < devices; ++i) device(slice, "gpu-" + std::to_string(i));
   }
   // Gives device i the attribute `name` with the value value(i).
   template <class F>
@@ -53,13 +42,8 @@ struct node_with_devices {
       slice.devices[i].attributes.push_back({str(name), model::device_attribute{value(static_cast<int>(i))}});
   }
   model::exact_device_request& request(std::string name, std::int64_t count) {
-    model::device_request r;
-    r.name = str(std::move(name));
-    model::exact_device_request e;
-    e.device_class_name = "gpu";
-    e.count = count;
-    r.exactly = e;
-    claim.spec.requests.push_back(r);
+    claim.spec.requests.push_back(
+        dra_test::built(model::request_builder(str(std::move(name)), "gpu").count(count).build()));
     return *claim.spec.requests.back().exactly;
   }
   void constraint(bool match, std::string attribute) {
@@ -68,8 +52,8 @@ struct node_with_devices {
     claim.spec.constraints.push_back(c);
   }
   result<alloc::allocation_outcome> allocate(std::uint64_t budget = 0) {
-    const model::device_class* classes[] = {&klass};
-    const model::resource_slice* slices[] = {&slice};
+    const auto classes = class_list();
+    const auto slices = slice_list();
     alloc::basic_allocator<alloc::first_fit, cel::selector_engine> a(alloc::features::all(), none, classes, slices,
                                                                     engine);
     a.set_step_budget(budget);
@@ -184,8 +168,8 @@ TEST(Bounds, OnceEverySelectorIsKnownAFixedValueVisitsOnlyItsCandidates) {
   all.meta.name = "all";
   all.spec.requests.push_back(n.claim.spec.requests[0]);
   all.spec.requests[0].exactly->count = 5;
-  const model::device_class* classes[] = {&n.klass};
-  const model::resource_slice* slices[] = {&n.slice};
+  const auto classes = n.class_list();
+  const auto slices = n.slice_list();
   alloc::basic_allocator<alloc::first_fit, cel::selector_engine> a(alloc::features::all(), n.none, classes, slices,
                                                                   n.engine);
   const model::resource_claim* first[] = {&all};
@@ -247,63 +231,38 @@ TEST(Bounds, ASelectorErrorBeforeTheFirstFitIsMet) {
 // two GPUs do. The counting bounds used to give up on shared devices and admin access, so the search tried the last
 // claim under every choice of the earlier ones (28 pairs of NICs per request: 2,072,401 steps). The budget makes
 // such a search fail at once instead of running for seconds.
-struct shared_then_hopeless {
-  std::deque<std::string> strings;
-  model::device_class klass;
-  model::resource_slice slice;
-  model::node node;
-  std::vector<model::resource_claim> claims;
-  cel::selector_engine engine;
-  alloc::ledger none;
+struct shared_then_hopeless : dra_test::test_scenario {
+  model::resource_slice& slice;
 
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
   void device(std::string name, std::string kind, bool shared, std::string model_name) {
-    model::device d;
-    d.name = str(std::move(name));
-    d.attributes.push_back({"kind", model::device_attribute{str(std::move(kind))}});
-    d.attributes.push_back({"model", model::device_attribute{str(std::move(model_name))}});
-    if (shared) d.allow_multiple_allocations = true;
-    slice.devices.push_back(d);
+    model::device_builder d(str(std::move(name)));
+    d.string("kind", str(std::move(kind))).string("model", str(std::move(model_name)));
+    if (shared) d.allow_multiple_allocations();
+    slice.devices.push_back(dra_test::built(d.build()));
   }
-  model::resource_claim& claim(std::string name) {
-    model::resource_claim c;
-    c.meta.name = str(std::move(name));
-    c.meta.namespace_ = "default";
-    claims.push_back(c);
-    return claims.back();
-  }
-  void request(model::resource_claim& c, std::string name, std::string kind, bool admin = false) {
-    model::device_request r;
-    r.name = str(std::move(name));
-    model::exact_device_request e;
-    e.device_class_name = "any";
-    e.count = 2;
-    e.selectors.push_back({str("device.attributes[\"dra.example.com\"].kind == \"" + kind + "\"")});
-    if (admin) e.admin_access = true;
-    r.exactly = e;
-    c.spec.requests.push_back(r);
+  void request(model::resource_claim& c, std::string name, const std::string& kind, bool admin = false) {
+    model::request_builder r(str(std::move(name)), "any");
+    r.count(2).selector(str("device.attributes[\"dra.example.com\"].kind == \"" + kind + "\""));
+    if (admin) r.admin_access();
+    c.spec.requests.push_back(dra_test::built(r.build()));
   }
 
   // Eight shared NICs and GPUs of the models given (a capital letter: a shared GPU); `one_more`: the GPU claim asks
   // for a third GPU of the same model in a second request.
-  explicit shared_then_hopeless(std::string gpu_models, bool one_more = false) {
-    klass.meta.name = "any";
-    node.meta.name = "node-1";
-    slice.meta.name = "slice-1";
-    slice.driver = "dra.example.com";
-    slice.pool = {"pool-1", 1, 1};
-    slice.node_name = model::text("node-1");
+  explicit shared_then_hopeless(std::string gpu_models, bool one_more = false)
+      : slice(test_scenario::slice("slice-1", "dra.example.com", "pool-1", "node-1")) {
+    add(model::class_builder("any").build());
+    node("node-1");
     for (int i = 0; i < 8; ++i) device("nic-" + std::to_string(i), "nic", true, "x");
     for (std::size_t i = 0; i < gpu_models.size(); ++i) {
       const char m = gpu_models[i];
       device("gpu-" + std::to_string(i), "gpu", m >= 'A' && m <= 'Z', std::string(1, char(m | 0x20)));
     }
-    claims.reserve(3);
-    auto& first = claim("nics-1");
+    auto& first = claim("default", "nics-1");
     request(first, "a", "nic"), request(first, "b", "nic");
-    auto& second = claim("nics-2");
+    auto& second = claim("default", "nics-2");
     request(second, "a", "nic"), request(second, "watch", "nic", /*admin=*/true);
-    auto& gpus = claim("gpus");
+    auto& gpus = claim("default", "gpus");
     request(gpus, "pair", "gpu");
     if (one_more) {
       request(gpus, "one", "gpu");
@@ -313,15 +272,21 @@ struct shared_then_hopeless {
     same.match_attribute = "dra.example.com/model";
     gpus.spec.constraints.push_back(same);
   }
+  // Claims without requests, which request() adds.
+  model::resource_claim& claim(std::string namespace_, std::string name) {
+    return add(model::claim_builder(str(std::move(namespace_)), str(std::move(name))).build());
+  }
   template <class Policy>
   result<alloc::allocation_outcome> allocate() {
-    const model::device_class* classes[] = {&klass};
-    const model::resource_slice* slices[] = {&slice};
+    const auto classes = class_list();
+    const auto slices = slice_list();
+    const cel::selector_engine engine;
+    const alloc::ledger none;
     alloc::basic_allocator<Policy, cel::selector_engine> a(alloc::features::all(), none, classes, slices, engine);
     a.set_step_budget(10'000);
     std::vector<const model::resource_claim*> pending;
-    for (const auto& c : claims) pending.push_back(&c);
-    return a.allocate(node, pending);
+    for (const auto& c : s.claims) pending.push_back(&c.object);
+    return a.allocate(s.nodes[0].object, pending);
   }
 };
 

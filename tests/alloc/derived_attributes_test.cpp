@@ -7,9 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/scenario.hpp"
+
 #include "outcomes.hpp"
 
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -17,63 +18,29 @@ namespace {
 
 using namespace dra;
 
-// Scenarios of one node, classes class-a (driver-a) and class-b (driver-b); owns every string the model views.
-struct scenario_builder {
-  std::deque<std::string> strings;
-  model::scenario s;
-
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
-
-  scenario_builder() {
-    s.slices.reserve(8);
-    s.claims.reserve(8);
-    for (const char* driver : {"a", "b"}) {
-      model::device_class c;
-      c.meta.name = str(std::string("class-") + driver);
-      c.selectors.push_back({str(std::string("device.driver == \"driver-") + driver + "\"")});
-      s.classes.push_back({c, {}});
-    }
-    model::node n;
-    n.meta.name = "node-1";
-    s.nodes.push_back({n, {}});
+// Scenarios of one node with classes class-a (driver-a) and class-b (driver-b), and one claim whose requests a test
+// adds.
+struct derived_scenario : dra_test::test_scenario {
+  derived_scenario() {
+    for (const std::string driver : {"a", "b"}) device_class("class-" + driver, "driver-" + driver);
+    node("node-1");
   }
-  model::resource_slice& slice(std::string driver) {
-    model::resource_slice sl;
-    sl.meta.name = str("slice-" + driver);
-    sl.driver = str(driver);
-    sl.pool = {str("pool-" + driver), 1, 1};
-    sl.node_name = model::text("node-1");
-    s.slices.push_back({sl, {}});
-    return s.slices.back().object;
+  model::resource_slice& slice(const std::string& driver) {
+    return test_scenario::slice("slice-" + driver, driver, "pool-" + driver, "node-1");
   }
   // A device with one int attribute (unqualified: the driver's own domain).
   void device(model::resource_slice& sl, std::string name, std::string attribute, std::int64_t value) {
-    model::device d;
-    d.name = str(std::move(name));
-    d.attributes = {{str(std::move(attribute)), {value}}};
-    sl.devices.push_back(d);
+    test_scenario::device(sl, std::move(name)).attributes = {{str(std::move(attribute)), {value}}};
   }
-  model::resource_claim& claim() {
-    model::resource_claim c;
-    c.meta.name = "claim-0";
-    s.claims.push_back({c, {}});
-    return s.claims.back().object;
-  }
+  // claim-0, without requests.
+  model::resource_claim& claim() { return add(model::claim_builder({}, "claim-0").build()); }
   // An `exactly` request for `count` devices of `klass`, with derived attributes (name, expression) pairs.
   static model::device_request request(model::text name, model::text klass, std::int64_t count,
-                                       std::vector<model::device_derived_attribute> derived = {}) {
-    model::device_request r;
-    r.name = name;
-    model::exact_device_request e;
-    e.device_class_name = klass;
-    e.count = count;
-    e.derived_attributes = std::move(derived);
-    r.exactly = e;
-    return r;
-  }
-  sim::run_report run(alloc::features f = alloc::features::all()) {
-    const cel::selector_engine engine;
-    return sim::run_scenario(s, engine, f);
+                                       const std::vector<model::device_derived_attribute>& derived = {}) {
+    model::request_builder r(name, klass);
+    r.count(count);
+    for (const auto& d : derived) r.derived_attribute(d.name, d.expression);
+    return dra_test::built(r.build());
   }
 };
 
@@ -82,7 +49,7 @@ using dra_test::devices_of;
 std::string error_of(const model::claim_outcome& o) { return o.error() ? o.error()->message : std::string("(none)"); }
 
 // Cores 0, 5 and 6: a derived socket (core / 4) of 0, 1, 1.
-void three_cores(scenario_builder& b) {
+void three_cores(derived_scenario& b) {
   auto& sl = b.slice("driver-a");
   b.device(sl, "core-0", "core", 0);
   b.device(sl, "core-5", "core", 5);
@@ -101,19 +68,19 @@ TEST(DerivedAttributes, FeatureSwitch) {
 }
 
 TEST(DerivedAttributes, MatchAttributeComparesTheComputedValue) {
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 2, {socket}));
+  c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 2, {socket}));
   c.spec.constraints.push_back({{}, model::text("socket"), std::nullopt});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"cpu=core-5", "cpu=core-6"}));
 }
 
 TEST(DerivedAttributes, DistinctAttributeComparesTheComputedValue) {
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 3, {socket}));
+  c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 3, {socket}));
   c.spec.constraints.push_back({{}, std::nullopt, model::text("socket")});
   // Three devices over two sockets cannot be distinct; two can (cores 0 and 5, first fit).
   EXPECT_FALSE(b.run().outcomes[0].allocated());
@@ -123,7 +90,7 @@ TEST(DerivedAttributes, DistinctAttributeComparesTheComputedValue) {
 
 TEST(DerivedAttributes, EachRequestComputesItsOwnValue) {
   // A GPU publishes `numa`, a NIC `socket` counted from 10: each request maps its vendor's attribute to one key.
-  scenario_builder b;
+  derived_scenario b;
   auto& gpus = b.slice("driver-a");
   b.device(gpus, "gpu-0", "numa", 0);
   b.device(gpus, "gpu-1", "numa", 1);
@@ -132,9 +99,9 @@ TEST(DerivedAttributes, EachRequestComputesItsOwnValue) {
   b.device(nics, "nic-11", "socket", 11);
   auto& c = b.claim();
   c.spec.requests.push_back(
-      scenario_builder::request("gpu", "class-a", 1, {{"numa", "device.attributes[\"driver-a\"].numa"}}));
+      derived_scenario::request("gpu", "class-a", 1, {{"numa", "device.attributes[\"driver-a\"].numa"}}));
   c.spec.requests.push_back(
-      scenario_builder::request("nic", "class-b", 1, {{"numa", "device.attributes[\"driver-b\"].socket - 10"}}));
+      derived_scenario::request("nic", "class-b", 1, {{"numa", "device.attributes[\"driver-b\"].socket - 10"}}));
   c.spec.constraints.push_back({{}, model::text("numa"), std::nullopt});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"gpu=gpu-0", "nic=nic-10"}));
   // Only gpu-1 left for the GPU: the NIC must then be nic-11.
@@ -144,10 +111,10 @@ TEST(DerivedAttributes, EachRequestComputesItsOwnValue) {
 
 TEST(DerivedAttributes, ShadowTheDevicesAttributeOfTheSameName) {
   // The devices' own driver-a/core differs; a derived driver-a/core of the request is the same for all.
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 2, {{"driver-a/core", "7"}}));
+  c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 2, {{"driver-a/core", "7"}}));
   c.spec.constraints.push_back({{}, model::text("driver-a/core"), std::nullopt});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"cpu=core-0", "cpu=core-5"}));
   // A request without it sees the devices' attribute: no two cores are equal.
@@ -156,10 +123,10 @@ TEST(DerivedAttributes, ShadowTheDevicesAttributeOfTheSameName) {
 }
 
 TEST(DerivedAttributes, AreIgnoredWithTheFeatureOff) {
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 2, {socket}));
+  c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 2, {socket}));
   c.spec.constraints.push_back({{}, model::text("socket"), std::nullopt});
   alloc::features f = alloc::features::all();
   f.derived_attributes = false;
@@ -171,11 +138,11 @@ TEST(DerivedAttributes, AreIgnoredWithTheFeatureOff) {
 
 TEST(DerivedAttributes, ListValuesFollowListTypeSemantics) {
   // Each core belongs to its socket and to a shared "pool" 9: as lists they intersect in 9 for every pair.
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
   c.spec.requests.push_back(
-      scenario_builder::request("cpu", "class-a", 3, {{"groups", "[device.attributes[\"driver-a\"].core / 4, 9]"}}));
+      derived_scenario::request("cpu", "class-a", 3, {{"groups", "[device.attributes[\"driver-a\"].core / 4, 9]"}}));
   c.spec.constraints.push_back({{}, model::text("groups"), std::nullopt});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"cpu=core-0", "cpu=core-5", "cpu=core-6"}));
   // distinctAttribute: the lists must be disjoint, and 9 is in all of them.
@@ -186,14 +153,14 @@ TEST(DerivedAttributes, ListValuesFollowListTypeSemantics) {
 
 TEST(DerivedAttributes, EvaluatedOnlyForRequestsTheConstraintBinds) {
   // The nic request's expression fails on every device, but no constraint looks it up for the nic.
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& nics = b.slice("driver-b");
   b.device(nics, "nic-0", "socket", 0);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 2, {socket}));
+  c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 2, {socket}));
   c.spec.requests.push_back(
-      scenario_builder::request("nic", "class-b", 1, {{"socket", "device.attributes[\"driver-b\"].missing"}}));
+      derived_scenario::request("nic", "class-b", 1, {{"socket", "device.attributes[\"driver-b\"].missing"}}));
   c.spec.constraints.push_back({{model::text("cpu")}, model::text("socket"), std::nullopt});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"cpu=core-5", "cpu=core-6", "nic=nic-0"}));
   // Bound to both requests, the nic's expression runs and its error ends the allocation.
@@ -210,14 +177,14 @@ TEST(DerivedAttributes, EvaluatedOnlyForRequestsTheConstraintBinds) {
 
 TEST(DerivedAttributes, EvaluatedOnlyOnDevicesTheSelectorsPick) {
   // core-x has no `core`: the expression would fail on it, but the request's selector rejects it first.
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& sl = b.s.slices[0].object;
   model::device odd;
   odd.name = "core-x";
   sl.devices.insert(sl.devices.begin(), odd);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 2, {socket}));
+  c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 2, {socket}));
   c.spec.requests[0].exactly->selectors.push_back({"\"core\" in device.attributes[\"driver-a\"]"});
   c.spec.constraints.push_back({{}, model::text("socket"), std::nullopt});
   EXPECT_EQ(devices_of(b.run().outcomes[0]), (std::vector<std::string>{"cpu=core-5", "cpu=core-6"}));
@@ -228,10 +195,10 @@ TEST(DerivedAttributes, EvaluatedOnlyOnDevicesTheSelectorsPick) {
 TEST(DerivedAttributes, NoShortcutHidesAnEvaluationError) {
   // Four cores wanted, three exist: upstream still tries core-0 first, and its expression fails there. The counting
   // shortcuts would call the claim unschedulable without trying a device.
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
-  c.spec.requests.push_back(scenario_builder::request(
+  c.spec.requests.push_back(derived_scenario::request(
       "cpu", "class-a", 4,
       {{"socket", "device.attributes[\"driver-a\"].core == 0 ? device.attributes[\"driver-a\"].missing : 1"}}));
   c.spec.constraints.push_back({{}, model::text("socket"), std::nullopt});
@@ -263,10 +230,10 @@ TEST(DerivedAttributes, BadResultsAreErrors) {
       {"dyn([])", "CEL runtime error: CEL result is an empty list", errc::cel_runtime},
   };
   for (const auto& row : table) {
-    scenario_builder b;
+    derived_scenario b;
     three_cores(b);
     auto& c = b.claim();
-    c.spec.requests.push_back(scenario_builder::request("cpu", "class-a", 2, {{"socket", b.str(row.expression)}}));
+    c.spec.requests.push_back(derived_scenario::request("cpu", "class-a", 2, {{"socket", b.str(row.expression)}}));
     c.spec.constraints.push_back({{}, model::text("socket"), std::nullopt});
     const auto r = b.run();
     ASSERT_TRUE(r.outcomes[0].error()) << row.expression;
@@ -277,7 +244,7 @@ TEST(DerivedAttributes, BadResultsAreErrors) {
 
 TEST(DerivedAttributes, SubrequestsDefineTheirOwn) {
   // The first subrequest's value can never match (each core its own); the second groups by socket.
-  scenario_builder b;
+  derived_scenario b;
   three_cores(b);
   auto& c = b.claim();
   model::device_request r;

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/scenario.hpp"
+
 namespace {
 
 using namespace dra;
@@ -21,14 +23,7 @@ TEST(Occupancy, CountersByClaimOnAMigGpu) {
   exact.selectors = {{"device.attributes[\"gpu.example.com\"].profile == \"1g.5gb\""}};
   model::resource_claim held;
   held.meta.name = "held";
-  model::allocation_result a;
-  model::device_request_allocation_result r;
-  r.request = "mig";
-  r.driver = "gpu.example.com";
-  r.pool = "node-0";
-  r.device = "gpu-0-mig-2g.10gb-0";
-  a.results.push_back(r);
-  held.allocation = a;
+  held.allocation = dra_test::one_device_allocation("mig", "gpu.example.com", "node-0", "gpu-0-mig-2g.10gb-0");
   cluster.s.claims.push_back({held, {}});
   const cel::selector_engine engine;
   const auto report = sim::run_scenario(cluster.s, engine);

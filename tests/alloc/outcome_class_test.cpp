@@ -7,7 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
+#include "../support/scenario.hpp"
+
 #include <string>
 #include <vector>
 
@@ -16,81 +17,44 @@ namespace {
 using namespace dra;
 
 // Nodes labelled dra=true (or not), one pool of driver-a devices published for the labelled nodes, and pools of
-// their own for some nodes. Owns every string the model's views point at.
-struct cluster {
-  std::deque<std::string> strings;
-  model::scenario s;
-
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
-
-  cluster() {
-    s.nodes.reserve(8);
-    s.slices.reserve(8);
-    s.claims.reserve(8);
-    s.pods.reserve(8);
-    model::device_class c;
-    c.meta.name = "class-a";
-    c.selectors.push_back({"device.driver == \"driver-a\""});
-    s.classes.push_back({c, {}});
-  }
+// their own for some nodes.
+struct cluster : dra_test::test_scenario {
+  cluster() { device_class("class-a", "driver-a"); }
   const model::node& node(std::string name, bool labelled = true) {
-    model::node n;
-    n.meta.name = str(std::move(name));
-    if (labelled) n.meta.labels.push_back({"dra", "true"});
-    s.nodes.push_back({n, {}});
-    return s.nodes.back().object;
+    if (!labelled) return test_scenario::node(std::move(name));
+    return test_scenario::node(std::move(name), {{"dra", "true"}});
   }
   // A slice of `devices` devices of `driver`; on `node` when one is named, else on every node labelled dra=true.
-  model::resource_slice& slice(std::string pool, std::string driver, int devices, std::string node = "",
+  model::resource_slice& slice(const std::string& pool, std::string driver, int devices, std::string node = "",
                                std::int64_t slices_in_pool = 1) {
-    model::resource_slice sl;
-    sl.meta.name = str(pool + "-slice");
-    sl.driver = str(std::move(driver));
-    sl.pool = {str(std::move(pool)), 1, slices_in_pool};
-    if (node.empty()) {
+    const bool on_labelled_nodes = node.empty();
+    model::resource_slice& sl =
+        test_scenario::slice(pool + "-slice", std::move(driver), pool, std::move(node), slices_in_pool);
+    if (on_labelled_nodes) {
       model::node_selector_term term;
       term.match_expressions.push_back({"dra", model::node_selector_operator::in, {"true"}});
       sl.node_selector = model::node_selector{{term}};
-    } else {
-      sl.node_name = str(std::move(node));
     }
-    for (int d = 0; d < devices; ++d) {
-      model::device dev;
-      dev.name = str("dev-" + std::to_string(d));
-      sl.devices.push_back(dev);
-    }
-    s.slices.push_back({sl, {}});
-    return s.slices.back().object;
+    for (int d = 0; d < devices; ++d) device(sl, "dev-" + std::to_string(d));
+    return sl;
   }
+  // claim-<n>, not added, asking for `count` driver-a devices.
   model::resource_claim claim(std::int64_t count) {
-    model::resource_claim c;
-    c.meta.name = str("claim-" + std::to_string(s.claims.size()));
-    c.meta.namespace_ = "default";
-    model::device_request r;
-    r.name = "req";
-    model::exact_device_request e;
-    e.device_class_name = "class-a";
-    e.count = count;
-    r.exactly = e;
-    c.spec.requests.push_back(r);
-    return c;
+    return dra_test::built(model::claim_builder("default", str("claim-" + std::to_string(s.claims.size())))
+                               .request(model::request_builder("req", "class-a").count(count))
+                               .build());
   }
   // A pod with a claim of its own for `count` driver-a devices.
   void pod(std::int64_t count) {
-    s.claims.push_back({claim(count), {}});
-    model::pod p;
-    p.meta.name = str("pod-" + std::to_string(s.pods.size()));
-    p.meta.namespace_ = "default";
-    p.resource_claims.push_back({"req", s.claims.back().object.meta.name, std::nullopt});
-    s.pods.push_back({p, {}});
+    const model::resource_claim& own = add(claim(count));
+    uses_claim(test_scenario::pod("default", "pod-" + std::to_string(s.pods.size())), "req",
+               std::string(own.meta.name));
   }
 };
 
 // The allocator over everything in `c`, with its inputs kept alive beside it.
 struct allocator_over {
-  explicit allocator_over(const cluster& c) {
-    for (const auto& k : c.s.classes) classes.push_back(&k.object);
-    for (const auto& sl : c.s.slices) slices.push_back(&sl.object);
+  explicit allocator_over(const cluster& c) : classes(c.class_list()), slices(c.slice_list()) {
     allocator.emplace(alloc::features::all(), state, classes, slices, engine);
   }
   std::optional<std::uint32_t> outcome_class(const model::node& node, const model::resource_claim& claim) {

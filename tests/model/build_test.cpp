@@ -166,6 +166,24 @@ TEST(ClaimBuilder, BuildsRequestsAndConstraints) {
   EXPECT_EQ(bad.error().path, "spec.devices.requests[0].exactly.capacity.requests.memory");
 }
 
+TEST(RequestBuilder, BuildsARequestOnItsOwn) {
+  auto request = model::request_builder("nic", "net").count(2).capacity("bandwidth", "10G").capacity("a", "1").build();
+  ASSERT_TRUE(request) << request.error().to_string();
+  EXPECT_EQ(request->name, "nic");
+  ASSERT_TRUE(request->exactly);
+  EXPECT_EQ(request->exactly->device_class_name, "net");
+  EXPECT_EQ(request->exactly->count, 2);
+  ASSERT_TRUE(request->exactly->capacity);
+  EXPECT_EQ(request->exactly->capacity->requests,
+            (model::sorted_map<quantity>{{"a", q("1")}, {"bandwidth", q("10G")}}));
+
+  auto twice = model::request_builder("nic", "net").capacity("a", "1").capacity("a", "2").build();
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().object, "DeviceRequest/nic");
+  EXPECT_EQ(twice.error().path, "exactly.capacity.requests");
+  EXPECT_EQ(twice.error().message, "duplicate key \"a\"");
+}
+
 TEST(ClaimBuilder, BuildsDerivedAttributes) {
   std::vector<model::request_builder> subrequests;
   subrequests.push_back(model::request_builder("big", "gpu").derived_attribute("numa", "2"));

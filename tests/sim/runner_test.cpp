@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <deque>
+#include "../support/scenario.hpp"
+
 #include <string>
 #include <vector>
 
@@ -13,98 +14,25 @@ namespace {
 
 using namespace dra;
 
-// Builds small scenarios; owns every string the model's views point at.
-struct builder {
-  std::deque<std::string> strings;
-  model::scenario s;
-
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
-
-  builder() {
-    s.slices.reserve(16);
-    s.claims.reserve(16);
-    s.pods.reserve(16);
-    s.claim_templates.reserve(16);
-    model::device_class c;
-    c.meta.name = "class-a";
-    c.selectors.push_back({"device.driver == \"driver-a\""});
-    s.classes.push_back({c, {}});
-  }
-  void node(std::string name) {
-    model::node n;
-    n.meta.name = str(std::move(name));
-    s.nodes.push_back({n, {}});
-  }
+// Scenarios of class-a (the devices of driver-a), one-slice pools, and claims and templates asking for devices of
+// class-a in one request, req-0.
+struct builder : dra_test::test_scenario {
+  builder() { device_class("class-a", "driver-a"); }
   // A one-slice pool on `node` with the named devices.
-  model::resource_slice& pool(std::string name, std::string node, std::vector<std::string> devices) {
-    model::resource_slice sl;
-    sl.meta.name = str(name + "-slice");
-    sl.driver = "driver-a";
-    sl.pool = {str(std::move(name)), 1, 1};
-    sl.node_name = str(std::move(node));
-    for (auto& d : devices) {
-      model::device dev;
-      dev.name = str(std::move(d));
-      sl.devices.push_back(dev);
-    }
-    s.slices.push_back({sl, {}});
-    return s.slices.back().object;
-  }
-  static model::device_claim spec(std::int64_t count = 1) {
-    model::device_request r;
-    r.name = "req-0";
-    model::exact_device_request e;
-    e.device_class_name = "class-a";
-    e.count = count;
-    r.exactly = e;
-    model::device_claim out;
-    out.requests.push_back(r);
-    return out;
+  model::resource_slice& pool(const std::string& name, std::string node, std::vector<std::string> devices) {
+    auto& sl = slice(name + "-slice", "driver-a", name, std::move(node));
+    for (auto& d : devices) device(sl, std::move(d));
+    return sl;
   }
   model::resource_claim& claim(std::string name, std::int64_t count = 1, std::string ns = "default") {
-    model::resource_claim c;
-    c.meta.name = str(std::move(name));
-    c.meta.namespace_ = str(std::move(ns));
-    c.spec = spec(count);
-    s.claims.push_back({c, {}});
-    return s.claims.back().object;
+    return test_scenario::claim(std::move(ns), std::move(name), "req-0", "class-a", count);
   }
   model::resource_claim_template& claim_template(std::string name, std::int64_t count = 1,
                                                  std::string ns = "default") {
-    model::resource_claim_template t;
-    t.meta.name = str(std::move(name));
-    t.meta.namespace_ = str(std::move(ns));
-    t.spec = spec(count);
-    s.claim_templates.push_back({t, {}});
-    return s.claim_templates.back().object;
+    return test_scenario::claim_template(std::move(ns), std::move(name), "req-0", "class-a", count);
   }
   model::pod& pod(std::string name, std::string ns = "default") {
-    model::pod p;
-    p.meta.name = str(std::move(name));
-    p.meta.namespace_ = str(std::move(ns));
-    s.pods.push_back({p, {}});
-    return s.pods.back().object;
-  }
-  void uses_claim(model::pod& p, std::string entry, std::string claim) {
-    p.resource_claims.push_back({str(std::move(entry)), str(std::move(claim)), std::nullopt});
-  }
-  void uses_template(model::pod& p, std::string entry, std::string claim_template) {
-    p.resource_claims.push_back({str(std::move(entry)), std::nullopt, str(std::move(claim_template))});
-  }
-  void taint_rule(model::device_taint_selector selector, std::string key, std::string effect) {
-    model::device_taint_rule r;
-    r.meta.name = str("rule-" + key);
-    r.device_selector = selector;
-    r.taint.key = str(std::move(key));
-    r.taint.effect = str(std::move(effect));
-    s.taint_rules.push_back({r, {}});
-  }
-  sim::run_report run(alloc::features f = alloc::features::all()) {
-    const cel::selector_engine engine;
-    auto report = sim::run_scenario(s, engine, f);
-    EXPECT_EQ(alloc::find_overcommit(s, report.outcomes), "");
-    EXPECT_EQ(report.outcomes.size(), report.subjects.size());
-    return report;
+    return test_scenario::pod(std::move(ns), std::move(name));
   }
 };
 
@@ -200,10 +128,7 @@ TEST(Templates, LinkedClaimAlreadyAllocatedIsNoWork) {
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
   b.claim_template("gpu-template");
-  auto& done = b.claim("trainer-gpu-x7k2p");
-  model::allocation_result a;
-  a.results.push_back({"req-0", "driver-a", "pool-1", "dev-0", {}, {}, {}, {}, {}, {}});
-  done.allocation = a;
+  b.claim("trainer-gpu-x7k2p").allocation = dra_test::one_device_allocation("req-0", "driver-a", "pool-1", "dev-0");
   auto& p = b.pod("trainer");
   b.uses_template(p, "gpu", "gpu-template");
   p.resource_claim_statuses.push_back({"gpu", model::text("trainer-gpu-x7k2p")});

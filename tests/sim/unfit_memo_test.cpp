@@ -1,12 +1,12 @@
 // The runner's memo of nodes where a unit's shape did not fit: shapes by spec, stamps made stale by allocations in
 // the pools a node reaches, and the runner skipping remembered nodes without changing any result.
-#include <dra/cel/selector.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
 
-#include <deque>
+#include "../support/scenario.hpp"
+
 #include <string>
 #include <vector>
 
@@ -14,61 +14,30 @@ namespace {
 
 using namespace dra;
 
-struct cluster {
-  std::deque<std::string> strings;
-  model::scenario s;
-  std::vector<const model::node*> nodes;
-
-  model::text str(std::string v) { return strings.emplace_back(std::move(v)); }
-
-  cluster() {
-    s.nodes.reserve(8);
-    s.slices.reserve(8);
-  }
-  void node(std::string name) {
-    model::node n;
-    n.meta.name = str(std::move(name));
-    s.nodes.push_back({n, {}});
-    nodes.push_back(&s.nodes.back().object);
-  }
+// Pools of driver-a with one device each, and claims of one request, gpu, for devices of class gpu.
+struct cluster : dra_test::test_scenario {
   // A slice of `pool` with one device; `node` empty: available on all nodes.
-  void slice(std::string pool, std::string node, std::string device) {
-    model::resource_slice sl;
-    sl.meta.name = str(pool + "-" + device);
-    sl.driver = "driver-a";
-    sl.pool = {str(std::move(pool)), 1, 1};
-    if (node.empty())
-      sl.all_nodes = true;
-    else
-      sl.node_name = str(std::move(node));
-    model::device d;
-    d.name = str(std::move(device));
-    sl.devices.push_back(d);
-    s.slices.push_back({sl, {}});
+  void slice(const std::string& pool, std::string node, std::string device) {
+    const bool everywhere = node.empty();
+    auto& sl = test_scenario::slice(pool + "-" + device, "driver-a", pool, std::move(node));
+    if (everywhere) sl.all_nodes = true;
+    test_scenario::device(sl, std::move(device));
   }
   static model::resource_claim claim(std::int64_t count, model::text selector = {}) {
-    model::resource_claim c;
-    model::device_request r;
-    r.name = "gpu";
-    model::exact_device_request e;
-    e.device_class_name = "gpu";
-    e.count = count;
-    if (!selector.empty()) e.selectors.push_back({selector});
-    r.exactly = e;
-    c.spec.requests.push_back(r);
-    return c;
+    model::request_builder request("gpu", "gpu");
+    request.count(count);
+    if (!selector.empty()) request.selector(selector);
+    return dra_test::built(model::claim_builder({}, {}).request(std::move(request)).build());
   }
   static model::allocation_result in_pool(model::text pool, model::text device) {
-    model::allocation_result a;
-    a.results.push_back({"gpu", "driver-a", pool, device, {}, {}, {}, {}, {}, {}});
-    return a;
+    return dra_test::one_device_allocation("gpu", "driver-a", pool, device);
   }
 };
 
 TEST(UnfitMemo, UnitsWithEqualSpecsShareAShape) {
   cluster c;
   c.node("node-a");
-  sim::detail::unfit_memo memo(c.s, c.nodes);
+  sim::detail::unfit_memo memo(c.s, c.node_list());
   auto one = cluster::claim(1), same = cluster::claim(1), two = cluster::claim(2);
   same.meta.name = "another-name";  // names do not matter, only specs
   const model::resource_claim* u1[] = {&one};
@@ -91,7 +60,7 @@ TEST(UnfitMemo, AnAllocationInAPoolOfTheNodeMakesItsAnswerStale) {
   c.slice("everywhere", "", "dev-0");
   c.slice("split", "node-a", "dev-1");  // one pool published for two nodes: shared
   c.slice("split", "node-b", "dev-2");
-  sim::detail::unfit_memo memo(c.s, c.nodes);
+  sim::detail::unfit_memo memo(c.s, c.node_list());
   auto claim = cluster::claim(1);
   const model::resource_claim* unit[] = {&claim};
   const std::size_t shape = memo.shape_of(unit);
@@ -127,28 +96,18 @@ TEST(UnfitMemo, AnAllocationInAPoolOfTheNodeMakesItsAnswerStale) {
 // The report borrows from `c`.
 sim::run_report run_six(cluster& c, bool same_shape) {
   static const char* const always[] = {"true", "1 == 1", "2 == 2", "3 == 3", "4 == 4", "5 == 5"};
-  c.s.claims.reserve(6);
-  c.s.pods.reserve(6);
-  model::device_class k;
-  k.meta.name = "gpu";
-  c.s.classes.push_back({k, {}});
+  c.add(model::class_builder("gpu").build());
   for (int n = 0; n < 6; ++n) {
     c.node("node-" + std::to_string(n));
     c.slice("pool-" + std::to_string(n), "node-" + std::to_string(n), "gpu-0");
   }
   for (int p = 0; p < 6; ++p) {
-    auto claim = cluster::claim(1, always[same_shape ? 0 : p]);
+    auto& claim = c.add(cluster::claim(1, always[same_shape ? 0 : p]));
     claim.meta.name = c.str("claim-" + std::to_string(p));
     claim.meta.namespace_ = "default";
-    c.s.claims.push_back({claim, {}});
-    model::pod pod;
-    pod.meta.name = c.str("pod-" + std::to_string(p));
-    pod.meta.namespace_ = "default";
-    pod.resource_claims.push_back({"gpu", c.s.claims.back().object.meta.name, std::nullopt});
-    c.s.pods.push_back({pod, {}});
+    c.uses_claim(c.pod("default", "pod-" + std::to_string(p)), "gpu", std::string(claim.meta.name));
   }
-  const cel::selector_engine engine;
-  return sim::run_scenario(c.s, engine);
+  return c.run();
 }
 
 TEST(UnfitMemo, TheRunnerSkipsNodesKnownNotToFitWithTheSameResults) {

@@ -313,9 +313,20 @@ class request_builder {
     return *this;
   }
 
+  // The request on its own, for a claim put together another way: its capacity asks sorted, or the first problem
+  // met ("DeviceRequest/gpu"). claim_builder::request takes the builder instead.
+  [[nodiscard]] result<device_request> build() {
+    finish();
+    if (errors_.get()) return errors_.take("DeviceRequest/" + std::string(request_.name));
+    return std::move(request_);
+  }
+
  private:
   friend class claim_builder;
   exact_device_request& spec() { return *request_.exactly; }
+  void finish() {
+    if (spec().capacity) detail::sort_into(spec().capacity->requests, errors_, "exactly.capacity.requests");
+  }
 
   device_request request_;
   detail::first_error errors_;
@@ -332,7 +343,7 @@ class claim_builder {
   claim_builder& request(request_builder r) {
     const std::string path =
         dra::concat("spec.devices.requests[", std::to_string(claim_.spec.requests.size()), "]");
-    if (r.request_.exactly->capacity) detail::sort_into(r.request_.exactly->capacity->requests, r.errors_, "exactly.capacity.requests");
+    r.finish();
     if (r.errors_.get()) errors_.note(r.errors_.take({}), path);
     claim_.spec.requests.push_back(std::move(r.request_));
     return *this;
