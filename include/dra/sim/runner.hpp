@@ -308,21 +308,14 @@ class scenario_run {
   void hold_gated(std::size_t pod_index) {
     const model::pod& pod = s_.pods[pod_index].object;
     const std::string reason = "its pod waits: " + std::string(sched::scheduling_gated_reason);
-    auto hold = [&](model::text name) {
-      const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
-      if (it == claim_index_.end() || s_.claims[it->second].object.allocation || handled_[it->second]) return;
-      handled_[it->second] = true;
+    for (std::size_t c : claims_named_by(pod)) {
+      if (s_.claims[c].object.allocation || handled_[c]) continue;
+      handled_[c] = true;
       model::claim_outcome o;
-      o.claim = alloc::object_name(s_.claims[it->second].object.meta);
+      o.claim = alloc::object_name(s_.claims[c].object.meta);
       o.status = model::claim_unschedulable{reason, std::nullopt};
       report_.outcomes.push_back(std::move(o));
-      report_.subjects.push_back({it->second, std::nullopt, pod_index});
-    };
-    for (const auto& ref : pod.resource_claims) {
-      if (ref.resource_claim_name) hold(*ref.resource_claim_name);
-      for (const auto& status : pod.resource_claim_statuses)
-        if (ref.resource_claim_template_name && status.name == ref.name && status.resource_claim_name)
-          hold(*status.resource_claim_name);
+      report_.subjects.push_back({c, std::nullopt, pod_index});
     }
     report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
   }
@@ -371,14 +364,22 @@ class scenario_run {
   // (a claim several pods share): the pod may only go where they are.
   std::vector<const model::node_selector*> allocated_claims_of(const model::pod& pod) const {
     std::vector<const model::node_selector*> out;
-    auto add = [&](model::text name) {
-      const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
-      if (it == claim_index_.end()) return;
-      const auto& claim = s_.claims[it->second].object;
+    for (std::size_t c : claims_named_by(pod)) {
+      const auto& claim = s_.claims[c].object;
       const model::allocation_result* allocation = claim.allocation ? &*claim.allocation : nullptr;
-      if (allocation == nullptr && run_allocation_[it->second])
-        allocation = &report_.outcomes[*run_allocation_[it->second]].allocated()->allocation;
+      if (allocation == nullptr && run_allocation_[c]) allocation = &report_.outcomes[*run_allocation_[c]].allocated()->allocation;
       if (allocation != nullptr && allocation->node_selector) out.push_back(&*allocation->node_selector);
+    }
+    return out;
+  }
+
+  // The scenario claims `pod` names: directly, or through its status for a template entry (claims not yet made from
+  // a template are not among them).
+  std::vector<std::size_t> claims_named_by(const model::pod& pod) const {
+    std::vector<std::size_t> out;
+    auto add = [&](model::text name) {
+      if (const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name}); it != claim_index_.end())
+        out.push_back(it->second);
     };
     for (const auto& ref : pod.resource_claims) {
       if (ref.resource_claim_name) {
