@@ -94,7 +94,7 @@ struct full_cluster {
     pending.spec.requests.push_back(r);
   }
 
-  void explain(benchmark::State& st, std::string_view expected_code) {
+  void explain(benchmark::State& st, model::explanation_code expected_code) {
     const cel::selector_engine engine;
     std::vector<const model::device_class*> classes{&klass};
     std::vector<const model::resource_slice*> slice_ptrs;
@@ -109,7 +109,7 @@ struct full_cluster {
       sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slice_ptrs, engine);
       model::explanation e = sim::summarize(sim::diagnose_unit(funnels, node_ptrs, unit, oracle));
       if (e.reasons.size() != 1 || e.reasons[0].code != expected_code || e.reasons[0].nodes != nodes.size()) {
-        st.SkipWithError(("unexpected explanation: " + (e.reasons.empty() ? std::string("none") : e.reasons[0].code)).c_str());
+        st.SkipWithError(("unexpected explanation: " + (e.reasons.empty() ? std::string("none") : std::string(model::name_of(e.reasons[0].code)))).c_str());
         break;
       }
       benchmark::DoNotOptimize(e);
@@ -119,14 +119,14 @@ struct full_cluster {
 
 void BM_ExplainFullCluster(benchmark::State& state) {
   full_cluster c(500, 8, false);
-  c.explain(state, "in-use");
+  c.explain(state, model::explanation_code::in_use);
   state.SetLabel("500 nodes x 8 GPUs, all held: in-use on 500 nodes");
 }
 BENCHMARK(BM_ExplainFullCluster)->Unit(benchmark::kMillisecond);
 
 void BM_ExplainMigCluster(benchmark::State& state) {
   full_cluster c(100, 8, true);
-  c.explain(state, "counters");
+  c.explain(state, model::explanation_code::counters);
   state.SetLabel("100 nodes x 8 GPUs x (1 + 7 MIG), GPUs held whole: counters on 100 nodes");
 }
 BENCHMARK(BM_ExplainMigCluster)->Unit(benchmark::kMillisecond);

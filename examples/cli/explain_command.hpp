@@ -33,27 +33,29 @@ inline std::string funnel_line(const dra::sim::request_funnel& f) {
 
 inline void print_request(const dra::sim::request_funnel& f, const std::vector<std::pair<std::string, std::string>>& chosen,
                           std::ostream& out) {
+  using code = dra::model::explanation_code;
+  using stage = dra::model::funnel_stage;
   out << "    request " << f.request << ": " << funnel_line(f) << "\n";
   std::string picked;
   for (const auto& [request, device] : chosen)
     if (request == f.request) picked = device;
   if (!picked.empty()) out << "      chose " << picked << "\n";
-  else if (f.verdict != dra::sim::cause::fits)
-    out << "      " << dra::sim::code_of(f.verdict) << ": " << f.message << "\n";
+  else if (f.verdict != code::fits)
+    out << "      " << dra::model::name_of(f.verdict) << ": " << f.message << "\n";
   // Devices passed over for a reason other than not matching (those are only counted above), up to the chosen one.
   std::size_t misses = 0;
   for (const auto& d : f.devices) {
     if (d.device == picked) break;
-    if (d.dropped == dra::sim::stage::device_class || d.dropped == dra::sim::stage::selector) {
+    if (d.dropped == stage::device_class || d.dropped == stage::selector) {
       if (!d.why.empty()) out << "      passed over " << d.device << ": " << d.why << "\n";
       ++misses;
       continue;
     }
-    if (d.dropped == dra::sim::stage::usable) {
+    if (d.dropped == stage::usable) {
       if (!picked.empty()) out << "      passed over " << d.device << ": usable, taken by another request of the unit or left by the constraints\n";
       continue;
     }
-    out << "      passed over " << d.device << ": " << dra::sim::stage_name(d.dropped) << ", " << d.why << "\n";
+    out << "      passed over " << d.device << ": " << dra::model::name_of(d.dropped) << ", " << d.why << "\n";
   }
   if (misses > 0 && !picked.empty())
     out << "      (" << misses << (misses == 1 ? " earlier device does" : " earlier devices do")
@@ -62,8 +64,9 @@ inline void print_request(const dra::sim::request_funnel& f, const std::vector<s
 
 inline void print_explanations(const std::vector<dra::sim::claim_explanation>& all, std::ostream& out) {
   constexpr std::size_t max_nodes = 10;  // a readable page; JSON has them all
+  using code = dra::model::explanation_code;
   for (const auto& e : all) {
-    out << e.claim << ": " << e.status;
+    out << e.claim << ": " << dra::model::name_of(e.status);
     if (e.node) out << " on " << *e.node;
     if (!e.error.empty()) out << ": " << e.error;
     out << "\n";
@@ -74,13 +77,13 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
         out << "  ... " << (e.diagnosis.nodes.size() - max_nodes) << " more nodes (--output json lists them all)\n";
         break;
       }
-      out << "  node " << n.node << ": " << dra::sim::code_of(n.verdict);
-      if (n.verdict != dra::sim::cause::fits) out << " (claim " << n.claim << ", request " << n.request << ")";
+      out << "  node " << n.node << ": " << dra::model::name_of(n.verdict);
+      if (n.verdict != code::fits) out << " (claim " << n.claim << ", request " << n.request << ")";
       out << "\n";
       for (const auto& c : n.claims)
         for (const auto& alternatives : c.requests)
           for (const auto& f : alternatives) print_request(f, e.chosen, out);
-      if (n.verdict == dra::sim::cause::conflict || (n.verdict != dra::sim::cause::fits && n.message.find("each request") == 0))
+      if (n.verdict == code::conflict || (n.verdict != code::fits && n.message.find("each request") == 0))
         out << "    " << n.message << "\n";
     }
   }
@@ -104,7 +107,7 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& c
   else
     detail::print_explanations(explanations, out);
   for (const auto& e : explanations)
-    if (e.status == "not found") {
+    if (e.status == dra::model::claim_status::not_found) {
       err << "dra: claim " << e.claim << " not found\n";
       return 1;
     }

@@ -37,12 +37,29 @@ namespace dra_cli {
 #endif
 }
 
-// Called first thing in main. Large (2 MiB) OS pages: one page fault where there were 512, and
-// they imply committing memory eagerly, which a run that keeps all it builds wants anyway. A
-// user's own MIMALLOC_LARGE_OS_PAGES wins (mimalloc read it when the process started).
+#if defined(DRA_CLI_MIMALLOC)
+// The mimalloc options the command sets, each with the environment variable that overrides it (mimalloc
+// reads those when the process starts: a user's own setting wins). Measured on the 100 MB ingest corpus
+// (`dra summary`): large (2 MiB) OS pages take the page faults from 60,700 to 17,600; committing
+// each thread's first segments eagerly too, to 9,600; keeping freed memory instead of giving it back
+// mid-run (glibc's trim threshold did the same) saves the madvise calls that gave it back.
+struct heap_option {
+  mi_option_t option;
+  long value;
+  const char* environment;
+};
+inline constexpr heap_option heap_options[] = {
+    {mi_option_large_os_pages, 1, "MIMALLOC_LARGE_OS_PAGES"},
+    {mi_option_eager_commit_delay, 0, "MIMALLOC_EAGER_COMMIT_DELAY"},
+    {mi_option_allow_decommit, 0, "MIMALLOC_ALLOW_DECOMMIT"},
+};
+#endif
+
+// Called first thing in main: the options above, where the user set none of them.
 inline void prepare_heap() noexcept {
 #if defined(DRA_CLI_MIMALLOC)
-  if (std::getenv("MIMALLOC_LARGE_OS_PAGES") == nullptr) mi_option_enable(mi_option_large_os_pages);
+  for (const heap_option& o : heap_options)
+    if (std::getenv(o.environment) == nullptr) mi_option_set(o.option, o.value);
 #endif
 }
 

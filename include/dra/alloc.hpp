@@ -11,6 +11,7 @@
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/inventory.hpp>
 #include <dra/alloc/inventory_concepts.hpp>
+#include <dra/alloc/inventory_traits.hpp>
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
 #include <dra/alloc/pools.hpp>

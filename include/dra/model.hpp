@@ -5,6 +5,7 @@
 #include <dra/model/build.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/device_class.hpp>
+#include <dra/model/explanation_codes.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>

@@ -21,18 +21,24 @@ TEST(CliHeap, MallocAndNewComeFromMimalloc) {
   EXPECT_EQ(dra_cli::allocator_name(), "mimalloc");
 }
 
-TEST(CliHeap, LargeOsPagesAreAskedFor) {
-  unsetenv("MIMALLOC_LARGE_OS_PAGES");
+TEST(CliHeap, LargePagesEagerCommitAndNoDecommitAreAskedFor) {
+  for (const auto& o : dra_cli::heap_options) unsetenv(o.environment);
   mi_option_disable(mi_option_large_os_pages);
+  mi_option_set(mi_option_eager_commit_delay, 1);
+  mi_option_enable(mi_option_allow_decommit);
   dra_cli::prepare_heap();
   EXPECT_TRUE(mi_option_is_enabled(mi_option_large_os_pages));
+  EXPECT_EQ(mi_option_get(mi_option_eager_commit_delay), 0);
+  EXPECT_FALSE(mi_option_is_enabled(mi_option_allow_decommit));
 }
 
-TEST(CliHeap, AUsersOwnLargePageSettingWins) {
+TEST(CliHeap, AUsersOwnSettingWins) {
   setenv("MIMALLOC_LARGE_OS_PAGES", "0", 1);
   mi_option_disable(mi_option_large_os_pages);
+  mi_option_set(mi_option_eager_commit_delay, 1);
   dra_cli::prepare_heap();
-  EXPECT_FALSE(mi_option_is_enabled(mi_option_large_os_pages));
+  EXPECT_FALSE(mi_option_is_enabled(mi_option_large_os_pages));   // the user's
+  EXPECT_EQ(mi_option_get(mi_option_eager_commit_delay), 0);      // the command's: the user set none
   unsetenv("MIMALLOC_LARGE_OS_PAGES");
 }
 

@@ -795,14 +795,14 @@ void check_explanation(const built& b, int node, const reference& ref) {
   const dra::sim::node_diagnosis d = dra::sim::diagnose_node(funnels, n, b.pending, oracle);
   if (erred) return;
   const std::vector<int>& pending = b.pending_index;
-  if (d.verdict == dra::sim::cause::fits)
+  if (d.verdict == model::explanation_code::fits)
     fail("the explanation finds no cause, but the reference finds no allocation", d.message);
   std::size_t named = b.pending.size();
   for (std::size_t k = 0; k < b.pending.size(); ++k)
     if (dra::alloc::object_name(b.pending[k]->meta) == d.claim) named = k;
   if (named == b.pending.size()) fail("the explanation names no pending claim", d.claim);
   const int claim = pending[named];
-  if (d.verdict != dra::sim::cause::conflict) {
+  if (d.verdict != model::explanation_code::conflict) {
     const std::optional<bool> alone = brute_force(ref, std::vector<int>{claim}).any_valid();
     if (alone.value_or(false)) fail("the explanation blames a claim that fits alone", d.claim + ": " + d.message);
     return;

@@ -96,7 +96,7 @@ TEST(Emit, EscapesStringsLikeGo) {
 }
 
 TEST(Emit, WritesTheOutputDocument) {
-  dra::model::explanation why{2, {{"count", 2, "b", "r", "only 1 device"}}};
+  dra::model::explanation why{2, {{dra::model::explanation_code::count, 2, "b", "r", "only 1 device"}}};
   const std::vector<dra::model::claim_outcome> outcomes{
       {"default/a", dra::model::claim_allocated{"node-1", {}}},
       {"b", dra::model::claim_unschedulable{"cannot allocate all claims", why}},

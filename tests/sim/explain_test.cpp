@@ -1,5 +1,6 @@
 // Explanations: scenarios built for each cause code (one node and several, causes spread over nodes) assert the exact
 // codes, node counts and named blockers; generated scenarios check that removing the named cause lets the unit fit.
+#include "../support/named_enums.hpp"
 #include "../support/source_dir.hpp"
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
@@ -136,11 +137,13 @@ model::explanation explanation_of(const run_result& r, std::string_view claim) {
   return unschedulable && unschedulable->why ? *unschedulable->why : model::explanation{};
 }
 
-void expect_reason(const model::explanation& e, std::size_t index, std::string_view code, std::size_t nodes,
+using reason_code = model::explanation_code;
+
+void expect_reason(const model::explanation& e, std::size_t index, reason_code expected, std::size_t nodes,
                    std::string_view claim, std::string_view request, std::string_view message_part) {
   ASSERT_LT(index, e.reasons.size());
   const auto& r = e.reasons[index];
-  EXPECT_EQ(r.code, code) << r.message;
+  EXPECT_EQ(r.code, expected) << r.message;
   EXPECT_EQ(r.nodes, nodes) << r.message;
   EXPECT_EQ(r.claim, claim);
   EXPECT_EQ(r.request, request);
@@ -153,7 +156,7 @@ TEST(Explain, InUseNamesTheHoldingClaim) {
   auto e = explanation_of(run(t), "default/want");
   EXPECT_EQ(e.nodes, 1u);
   ASSERT_EQ(e.reasons.size(), 1u);
-  expect_reason(e, 0, "in-use", 1, "default/want", "gpus", "2 of 3 devices free, 3 needed (gpu-2 held by default/train)");
+  expect_reason(e, 0, reason_code::in_use, 1, "default/want", "gpus", "2 of 3 devices free, 3 needed (gpu-2 held by default/train)");
 }
 
 TEST(Explain, CountWhenTooFewDevicesExist) {
@@ -162,7 +165,7 @@ TEST(Explain, CountWhenTooFewDevicesExist) {
   auto e = explanation_of(run(t), "default/want");
   ASSERT_EQ(e.reasons.size(), 1u);
   // Held devices do not matter: with every device free it still could not fit.
-  expect_reason(e, 0, "count", 1, "default/want", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
+  expect_reason(e, 0, reason_code::count, 1, "default/want", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
 }
 
 TEST(Explain, ClassAndSelector) {
@@ -176,12 +179,12 @@ TEST(Explain, ClassAndSelector) {
   ASSERT_NE(ok, nullptr);
   EXPECT_TRUE(ok->allocated());  // the gpu slice serves it
   auto e = explanation_of(r, "default/selector-miss");
-  expect_reason(e, 0, "selector", 1, "default/selector-miss", "gpus", "none matches the request's selectors");
+  expect_reason(e, 0, reason_code::selector, 1, "default/selector-miss", "gpus", "none matches the request's selectors");
 
   scenario_text only_nics;
   only_nics.node("n1").slice("n1", gpus(2), "", 1, "nic.example.com").claim("want", R"({"deviceClassName":"gpu"})");
   auto c = explanation_of(run(only_nics), "default/want");
-  expect_reason(c, 0, "class", 1, "default/want", "gpus", "none of the 2 devices matches device class gpu");
+  expect_reason(c, 0, reason_code::device_class, 1, "default/want", "gpus", "none of the 2 devices matches device class gpu");
 }
 
 TEST(Explain, TaintNamesTheTaint) {
@@ -189,7 +192,7 @@ TEST(Explain, TaintNamesTheTaint) {
   t.node("n1").slice("n1", gpus(1) + "," + gpus(2, R"(,"taints":[{"key":"maintenance","value":"planned","effect":"NoSchedule"}])", 1));
   t.claim("want", three_gpus);
   auto e = explanation_of(run(t), "default/want");
-  expect_reason(e, 0, "taint", 1, "default/want", "gpus", "gpu-1 and gpu-2: taint maintenance=planned:NoSchedule");
+  expect_reason(e, 0, reason_code::taint, 1, "default/want", "gpus", "gpu-1 and gpu-2: taint maintenance=planned:NoSchedule");
 }
 
 TEST(Explain, MatchAttributeConstraint) {
@@ -198,7 +201,7 @@ TEST(Explain, MatchAttributeConstraint) {
                                gpus(2, R"(,"attributes":{"numa":{"int":1}})", 2));
   t.claim("want", three_gpus, R"([{"matchAttribute":"gpu.example.com/numa"}])");
   auto e = explanation_of(run(t), "default/want");
-  expect_reason(e, 0, "constraint", 1, "default/want", "gpus",
+  expect_reason(e, 0, reason_code::constraint, 1, "default/want", "gpus",
                 "at most 2 share one value of matchAttribute gpu.example.com/numa, 3 needed");
 }
 
@@ -216,12 +219,12 @@ TEST(Explain, CountersNameTheWholeDeviceHolder) {
   const std::string mig = R"({"deviceClassName":"gpu","selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].type == 'mig'"}}]})";
   scenario_text whole;
   whole.node("n1").slice("n1", "", counters, 2).slice("n1", devices, "", 2).holder("full", {"n1/gpu-0"}).claim("want", mig);
-  expect_reason(explanation_of(run(whole), "default/want"), 0, "counters", 1, "default/want", "gpus",
+  expect_reason(explanation_of(run(whole), "default/want"), 0, reason_code::counters, 1, "default/want", "gpus",
                 "0 of 2 free devices have counters left, 1 needed (gpu-0 held whole by default/full)");
   scenario_text parts;
   parts.node("n1").slice("n1", "", counters, 2).slice("n1", devices, "", 2).holder("slices", {"n1/gpu-0-mig-0", "n1/gpu-0-mig-1"});
   parts.claim("want", R"({"deviceClassName":"gpu","selectors":[{"cel":{"expression":"device.attributes['gpu.example.com'].type == 'gpu'"}}]})");
-  expect_reason(explanation_of(run(parts), "default/want"), 0, "counters", 1, "default/want", "gpus",
+  expect_reason(explanation_of(run(parts), "default/want"), 0, reason_code::counters, 1, "default/want", "gpus",
                 "memory slices of gpu-0 used by default/slices");
 }
 
@@ -251,7 +254,7 @@ TEST(Explain, FunnelsFollowTheLedgerAndMeetErrorsAgain) {
   sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
   auto fits = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
   auto first = sim::diagnose_node(funnels, s.nodes[0].object, claims, fits, false);
-  EXPECT_EQ(first.verdict, sim::cause::fits) << first.message;
+  EXPECT_EQ(first.verdict, reason_code::fits) << first.message;
   EXPECT_EQ(first.claims.at(0).requests.at(0).at(0).selector_errors, 1u);  // "odd" has no type
   model::allocation_result slice_taken;
   slice_taken.results.push_back({});
@@ -262,7 +265,7 @@ TEST(Explain, FunnelsFollowTheLedgerAndMeetErrorsAgain) {
   state.add(slice_taken, "default/slices");
   auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return false; };
   auto second = sim::diagnose_node(funnels, s.nodes[0].object, claims, never, false);
-  EXPECT_EQ(second.verdict, sim::cause::counters) << second.message;
+  EXPECT_EQ(second.verdict, reason_code::counters) << second.message;
   EXPECT_NE(second.message.find("used by default/slices"), std::string::npos) << second.message;
   EXPECT_EQ(second.claims.at(0).requests.at(0).at(0).selector_errors, 1u);
 }
@@ -272,7 +275,7 @@ TEST(Explain, CapacityLeftVersusAsked) {
   t.node("n1").slice("n1", R"({"name":"nic-0","allowMultipleAllocations":true,"capacity":{"bandwidth":{"value":"10Gi"}}})");
   t.holder("streamer", {"n1/nic-0"}, R"(,"shareID":"00000000-0000-4000-8000-000000000001","consumedCapacity":{"bandwidth":"8Gi"})");
   t.claim("want", R"({"deviceClassName":"gpu","capacity":{"requests":{"bandwidth":"4Gi"}}})");
-  expect_reason(explanation_of(run(t), "default/want"), 0, "capacity", 1, "default/want", "gpus",
+  expect_reason(explanation_of(run(t), "default/want"), 0, reason_code::capacity, 1, "default/want", "gpus",
                 "nic-0: bandwidth 2Gi left, 4Gi asked, shared by default/streamer");
 }
 
@@ -290,7 +293,7 @@ TEST(Explain, SharedDeviceWithAllocationsDrawsNoCountersAgain) {
   t.pod("p", {"share", "too-many"});
   auto e = explanation_of(run(t), "default/share");
   ASSERT_EQ(e.reasons.size(), 1u);
-  expect_reason(e, 0, "count", 1, "default/too-many", "gpus", "2 devices asked, 1 exist");
+  expect_reason(e, 0, reason_code::count, 1, "default/too-many", "gpus", "2 devices asked, 1 exist");
 }
 
 // Two devices fit in the counters left when the first in order (which takes more) is skipped: the funnel must not
@@ -308,7 +311,7 @@ TEST(Explain, CountersFitWhenADeviceEarlierInOrderIsSkipped) {
   t.pod("p", {"pair", "too-many"});
   auto e = explanation_of(run(t), "default/pair");
   ASSERT_EQ(e.reasons.size(), 1u);
-  expect_reason(e, 0, "count", 1, "default/too-many", "gpus", "4 devices asked, 3 exist");
+  expect_reason(e, 0, reason_code::count, 1, "default/too-many", "gpus", "4 devices asked, 3 exist");
 }
 
 // All takes only the shared devices with room for its capacity ask (as the allocator does): one without room is
@@ -323,7 +326,7 @@ TEST(Explain, AllNeedsOnlyTheSharedDevicesWithRoom) {
   t.pod("p", {"every-nic", "too-many"});
   auto e = explanation_of(run(t), "default/every-nic");
   ASSERT_EQ(e.reasons.size(), 1u);
-  expect_reason(e, 0, "count", 1, "default/too-many", "gpus", "3 devices asked, 2 exist");
+  expect_reason(e, 0, reason_code::count, 1, "default/too-many", "gpus", "3 devices asked, 2 exist");
 }
 
 TEST(Explain, IncompletePoolAndNodeSelection) {
@@ -332,8 +335,8 @@ TEST(Explain, IncompletePoolAndNodeSelection) {
   auto e = explanation_of(run(t), "default/want");
   EXPECT_EQ(e.nodes, 2u);
   ASSERT_EQ(e.reasons.size(), 2u);
-  expect_reason(e, 0, "pool", 1, "default/want", "gpus", "pool gpu.example.com/n1 is incomplete");
-  expect_reason(e, 1, "node-selection", 1, "default/want", "gpus", "no pool offers devices to this node");
+  expect_reason(e, 0, reason_code::pool, 1, "default/want", "gpus", "pool gpu.example.com/n1 is incomplete");
+  expect_reason(e, 1, reason_code::node_selection, 1, "default/want", "gpus", "no pool offers devices to this node");
 }
 
 TEST(Explain, CausesSpreadOverNodesAreCountedPerNode) {
@@ -352,9 +355,9 @@ TEST(Explain, CausesSpreadOverNodesAreCountedPerNode) {
   auto e = explanation_of(run(t), "default/want");
   EXPECT_EQ(e.nodes, 6u);
   ASSERT_EQ(e.reasons.size(), 3u);
-  expect_reason(e, 0, "in-use", 3, "default/want", "gpus", "on held-0: 1 of 2 devices free, 2 needed (gpu-1 held by default/owner-0) (2 more nodes alike)");
-  expect_reason(e, 1, "taint", 2, "default/want", "gpus", "taint bad:NoExecute");
-  expect_reason(e, 2, "node-selection", 1, "default/want", "gpus", "no pool offers devices");
+  expect_reason(e, 0, reason_code::in_use, 3, "default/want", "gpus", "on held-0: 1 of 2 devices free, 2 needed (gpu-1 held by default/owner-0) (2 more nodes alike)");
+  expect_reason(e, 1, reason_code::taint, 2, "default/want", "gpus", "taint bad:NoExecute");
+  expect_reason(e, 2, reason_code::node_selection, 1, "default/want", "gpus", "no pool offers devices");
 }
 
 // The runner keeps each node's verdict for claims of one spec: a node where an allocation landed in between is
@@ -368,7 +371,7 @@ TEST(Explain, LikeClaimsInAQueueAreExplainedAfreshWhereAnAllocationLanded) {
   const auto r = run(t);
   auto first = explanation_of(r, "default/want-1");
   ASSERT_EQ(first.reasons.size(), 1u);
-  expect_reason(first, 0, "in-use", 2, "default/want-1", "gpus",
+  expect_reason(first, 0, reason_code::in_use, 2, "default/want-1", "gpus",
                 "on n1: 2 of 3 devices free, 3 needed (gpu-2 held by default/train) (1 more nodes alike)");
   ASSERT_NE(r.find("default/small"), nullptr);
   ASSERT_NE(r.find("default/small")->allocated(), nullptr);
@@ -376,7 +379,7 @@ TEST(Explain, LikeClaimsInAQueueAreExplainedAfreshWhereAnAllocationLanded) {
   for (const char* later : {"default/want-2", "default/want-3"}) {
     auto e = explanation_of(r, later);
     ASSERT_EQ(e.reasons.size(), 1u) << later;
-    expect_reason(e, 0, "in-use", 2, later, "gpus", "on n1: 1 of 3 devices free, 3 needed (");
+    expect_reason(e, 0, reason_code::in_use, 2, later, "gpus", "on n1: 1 of 3 devices free, 3 needed (");
     EXPECT_NE(e.reasons[0].message.find("held by default/small"), std::string::npos) << e.reasons[0].message;
     EXPECT_NE(e.reasons[0].message.find("(1 more nodes alike)"), std::string::npos) << e.reasons[0].message;
   }
@@ -390,7 +393,7 @@ TEST(Explain, ConflictBetweenClaimsOfOnePod) {
   auto r = run(t);
   for (auto name : {"default/first", "default/second"}) {
     auto e = explanation_of(r, name);
-    expect_reason(e, 0, "conflict", 1, "default/second", "gpus", "fits alone, but not together with default/first");
+    expect_reason(e, 0, reason_code::conflict, 1, "default/second", "gpus", "fits alone, but not together with default/first");
   }
 }
 
@@ -400,18 +403,18 @@ TEST(Explain, DefaultScenarioReadsAsAPersonWouldSay) {
   const cel::selector_engine engine;
   run_result r{sim::run_scenario(doc->scenario(), engine)};
   auto inference = explanation_of(r, "default/inference");
-  expect_reason(inference, 0, "counters", 1, "default/inference", "mig/large",
+  expect_reason(inference, 0, reason_code::counters, 1, "default/inference", "mig/large",
                 "memory slices of gpu-0 used by default/mig-devices; gpu-1 held whole by default/full-gpu");
   auto three = explanation_of(r, "default/three-gpus");
-  expect_reason(three, 0, "count", 1, "default/three-gpus", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
+  expect_reason(three, 0, reason_code::count, 1, "default/three-gpus", "gpus", "3 devices asked, 2 exist (gpu-0 and gpu-1)");
   // Allocated claims: explained against what was allocated before them, they fit, and their devices are usable.
   const std::vector<std::string> names{"default/mig-devices", "default/full-gpu"};
   auto explained = sim::explain_claims(doc->scenario(), r.report, engine, alloc::features::all(), names);
   ASSERT_EQ(explained.size(), 2u);
   for (const auto& e : explained) {
-    EXPECT_EQ(e.status, "allocated");
+    EXPECT_EQ(e.status, model::claim_status::allocated);
     ASSERT_EQ(e.diagnosis.nodes.size(), 1u);
-    EXPECT_EQ(e.diagnosis.nodes[0].verdict, sim::cause::fits) << e.claim << ": " << e.diagnosis.nodes[0].message;
+    EXPECT_EQ(e.diagnosis.nodes[0].verdict, reason_code::fits) << e.claim << ": " << e.diagnosis.nodes[0].message;
   }
   const auto& first = explained[0].diagnosis.nodes[0].claims.at(0).requests.at(0).at(0);
   EXPECT_EQ(first.selector_match, 14u);
@@ -439,28 +442,28 @@ TEST(Explain, ClaimsMadeFromTemplatesAreExplainedWithTheirPod) {
   ASSERT_EQ(explained.size(), 4u);
 
   const auto& a = explained[0];
-  EXPECT_EQ(a.status, "unschedulable");
+  EXPECT_EQ(a.status, model::claim_status::unschedulable);
   ASSERT_EQ(a.diagnosis.nodes.size(), 2u);
   const auto& n1 = a.diagnosis.nodes[0];
   EXPECT_EQ(n1.node, "n1");
-  EXPECT_EQ(n1.verdict, sim::cause::conflict) << n1.message;
+  EXPECT_EQ(n1.verdict, reason_code::conflict) << n1.message;
   ASSERT_EQ(n1.claims.size(), 2u);  // both claims of pod a, diagnosed together
   EXPECT_EQ(n1.claims[0].claim, "default/a-x");
   EXPECT_EQ(n1.claims[1].claim, "default/a-y");
-  EXPECT_EQ(a.diagnosis.nodes[1].verdict, sim::cause::count) << a.diagnosis.nodes[1].message;
+  EXPECT_EQ(a.diagnosis.nodes[1].verdict, reason_code::count) << a.diagnosis.nodes[1].message;
 
   const auto& b = explained[1];
-  EXPECT_EQ(b.status, "allocated");
+  EXPECT_EQ(b.status, model::claim_status::allocated);
   EXPECT_EQ(b.node, "n1");
   ASSERT_EQ(b.chosen.size(), 2u);
   EXPECT_EQ(b.chosen[0].second, "gpu.example.com/n1/gpu-1");
   ASSERT_EQ(b.diagnosis.nodes.size(), 1u);
-  EXPECT_EQ(b.diagnosis.nodes[0].verdict, sim::cause::fits) << b.diagnosis.nodes[0].message;
+  EXPECT_EQ(b.diagnosis.nodes[0].verdict, reason_code::fits) << b.diagnosis.nodes[0].message;
 
-  EXPECT_EQ(explained[2].status, "error");
+  EXPECT_EQ(explained[2].status, model::claim_status::error);
   EXPECT_NE(explained[2].error.find("ResourceClaimTemplate default/missing not found"), std::string::npos)
       << explained[2].error;
-  EXPECT_EQ(explained[3].status, "not found");
+  EXPECT_EQ(explained[3].status, model::claim_status::not_found);
 }
 
 TEST(Explain, ExplainedClaimsMeetTheDeviceTaintRulesTheRunMet) {
@@ -477,10 +480,10 @@ TEST(Explain, ExplainedClaimsMeetTheDeviceTaintRulesTheRunMet) {
   const std::vector<std::string> names{"default/want"};
   auto explained = sim::explain_claims(doc->scenario(), report, engine, alloc::features::all(), names);
   ASSERT_EQ(explained.size(), 1u);
-  EXPECT_EQ(explained[0].status, "unschedulable");
+  EXPECT_EQ(explained[0].status, model::claim_status::unschedulable);
   ASSERT_EQ(explained[0].diagnosis.nodes.size(), 1u);
   const auto& node = explained[0].diagnosis.nodes[0];
-  EXPECT_EQ(node.verdict, sim::cause::taint) << node.message;
+  EXPECT_EQ(node.verdict, reason_code::taint) << node.message;
   EXPECT_NE(node.message.find("example.com/drain"), std::string::npos) << node.message;
 }
 
@@ -543,7 +546,7 @@ std::string code_on(const plan& p, std::size_t node, std::string* message = null
   if (!unschedulable || !unschedulable->why || unschedulable->why->reasons.size() != 1) return "?";
   const model::explanation_reason& reason = unschedulable->why->reasons[0];
   if (message != nullptr) *message = reason.message;
-  return reason.code;
+  return std::string(model::name_of(reason.code));
 }
 
 TEST(ExplainProperty, RemovingTheNamedCauseLetsTheClaimFit) {
@@ -600,7 +603,7 @@ TEST(ExplainProperty, RemovingTheNamedCauseLetsTheClaimFit) {
     const model::explanation& why = *o->unschedulable()->why;
     EXPECT_EQ(why.nodes, p.nodes.size());
     std::map<std::string, std::size_t> grouped;
-    for (const auto& r : why.reasons) grouped[r.code] += r.nodes;
+    for (const auto& r : why.reasons) grouped[std::string(model::name_of(r.code))] += r.nodes;
     EXPECT_EQ(grouped, per_code) << "seed " << seed;
   }
   EXPECT_GT(checked, 100);
@@ -638,12 +641,12 @@ TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
     ASSERT_NE(node, nullptr);
     auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
     auto d = sim::diagnose_node(funnels, *node, claims, never, true);
-    EXPECT_EQ(d.verdict, sim::cause::fits) << "seed " << seed << ": " << d.message;
+    EXPECT_EQ(d.verdict, reason_code::fits) << "seed " << seed << ": " << d.message;
     for (const auto& result : want->allocated()->allocation.results) {
       const std::string name = dra::concat(result.driver, "/", result.pool, "/", result.device);
       bool usable = false;
       for (const auto& dv : d.claims.at(0).requests.at(0).at(0).devices)
-        if (dv.device == name) usable = dv.dropped == sim::stage::usable;
+        if (dv.device == name) usable = dv.dropped == model::funnel_stage::usable;
       EXPECT_TRUE(usable) << "seed " << seed << ": " << name;
     }
   }

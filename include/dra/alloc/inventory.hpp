@@ -12,6 +12,7 @@
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/inventory_concepts.hpp>
+#include <dra/alloc/inventory_traits.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/model/build.hpp>
 
@@ -20,6 +21,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -92,9 +94,9 @@ class inventory_allocator {
   [[nodiscard]] result<inventory_outcome> allocate(const Node& node, const Claims& claims) {
     state& s = *state_;
     model::node on;
-    on.meta.name = s.intern(node.name());
-    if constexpr (requires { node.labels(); }) {
-      for (const auto& label : node.labels())
+    on.meta.name = s.intern(traits<Node>::name(node));
+    if constexpr (requires { traits<Node>::labels(node); }) {
+      for (const auto& label : traits<Node>::labels(node))
         on.meta.labels.push_back({s.intern(label.first), s.intern(std::string_view(label.second))});
       model::sort_by_key(on.meta.labels);
     }
@@ -125,6 +127,10 @@ class inventory_allocator {
   void set_step_budget(std::uint64_t steps) noexcept { state_->allocator->set_step_budget(steps); }
 
  private:
+  // How a user's object is read (alloc/inventory_traits.hpp).
+  template <class T>
+  using traits = inventory_traits<std::remove_cvref_t<T>>;
+
   inventory_allocator() = default;
 
   template <inventory_claims Claims>
@@ -241,55 +247,57 @@ class inventory_allocator {
     template <detail::toleration_like T>
     result<model::device_toleration> read_toleration(const T& t) {
       model::device_toleration out;
-      out.key = intern(t.key());
-      if constexpr (requires { t.op(); }) {
-        const std::string_view op = t.op();
+      out.key = intern(traits<T>::key(t));
+      if constexpr (requires { traits<T>::op(t); }) {
+        const std::string_view op = traits<T>::op(t);
         out.op = model::parse_toleration_operator(op);
         if (out.op == model::toleration_operator::unsupported)
           return dra::error{
               dra::concat("unsupported toleration operator ", dra::quoted(op), ": Equal or Exists"),
               "operator", "", errc::invalid_object};
       }
-      if constexpr (requires { t.value(); }) out.value = intern(t.value());
-      if constexpr (requires { t.effect(); }) out.effect = intern(t.effect());
+      if constexpr (requires { traits<T>::value(t); }) out.value = intern(traits<T>::value(t));
+      if constexpr (requires { traits<T>::effect(t); }) out.effect = intern(traits<T>::effect(t));
       return out;
     }
 
     template <inventory_device D>
     result<model::device> read_device(const D& d) {
-      model::device_builder b(intern(d.name()));
-      for (const auto& attribute : d.attributes()) {
+      model::device_builder b(intern(traits<D>::name(d)));
+      for (const auto& attribute : traits<D>::attributes(d)) {
         const model::text key = intern(attribute.first);
         auto value = read_attribute(attribute_value_view(attribute.second));
         if (!value) return std::move(value).error().within(dra::concat("attributes.", key));
         b.attribute(key, std::move(*value));
       }
-      if constexpr (requires { d.capacities(); })
-        for (const auto& capacity : d.capacities()) {
+      if constexpr (requires { traits<D>::capacities(d); })
+        for (const auto& capacity : traits<D>::capacities(d)) {
           const std::string_view name = capacity.first;
           auto q = read_quantity(capacity.second);
           if (!q) return std::move(q).error().within(dra::concat("capacity.", name, ".value"));
           b.capacity(intern(name), model::device_capacity{*q, {}});
         }
-      if constexpr (requires { d.counters(); })
-        for (const auto& consumption : d.counters()) {
+      if constexpr (requires { traits<D>::counters(d); })
+        for (const auto& consumption : traits<D>::counters(d)) {
           const std::string_view set = consumption.first;
           auto map = read_counters(consumption.second);
           if (!map) return std::move(map).error().within(dra::concat("consumesCounters.", set));
           b.consumes(intern(set), std::move(*map));
         }
-      if constexpr (requires { d.shared(); }) b.allow_multiple_allocations(static_cast<bool>(d.shared()));
-      if constexpr (requires { d.taints(); }) {
+      if constexpr (requires { traits<D>::shared(d); })
+        b.allow_multiple_allocations(static_cast<bool>(traits<D>::shared(d)));
+      if constexpr (requires { traits<D>::taints(d); }) {
         std::size_t i = 0;
-        for (const auto& t : d.taints()) {
-          const std::string_view effect = t.effect();
+        for (const auto& t : traits<D>::taints(d)) {
+          using taint = traits<decltype(t)>;
+          const std::string_view effect = taint::effect(t);
           if (!model::is_taint_effect(effect))
             return dra::error{dra::concat("unsupported taint effect ", dra::quoted(effect),
                                                   ": NoSchedule, NoExecute or None"),
                               dra::concat("taints[", std::to_string(i), "].effect"), "", errc::invalid_object};
           std::string_view value;
-          if constexpr (requires { t.value(); }) value = t.value();
-          b.taint(model::device_taint{intern(t.key()), intern(value), intern(effect), std::nullopt});
+          if constexpr (requires { taint::value(t); }) value = taint::value(t);
+          b.taint(model::device_taint{intern(taint::key(t)), intern(value), intern(effect), std::nullopt});
           ++i;
         }
       }
@@ -300,15 +308,16 @@ class inventory_allocator {
     template <inventory_pool P>
     result<model::node_selector> read_node_selector(const P& p) {
       model::node_selector out;
-      if constexpr (requires { p.node_selector(); }) {
+      if constexpr (requires { traits<P>::node_selector(p); }) {
         std::size_t t = 0;
-        for (const auto& term : p.node_selector()) {
+        for (const auto& term : traits<P>::node_selector(p)) {
           model::node_selector_term& read = out.terms.emplace_back();
           std::size_t i = 0;
           for (const auto& requirement : term) {
+            using requirement_traits = traits<decltype(requirement)>;
             model::node_selector_requirement r;
-            r.key = intern(requirement.key());
-            const std::string_view op = requirement.op();
+            r.key = intern(requirement_traits::key(requirement));
+            const std::string_view op = requirement_traits::op(requirement);
             r.op = model::parse_node_selector_operator(op);
             if (r.op == model::node_selector_operator::unsupported)
               return dra::error{dra::concat("unsupported node selector operator ", dra::quoted(op),
@@ -316,8 +325,8 @@ class inventory_allocator {
                                 dra::concat("nodeSelector.nodeSelectorTerms[", std::to_string(t),
                                                     "].matchExpressions[", std::to_string(i), "].operator"),
                                 "", errc::invalid_object};
-            if constexpr (requires { requirement.values(); })
-              for (const auto& value : requirement.values()) r.values.push_back(intern(value));
+            if constexpr (requires { requirement_traits::values(requirement); })
+              for (const auto& value : requirement_traits::values(requirement)) r.values.push_back(intern(value));
             read.match_expressions.push_back(std::move(r));
             ++i;
           }
@@ -329,9 +338,9 @@ class inventory_allocator {
 
     template <inventory_pool P>
     result<model::resource_slice> read_pool(const P& p) {
-      const std::string_view driver = p.driver(), pool = p.name(), node = p.node();
+      const std::string_view driver = traits<P>::driver(p), pool = traits<P>::name(p), node = traits<P>::node(p);
       std::int64_t generation = 1;
-      if constexpr (requires { p.generation(); }) generation = p.generation();
+      if constexpr (requires { traits<P>::generation(p); }) generation = traits<P>::generation(p);
       // An error names the pool as its object ("pool gpu.example.com/node-1") and the field inside it.
       auto in_pool = [&](dra::error e, std::string_view path) {
         e = std::move(e).within(path);
@@ -340,7 +349,7 @@ class inventory_allocator {
       };
       model::slice_builder b(intern(dra::concat(driver, "/", pool)), intern(driver));
       bool complete = true;
-      if constexpr (requires { p.complete(); }) complete = static_cast<bool>(p.complete());
+      if constexpr (requires { traits<P>::complete(p); }) complete = static_cast<bool>(traits<P>::complete(p));
       b.pool(intern(pool), generation, complete ? 1 : 2);  // incomplete: one slice of two seen, as mid-update
       auto selector = read_node_selector(p);
       if (!selector) return in_pool(std::move(selector).error(), {});
@@ -354,17 +363,18 @@ class inventory_allocator {
         b.all_nodes();
       else
         b.node_name(intern(node));
-      if constexpr (requires { p.counter_sets(); })
-        for (const auto& set : p.counter_sets()) {
+      if constexpr (requires { traits<P>::counter_sets(p); })
+        for (const auto& set : traits<P>::counter_sets(p)) {
           const std::string_view name = set.first;
           auto map = read_counters(set.second);
           if (!map) return in_pool(std::move(map).error(), dra::concat("counterSets.", name));
           b.counter_set(intern(name), std::move(*map));
         }
-      for (const auto& d : p.devices()) {
+      for (const auto& d : traits<P>::devices(p)) {
         auto device = read_device(d);
         if (!device)
-          return in_pool(std::move(device).error(), dra::concat("devices.", std::string_view(d.name())));
+          return in_pool(std::move(device).error(),
+                         dra::concat("devices.", std::string_view(traits<decltype(d)>::name(d))));
         b.device(std::move(*device));
       }
       auto slice = b.build();
@@ -374,30 +384,30 @@ class inventory_allocator {
 
     template <inventory_device_class C>
     model::device_class read_class(const C& c) {
-      model::class_builder b(intern(c.name()));
-      for (const auto& selector : c.selectors()) b.selector(intern(selector));
+      model::class_builder b(intern(traits<C>::name(c)));
+      for (const auto& selector : traits<C>::selectors(c)) b.selector(intern(selector));
       return std::move(b.build()).value();
     }
 
     // A request's or subrequest's own fields; errors name the field within it.
     template <inventory_subrequest R>
     result<model::request_builder> read_request(const R& r) {
-      model::request_builder rb(intern(r.name()), intern(r.device_class()));
-      if constexpr (requires { r.selectors(); })
-        for (const auto& selector : r.selectors()) rb.selector(intern(selector));
-      if constexpr (requires { r.count(); }) rb.count(static_cast<std::int64_t>(r.count()));
-      if constexpr (requires { r.all(); })
-        if (r.all()) rb.all();
-      if constexpr (requires { r.capacity(); })
-        for (const auto& ask : r.capacity()) {
+      model::request_builder rb(intern(traits<R>::name(r)), intern(traits<R>::device_class(r)));
+      if constexpr (requires { traits<R>::selectors(r); })
+        for (const auto& selector : traits<R>::selectors(r)) rb.selector(intern(selector));
+      if constexpr (requires { traits<R>::count(r); }) rb.count(static_cast<std::int64_t>(traits<R>::count(r)));
+      if constexpr (requires { traits<R>::all(r); })
+        if (traits<R>::all(r)) rb.all();
+      if constexpr (requires { traits<R>::capacity(r); })
+        for (const auto& ask : traits<R>::capacity(r)) {
           const std::string_view name = ask.first;
           auto q = read_quantity(ask.second);
           if (!q) return std::move(q).error().within(dra::concat("capacity.", name));
           rb.capacity(intern(name), *q);
         }
-      if constexpr (requires { r.tolerations(); }) {
+      if constexpr (requires { traits<R>::tolerations(r); }) {
         std::size_t i = 0;
-        for (const auto& t : r.tolerations()) {
+        for (const auto& t : traits<R>::tolerations(r)) {
           auto toleration = read_toleration(t);
           if (!toleration)
             return std::move(toleration).error().within(dra::concat("tolerations[", std::to_string(i), "]"));
@@ -411,40 +421,43 @@ class inventory_allocator {
     template <inventory_claim C>
     result<model::resource_claim> read_claim(const C& c) {
       std::string_view namespace_name;
-      if constexpr (requires { c.namespace_name(); }) namespace_name = c.namespace_name();
-      model::claim_builder b(intern(namespace_name), intern(c.name()));
+      if constexpr (requires { traits<C>::namespace_name(c); }) namespace_name = traits<C>::namespace_name(c);
+      model::claim_builder b(intern(namespace_name), intern(traits<C>::name(c)));
       // An error names the claim and the request's field.
       auto in_claim = [&](dra::error e, std::string_view path) {
         e = std::move(e).within(path);
-        e.object = dra::concat("claim ", namespace_name, "/", std::string_view(c.name()));
+        e.object = dra::concat("claim ", namespace_name, "/", std::string_view(traits<C>::name(c)));
         return e;
       };
-      for (const auto& r : c.requests()) {
-        const std::string path = dra::concat("requests.", std::string_view(r.name()));
-        if constexpr (requires { r.alternatives(); }) {
-          const auto& alternatives = r.alternatives();  // a temporary lives as long as this reference
+      for (const auto& r : traits<C>::requests(c)) {
+        using request = traits<decltype(r)>;
+        const std::string path = dra::concat("requests.", std::string_view(request::name(r)));
+        if constexpr (requires { request::alternatives(r); }) {
+          const auto& alternatives = request::alternatives(r);  // a temporary lives as long as this reference
           if (!std::ranges::empty(alternatives)) {
             std::vector<model::request_builder> subrequests;
             for (const auto& sub : alternatives) {
               auto rb = read_request(sub);
               if (!rb)
-                return in_claim(std::move(rb).error(),
-                                dra::concat(path, ".firstAvailable.", std::string_view(sub.name())));
+                return in_claim(
+                    std::move(rb).error(),
+                    dra::concat(path, ".firstAvailable.", std::string_view(traits<decltype(sub)>::name(sub))));
               subrequests.push_back(std::move(*rb));
             }
-            b.first_available(intern(r.name()), std::move(subrequests));
+            b.first_available(intern(request::name(r)), std::move(subrequests));
             continue;
           }
         }
         auto rb = read_request(r);
         if (!rb) return in_claim(std::move(rb).error(), path);
-        if constexpr (requires { r.admin_access(); }) rb->admin_access(static_cast<bool>(r.admin_access()));
+        if constexpr (requires { request::admin_access(r); })
+          rb->admin_access(static_cast<bool>(request::admin_access(r)));
         b.request(std::move(*rb));
       }
-      if constexpr (requires { c.match_attributes(); })
-        for (const auto& attribute : c.match_attributes()) b.match_attribute(intern(attribute));
-      if constexpr (requires { c.distinct_attributes(); })
-        for (const auto& attribute : c.distinct_attributes()) b.distinct_attribute(intern(attribute));
+      if constexpr (requires { traits<C>::match_attributes(c); })
+        for (const auto& attribute : traits<C>::match_attributes(c)) b.match_attribute(intern(attribute));
+      if constexpr (requires { traits<C>::distinct_attributes(c); })
+        for (const auto& attribute : traits<C>::distinct_attributes(c)) b.distinct_attribute(intern(attribute));
       return b.build();
     }
   };

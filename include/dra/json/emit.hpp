@@ -346,7 +346,7 @@ inline void write_results(writer& w, std::span<const model::claim_outcome> outco
       w.key("reasons").begin_array();
       for (const auto& r : why.reasons)
         w.begin_object()
-            .field("code", r.code)
+            .field("code", model::name_of(r.code))
             .field("nodes", static_cast<std::int64_t>(r.nodes))
             .field("claim", r.claim)
             .field("request", r.request)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/core/result.hpp>
+#include <dra/model/explanation_codes.hpp>
 #include <dra/model/resource_claim.hpp>
 
 #include <cstddef>
@@ -15,7 +16,7 @@ namespace dra::model {
 // One cause that ruled out `nodes` of the nodes tried, for one request of one
 // claim (the scenario format's explanation reasons).
 struct explanation_reason {
-  std::string code;     // node-selection, pool, class, selector, in-use, counters, capacity, taint, constraint, count, conflict
+  explanation_code code = explanation_code::fits;  // never `fits`: a reason rules nodes out
   std::size_t nodes = 0;
   std::string claim;    // "namespace/name"
   std::string request;  // "request", or "request/subrequest" for a firstAvailable alternative

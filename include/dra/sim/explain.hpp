@@ -22,7 +22,7 @@ struct node_diagnosis {
     std::vector<std::vector<request_funnel>> requests;  // per request, per alternative
   };
   std::vector<claim_funnels> claims;
-  cause verdict = cause::fits;
+  model::explanation_code verdict = model::explanation_code::fits;
   std::string claim;    // the claim the verdict is about
   std::string request;  // its request ("request/subrequest" for an alternative)
   std::string message;
@@ -49,7 +49,7 @@ namespace detail {
     // The same cause reads once: its counts, without repeating who blocks.
     std::string_view message = alt.message;
     if (same && message.find(" (") != std::string_view::npos) message = message.substr(0, message.find(" ("));
-    note += dra::concat("; alternative ", alt.request, ": ", code_of(alt.verdict), same ? " too, " : ", ",
+    note += dra::concat("; alternative ", alt.request, ": ", model::name_of(alt.verdict), same ? " too, " : ", ",
                                 message);
   }
   return note;
@@ -74,28 +74,28 @@ void decide_together(node_diagnosis& d, const model::node& node, std::span<const
     d.request = claim.spec.requests.empty() ? std::string() : std::string(claim.spec.requests.front().name);
     if (!claim.spec.constraints.empty()) {
       const auto& c = claim.spec.constraints.front();
-      d.verdict = cause::constraint;
+      d.verdict = model::explanation_code::constraint;
       d.message = dra::concat(
           "each request has usable devices, but no choice of them satisfies ",
           c.match_attribute ? "matchAttribute " : "distinctAttribute ",
           c.match_attribute ? std::string_view(*c.match_attribute) : std::string_view(c.distinct_attribute.value_or("")),
           " across the claim's requests");
     } else {
-      d.verdict = cause::count;
+      d.verdict = model::explanation_code::count;
       d.message = "each request has usable devices, but not enough for all of the claim's requests together";
     }
     return;
   }
   for (std::size_t k = 2; k <= claims.size(); ++k) {
     if (fits(node, claims.first(k))) continue;
-    d.verdict = cause::conflict;
+    d.verdict = model::explanation_code::conflict;
     d.claim = alloc::object_name(claims[k - 1]->meta);
     d.request = claims[k - 1]->spec.requests.empty() ? std::string()
                                                      : std::string(claims[k - 1]->spec.requests.front().name);
     d.message = dra::concat("fits alone, but not together with ", prose_list(names_before(claims, k - 1)));
     return;
   }
-  d.verdict = cause::fits;
+  d.verdict = model::explanation_code::fits;
 }
 
 }  // namespace detail
@@ -117,7 +117,7 @@ template <alloc::selector_engine Engine, fit_oracle Oracle>
     for (const auto& alternatives : entry.requests) {
       if (decided) break;
       if (std::any_of(alternatives.begin(), alternatives.end(),
-                      [](const request_funnel& f) { return f.verdict == cause::fits; }))
+                      [](const request_funnel& f) { return f.verdict == model::explanation_code::fits; }))
         continue;
       const request_funnel& first = alternatives.front();
       d.verdict = first.verdict;
@@ -166,13 +166,12 @@ struct allocator_oracle {
   };
   std::vector<group> groups;
   for (const auto& n : unit.nodes) {
-    if (n.verdict == cause::fits) continue;
-    const std::string code(code_of(n.verdict));
+    if (n.verdict == model::explanation_code::fits) continue;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const group& g) {
-      return g.reason.code == code && g.reason.claim == n.claim && g.reason.request == n.request;
+      return g.reason.code == n.verdict && g.reason.claim == n.claim && g.reason.request == n.request;
     });
     if (it == groups.end()) {
-      groups.push_back({{code, 1, n.claim, n.request, n.message}, n.node, true});
+      groups.push_back({{n.verdict, 1, n.claim, n.request, n.message}, n.node, true});
       continue;
     }
     ++it->reason.nodes;

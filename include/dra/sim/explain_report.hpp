@@ -17,35 +17,13 @@ namespace dra::sim {
 
 struct claim_explanation {
   std::string claim;
-  std::string status;  // allocated, unschedulable, error, not found
+  model::claim_status status = model::claim_status::not_found;
   std::optional<std::string> node;
   std::vector<std::pair<std::string, std::string>> chosen;  // request, driver/pool/device
   std::optional<model::explanation> summary;                // unschedulable: the grouped reasons
   std::string error;
   unit_diagnosis diagnosis;  // every node tried (allocated: the node it got), devices included
 };
-
-[[nodiscard]] constexpr std::string_view stage_name(stage s) noexcept {
-  switch (s) {
-    case stage::pool:
-      return "pool";
-    case stage::device_class:
-      return "class";
-    case stage::selector:
-      return "selector";
-    case stage::in_use:
-      return "in-use";
-    case stage::counters:
-      return "counters";
-    case stage::capacity:
-      return "capacity";
-    case stage::taint:
-      return "taint";
-    case stage::usable:
-      return "usable";
-  }
-  return "usable";
-}
 
 namespace detail {
 
@@ -114,13 +92,13 @@ template <alloc::selector_engine Engine>
     if (at == report.outcomes.size()) {
       const bool exists =
           std::ranges::any_of(s.claims, [&](const auto& c) { return alloc::object_name(c.object.meta) == name; });
-      e.status = exists ? "already allocated" : "not found";
+      e.status = exists ? model::claim_status::already_allocated : model::claim_status::not_found;
       out.push_back(std::move(e));
       continue;
     }
     const model::claim_outcome& o = report.outcomes[at];
     if (detail::claim_of(s, report, at) == nullptr) {  // its pod names a template that does not exist
-      e.status = "error";
+      e.status = model::claim_status::error;
       if (const auto* failure = o.error()) e.error = failure->to_string();
       out.push_back(std::move(e));
       continue;
@@ -149,7 +127,7 @@ template <alloc::selector_engine Engine>
     std::vector<model::node> owned;
     owned.reserve(1);
     if (allocated != nullptr) {
-      e.status = "allocated";
+      e.status = model::claim_status::allocated;
       e.node = allocated->node;
       for (const auto* n : nodes.nodes)
         if (n->meta.name == allocated->node) tried.push_back(n);
@@ -157,10 +135,10 @@ template <alloc::selector_engine Engine>
         e.chosen.emplace_back(r.request, dra::concat(r.driver, "/", r.pool, "/", r.device));
     } else {
       if (const auto* failure = o.error()) {
-        e.status = "error";
+        e.status = model::claim_status::error;
         e.error = failure->to_string();
       } else {
-        e.status = "unschedulable";
+        e.status = model::claim_status::unschedulable;
         e.summary = o.unschedulable()->why;
       }
       if (const auto* pinned = detail::pinned_node(s, report.subjects[at].pod, nodes, owned))
@@ -180,7 +158,7 @@ template <alloc::selector_engine Engine>
   auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
   w.begin_object().key("claims").begin_array();
   for (const auto& e : explanations) {
-    w.begin_object().field("claim", e.claim).field("status", e.status);
+    w.begin_object().field("claim", e.claim).field("status", model::name_of(e.status));
     if (e.node) w.field("node", *e.node);
     if (!e.error.empty()) w.field("error", e.error);
     if (!e.chosen.empty()) {
@@ -192,14 +170,14 @@ template <alloc::selector_engine Engine>
     if (e.summary) {
       w.key("explanation").begin_object().field("nodes", count(e.summary->nodes)).key("reasons").begin_array();
       for (const auto& r : e.summary->reasons)
-        w.begin_object().field("code", r.code).field("nodes", count(r.nodes)).field("claim", r.claim)
+        w.begin_object().field("code", model::name_of(r.code)).field("nodes", count(r.nodes)).field("claim", r.claim)
             .field("request", r.request).field("message", r.message).end_object();
       w.end_array().end_object();
     }
     w.key("nodes").begin_array();
     for (const auto& n : e.diagnosis.nodes) {
-      w.begin_object().field("node", n.node).field("code", code_of(n.verdict));
-      if (n.verdict != cause::fits) w.field("claim", n.claim).field("request", n.request);
+      w.begin_object().field("node", n.node).field("code", model::name_of(n.verdict));
+      if (n.verdict != model::explanation_code::fits) w.field("claim", n.claim).field("request", n.request);
       w.field("message", n.message).key("requests").begin_array();
       for (const auto& c : n.claims)
         for (const auto& alternatives : c.requests)
@@ -213,9 +191,9 @@ template <alloc::selector_engine Engine>
             if (!f.constraint.empty())
               w.key("constraint").begin_object().field("constraint", f.constraint)
                   .field("best", count(f.constraint_best)).end_object();
-            w.field("code", code_of(f.verdict)).field("message", f.message).key("devices").begin_array();
+            w.field("code", model::name_of(f.verdict)).field("message", f.message).key("devices").begin_array();
             for (const auto& d : f.devices) {
-              w.begin_object().field("device", d.device).field("stage", stage_name(d.dropped));
+              w.begin_object().field("device", d.device).field("stage", model::name_of(d.dropped));
               if (!d.why.empty()) w.field("why", d.why);
               w.end_object();
             }

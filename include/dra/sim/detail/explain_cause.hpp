@@ -41,25 +41,26 @@ void funnel_builder<Engine>::decide(request_funnel& out, const detail::funnel_no
                                     const detail::funnel_findings& found) {
   auto num = [](std::size_t v) { return std::to_string(v); };
   const std::string needed = num(out.needed) + " needed";
-  auto set_cause = [&](cause c, std::string message) {
+  using code = model::explanation_code;
+  auto set_cause = [&](code c, std::string message) {
     out.verdict = c;
     out.message = std::move(message);
   };
   // Pools that are being updated or are invalid may hold the devices missing here.
   auto blame_pools = [&] {
     if (n.bad_pools.empty()) return false;
-    set_cause(cause::pool, detail::bad_pools_sentence(n));
+    set_cause(code::pool, detail::bad_pools_sentence(n));
     return true;
   };
   if (out.reachable == 0) {
-    set_cause(cause::node_selection, n.error.empty() ? std::string("no pool offers devices to this node")
+    set_cause(code::node_selection, n.error.empty() ? std::string("no pool offers devices to this node")
                                                      : concat("node selection failed: ", n.error));
     return;
   }
   if (out.in_usable_pools == 0 && blame_pools()) return;
   if (out.class_match == 0) {
     if (blame_pools()) return;
-    set_cause(cause::device_class,
+    set_cause(code::device_class,
               detail::with_errors(concat("none of the ", num(out.in_usable_pools), " ",
                                          detail::devices_word(out.in_usable_pools), " matches device class ",
                                          found.class_name),
@@ -68,7 +69,7 @@ void funnel_builder<Engine>::decide(request_funnel& out, const detail::funnel_no
   }
   if (out.selector_match == 0) {
     if (blame_pools()) return;
-    set_cause(cause::selector, detail::with_errors(concat(num(out.class_match), " ",
+    set_cause(code::selector, detail::with_errors(concat(num(out.class_match), " ",
                                                           detail::devices_word(out.class_match), " of class ",
                                                           found.class_name, ", none matches the request's selectors"),
                                                    out, found));
@@ -78,13 +79,13 @@ void funnel_builder<Engine>::decide(request_funnel& out, const detail::funnel_no
   if (!check.fits(matching, false)) {
     if (blame_pools()) return;
     if (matching.size() >= out.needed) {
-      set_cause(cause::constraint, concat(num(matching.size()), " matching devices, but ",
+      set_cause(code::constraint, concat(num(matching.size()), " matching devices, but ",
                                           detail::constraint_shortfall(check, matching), ", ", needed));
       return;
     }
     std::vector<std::string> names;
     for (auto ix : matching) names.emplace_back(n.devices[ix].id.device);
-    set_cause(cause::count,
+    set_cause(code::count,
               detail::with_errors(concat(num(out.needed), " ", detail::devices_word(out.needed), " asked, ",
                                          num(matching.size()), found.narrowed ? " match" : " exist", " (",
                                          detail::prose_list(names), ")"),
@@ -101,23 +102,23 @@ void funnel_builder<Engine>::decide(request_funnel& out, const detail::funnel_no
   };
   const auto& after = found.after;
   if (!check.fits(after[0], false)) {
-    set_cause(cause::in_use, concat(num(out.free), " of ", num(matching.size()), " ", detail::devices_word(matching.size()),
+    set_cause(code::in_use, concat(num(out.free), " of ", num(matching.size()), " ", detail::devices_word(matching.size()),
                                     " free, ", needed, " (", detail::grouped(found.held, " held by "), ")",
                                     also(after[0], false)));
   } else if (!check.fits(after[1], true)) {
-    set_cause(cause::counters, concat(num(out.counters_left), " of ", num(out.free), " free ",
+    set_cause(code::counters, concat(num(out.counters_left), " of ", num(out.free), " free ",
                                       detail::devices_word(out.free), " have counters left, ", needed, " (",
                                       detail::joined(found.counter_sentences), ")", also(after[1], true)));
   } else if (!check.fits(after[2], true)) {
-    set_cause(cause::capacity, concat(num(out.capacity_left), " of ", num(out.counters_left), " ",
+    set_cause(code::capacity, concat(num(out.capacity_left), " of ", num(out.counters_left), " ",
                                       detail::devices_word(out.counters_left), " have capacity left, ", needed, " (",
                                       detail::grouped(found.short_capacity, ": "), ")", also(after[2], true)));
   } else if (!check.fits(after[3], true)) {
-    set_cause(cause::taint, concat(num(out.tolerated), " of ", num(out.capacity_left), " ",
+    set_cause(code::taint, concat(num(out.tolerated), " of ", num(out.capacity_left), " ",
                                    detail::devices_word(out.capacity_left), " tolerated, ", needed, " (",
                                    detail::grouped(found.tainted, ": "), ")", also(after[3], true)));
   } else {
-    set_cause(cause::fits, concat(num(out.tolerated), " usable ", detail::devices_word(out.tolerated), ", ", needed));
+    set_cause(code::fits, concat(num(out.tolerated), " usable ", detail::devices_word(out.tolerated), ", ", needed));
   }
 }
 

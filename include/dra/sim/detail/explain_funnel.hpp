@@ -7,6 +7,7 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/alloc/node_match.hpp>
 #include <dra/alloc/pools.hpp>
+#include <dra/model/explanation_codes.hpp>
 #include <dra/sim/detail/explain_words.hpp>
 
 #include <algorithm>
@@ -23,13 +24,10 @@
 
 namespace dra::sim {
 
-// The stage of the funnel at which a device drops out for a request; `usable` when it passes them all.
-enum class stage : std::uint8_t { pool, device_class, selector, in_use, counters, capacity, taint, usable };
-
 // One device reachable from the node, and where and why it dropped out for the request.
 struct device_verdict {
   std::string device;  // driver/pool/device
-  stage dropped = stage::usable;
+  model::funnel_stage dropped = model::funnel_stage::usable;
   std::string why;  // who holds it, which counter or taint, the CEL error; empty for class and selector misses
 };
 
@@ -50,7 +48,7 @@ struct request_funnel {
   std::size_t tolerated = 0;        // usable: past every stage
   std::string constraint;           // the constraint that limits the usable devices most ("matchAttribute x"), if any
   std::size_t constraint_best = 0;  // its largest group sharing a value, or its number of distinct values
-  cause verdict = cause::fits;
+  model::explanation_code verdict = model::explanation_code::fits;
   std::string message;
   std::vector<device_verdict> devices;  // when asked for: every reachable device, in the order the search visits them
 };

@@ -172,6 +172,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   auto& tainted = found.tainted;
   auto& cel_errors = found.cel_errors;
   std::size_t all_takes = 0;  // with All: the devices the request must take
+  using stage = model::funnel_stage;
   for (std::uint32_t ix = 0; ix < n.devices.size(); ++ix) {
     const auto& d = n.devices[ix];
     if (d.slice->per_device_node_selection.value_or(false)) {

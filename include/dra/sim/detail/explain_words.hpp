@@ -1,4 +1,4 @@
-// Words for explanations: cause codes, counter and attribute names as people read them, lists joined in prose.
+// Words for explanations: counter and attribute names as people read them, lists joined in prose.
 #pragma once
 
 #include <dra/core/text.hpp>
@@ -12,55 +12,7 @@
 #include <variant>
 #include <vector>
 
-namespace dra::sim {
-
-// Why a request cannot be satisfied on a node (the scenario format's explanation codes); `fits` when it can.
-enum class cause : std::uint8_t {
-  fits,
-  node_selection,
-  pool,
-  device_class,
-  selector,
-  in_use,
-  counters,
-  capacity,
-  taint,
-  constraint,
-  count,
-  conflict
-};
-
-[[nodiscard]] constexpr std::string_view code_of(cause c) noexcept {
-  switch (c) {
-    case cause::fits:
-      return "fits";
-    case cause::node_selection:
-      return "node-selection";
-    case cause::pool:
-      return "pool";
-    case cause::device_class:
-      return "class";
-    case cause::selector:
-      return "selector";
-    case cause::in_use:
-      return "in-use";
-    case cause::counters:
-      return "counters";
-    case cause::capacity:
-      return "capacity";
-    case cause::taint:
-      return "taint";
-    case cause::constraint:
-      return "constraint";
-    case cause::count:
-      return "count";
-    case cause::conflict:
-      return "conflict";
-  }
-  return "fits";
-}
-
-namespace detail {
+namespace dra::sim::detail {
 
 // "a", "a and b", "a, b and c"; more than `limit` names end in "and N more".
 [[nodiscard]] inline std::string prose_list(const std::vector<std::string>& names, std::size_t limit = 6) {
@@ -133,5 +85,4 @@ inline void add_unique(std::vector<std::string>& into, std::string value) {
 
 [[nodiscard]] inline std::string devices_word(std::size_t n) { return n == 1 ? "device" : "devices"; }
 
-}  // namespace detail
-}  // namespace dra::sim
+}  // namespace dra::sim::detail
