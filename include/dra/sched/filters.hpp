@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dra/alloc/node_match.hpp>
+#include <dra/model/explanation_codes.hpp>
 #include <dra/model/workload.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
@@ -16,30 +17,8 @@
 
 namespace dra::sched {
 
-// Why a node was refused, as an explanation code: one per filter (NodeResourcesFit has two).
-enum class node_reason_code : std::uint8_t {
-  node_unschedulable,  // NodeUnschedulable: cordoned, and the pod does not tolerate it
-  node_name,           // NodeName: the pod names another node
-  node_taint,          // TaintToleration: a NoSchedule or NoExecute taint the pod does not tolerate
-  node_affinity,       // NodeAffinity: nodeSelector or required node affinity
-  resources,           // NodeResourcesFit: not enough of a resource left
-  too_many_pods,       // NodeResourcesFit: the node's `pods` allocatable is reached
-  claims,              // DynamicResources: the pod's claims do not fit (the runner's part)
-};
-
-// The code's name in explanations: "node-unschedulable", "node-name", ...
-[[nodiscard]] constexpr std::string_view code_name(node_reason_code code) noexcept {
-  switch (code) {
-    case node_reason_code::node_unschedulable: return "node-unschedulable";
-    case node_reason_code::node_name: return "node-name";
-    case node_reason_code::node_taint: return "node-taint";
-    case node_reason_code::node_affinity: return "node-affinity";
-    case node_reason_code::resources: return "resources";
-    case node_reason_code::too_many_pods: return "too-many-pods";
-    case node_reason_code::claims: return "claims";
-  }
-  return "";
-}
+// Why a node was refused, as an explanation code (model::name_of writes it: "node-taint").
+using node_reason_code = model::pod_reason_code;
 
 // One reason a node gives, in kube-scheduler's words ("Insufficient cpu").
 struct node_reason {

@@ -27,7 +27,7 @@ inline void write_pod_outcome(json::writer& w, const model::scenario& s, const p
     w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(p.nodes)).key("reasons").begin_array();
     for (const auto& r : p.reasons)
       w.begin_object()
-          .field("code", sched::code_name(r.reason.code))
+          .field("code", model::name_of(r.reason.code))
           .field("nodes", static_cast<std::int64_t>(r.nodes))
           .field("message", r.reason.message)
           .end_object();
