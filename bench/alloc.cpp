@@ -1,6 +1,6 @@
 // Allocator benchmarks: a MIG node with counters and a matchAttribute constraint, a 500-node cluster run through the
 // scenario runner, shared NICs with capacity requests, a hopeless request (17 devices on a node with 16), and the
-// families of claims with no solution that issue #14 asks to end at once.
+// families of claims with no solution, each to be answered at once.
 #include <dra/cel/selector.hpp>
 
 #include <dra/alloc/allocator.hpp>
@@ -281,7 +281,7 @@ void BM_SeventeenOfSixteen(benchmark::State& state) {
 }
 BENCHMARK(BM_SeventeenOfSixteen)->Unit(benchmark::kMicrosecond);
 
-// (e) Claims with no solution (issue #14: each answered in under 1 ms of search). One node, one slice of `devices`
+// (e) Claims with no solution (each to be answered in under 1 ms of search). One node, one slice of `devices`
 // devices with a `numa` value (groups of 8) and a `low` flag (the first four).
 struct hopeless_family {
   arena names;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times whole-process `dra allocate` on the cluster-scale scenarios of issue #14 (written by
+# Times whole-process `dra allocate` on the cluster-scale scenarios (written by
 # bench/cluster_scenarios.cpp) and checks how many claims each allocates; and whole-process
 # `dra summary` on the ingest benchmark's 100 MB of slices (slices-1400: the target is 500 MB/s),
 # checking the pools and devices it counts.
@@ -34,22 +34,29 @@ while (($#)); do
   esac
 done
 
-# Scenario, the dra command timed, the issue's whole-process target (ms), and the counts its
+# Scenario, the dra command timed, the whole-process target (ms), and the counts its
 # shape implies: allocated, unschedulable, error (for summary: slices, pools, devices).
 #  gpus-500x8: 4,000 one-GPU claims on 500 x 8 GPUs: every GPU taken.
 #  mig-64: 480 whole GPUs + 120 MIG partitions on 512 A100s: the last 12 whole-GPU pods fit nowhere.
+#  gpus-500x8-nodes, mig-64-nodes: the same with nodes and pods as real clusters carry them (labels, a GPU
+#    taint, allocatable; requests, a node selector, the toleration): the node filters may cost 10 % at most.
+#  nodes-5000: 5,000 nodes, 40,000 bound pods, 1,000 pending pods with node selectors and tolerations, no claims
+#    (the pods' own placements are not counted here: every pending pod fits).
 #  partitionable-100: 2,000 init claims take one two-counter device per pool, then 2,000 pods
 #    take the two single-counter devices left in one pool each.
 #  consumable-100: 2,000 pods x 2 x 40Gi on 2,000 pools of two 80Gi shareable devices; the second one
 #    also gives out its whole `counters` capacity (no request policy) to its first allocation, so a
 #    pool takes three requests: room for 3,000 pods.
-#  hopeless: six claims with no solution on one node, one per family of issue #14 (counts, a
+#  hopeless: six claims with no solution on one node, one per family of hopeless searches (counts, a
 #    matchAttribute group, distinct values, and one that only interchangeable devices end).
 #  slices-1400: 101.6 MB of ResourceSlices (1,400 nodes of 8 A100s with every MIG placement);
 #    500 MB/s is 203 ms.
 scenarios=(
   "gpus-500x8 allocate 150 4000 0 0"
+  "gpus-500x8-nodes allocate 165 4000 0 0"
   "mig-64 allocate 100 588 12 0"
+  "mig-64-nodes allocate 110 588 12 0"
+  "nodes-5000 allocate 1000 0 0 0"
   "partitionable-100 allocate 500 4000 0 0"
   "consumable-100 allocate 300 2000 0 0"
   "hopeless allocate 50 0 6 0"

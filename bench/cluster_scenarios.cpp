@@ -1,4 +1,4 @@
-// Writes the four cluster-scale scenarios of issue #14 as scenario files (JSON Lists) for
+// Writes the cluster-scale scenarios as scenario files (JSON Lists) for
 // `dra allocate`: 500 nodes x 8 GPUs, 64 MIG nodes, and the 100-node scheduler_perf
 // "partitionable devices" and "consumable capacity" shapes; and the ingest benchmark's 100 MB
 // of slices (bench/slice_corpus.hpp) for `dra summary`. Plain C++20, no dra headers,
@@ -162,6 +162,53 @@ std::string pod_with_template(std::string_view namespace_, std::string_view name
   return pod(namespace_, name, entry, "resourceClaimTemplateName", template_name);
 }
 
+// --- The scheduling fields real nodes and pods carry (docs/scheduling.md), for the `-nodes` variants. ---
+
+// A node as kubectl shows one: zone and instance-type labels, a taint that keeps pods without a GPU toleration
+// away (`gpu`), and allocatable cpu, memory and pods.
+std::string scheduling_node(const std::string& name, std::string_view zone, bool gpu_taint,
+                            const std::vector<std::pair<std::string, std::string>>& extra_labels = {}) {
+  object labels;
+  labels.str("kubernetes.io/hostname", name)
+      .str("kubernetes.io/os", "linux")
+      .str("node.kubernetes.io/instance-type", "p5.48xlarge")
+      .str("topology.kubernetes.io/zone", zone);
+  for (const auto& [key, value] : extra_labels) labels.str(key, value);
+  object spec;
+  if (gpu_taint)
+    spec.raw("taints", array({object{}.str("key", "nvidia.com/gpu").str("value", "present").str("effect", "NoSchedule").json()}));
+  return object{}
+      .str("apiVersion", "v1")
+      .str("kind", "Node")
+      .obj("metadata", metadata(name).obj("labels", labels))
+      .obj("spec", spec)
+      .obj("status", object{}.obj("allocatable", object{}.str("cpu", "191450m").str("memory", "2000Gi").str("pods", "110")))
+      .json();
+}
+
+// A pod's spec fields for the scheduler: a container's requests, a GPU toleration, a node selector.
+object scheduled_pod_spec(std::string_view cpu, std::string_view memory, std::string_view zone) {
+  object selector;
+  selector.str("kubernetes.io/os", "linux");
+  if (!zone.empty()) selector.str("topology.kubernetes.io/zone", zone);
+  object spec;
+  spec.obj("nodeSelector", selector);
+  spec.raw("tolerations", array({object{}.str("key", "nvidia.com/gpu").str("operator", "Exists").str("effect", "NoSchedule").json()}));
+  spec.raw("containers", array({object{}
+                                    .str("name", "main")
+                                    .str("image", "registry.example.com/trainer:1.0")
+                                    .obj("resources", object{}.obj("requests", object{}.str("cpu", cpu).str("memory", memory)))
+                                    .json()}));
+  return spec;
+}
+
+// A pending pod with one claim from a template and the scheduling fields above.
+std::string scheduled_pod_with_template(std::string_view name, std::string_view template_name) {
+  object spec = scheduled_pod_spec("4", "16Gi", "");
+  spec.raw("resourceClaims", array({object{}.str("name", "gpu").str("resourceClaimTemplateName", template_name).json()}));
+  return object{}.str("apiVersion", "v1").str("kind", "Pod").obj("metadata", metadata(name, "default")).obj("spec", spec).json();
+}
+
 object pool(std::string_view name, int slices) {
   return object{}.str("name", name).num("generation", 1).num("resourceSliceCount", slices);
 }
@@ -233,13 +280,16 @@ class scenario_file {
 
 // (a) 500 nodes, each with a node-local pool of 8 identical GPUs; 4,000 pods, each with one claim
 // (from a template) for one GPU. Every GPU is taken, every claim allocated.
-scenario_file gpus_500x8() {
+// With `node_fields` (gpus-500x8-nodes), the nodes carry labels, a GPU taint and allocatable, and the pods requests,
+// a node selector and the toleration, as a real cluster's do: the same placements, through the node filters.
+scenario_file gpus_500x8(bool node_fields) {
   constexpr int nodes = 500, gpus = 8, pods = 4000;
   constexpr std::string_view driver = "gpu.example.com";
   scenario_file s;
   s.add(device_class(driver, "device.driver == 'gpu.example.com'"));
   s.add(claim_template("default", "single-gpu", claim_spec({request("gpu", exact_request(driver))})));
-  for (int i = 0; i < nodes; ++i) s.add(node("node-" + n(i)));
+  for (int i = 0; i < nodes; ++i)
+    s.add(node_fields ? scheduling_node("node-" + n(i), i % 2 ? "zone-b" : "zone-a", true) : node("node-" + n(i)));
   for (int i = 0; i < nodes; ++i) {
     const std::string name = "node-" + n(i);
     std::vector<std::string> devices;
@@ -258,7 +308,9 @@ scenario_file gpus_500x8() {
     s.add(resource_slice(name + "-" + std::string(driver),
                          slice_spec_on_node(driver, name, 1).raw("devices", array(devices))));
   }
-  for (int p = 0; p < pods; ++p) s.add(pod_with_template("default", "pod-" + n(p), "gpu", "single-gpu"));
+  for (int p = 0; p < pods; ++p)
+    s.add(node_fields ? scheduled_pod_with_template("pod-" + n(p), "single-gpu")
+                      : pod_with_template("default", "pod-" + n(p), "gpu", "single-gpu"));
   return s;
 }
 
@@ -346,7 +398,8 @@ void add_a100_devices(int node_index, int g, const std::string& set, std::vector
 // slice when they consume counters: a pool of three slices per node.
 // 600 pods, one claim each from a template, in a fixed cycle of whole GPUs and MIG partitions
 // that asks for more than the 512 GPUs hold: the last whole-GPU pods find no room.
-scenario_file mig_64() {
+// With `node_fields` (mig-64-nodes): nodes and pods with scheduling fields, as gpus_500x8 has them.
+scenario_file mig_64(bool node_fields) {
   constexpr int nodes = 64, gpus = 8, pods = 600;
   constexpr std::string_view driver = "gpu.nvidia.com";
   scenario_file s;
@@ -360,7 +413,10 @@ scenario_file mig_64() {
     s.add(claim_template("default", "mig-" + std::string(profile.name.substr(0, 2)),
                          claim_spec({request("mig", exact_request("mig.nvidia.com", selector))})));
   }
-  for (int i = 0; i < nodes; ++i) s.add(node("dgx-a100-" + n(i), {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}}));
+  for (int i = 0; i < nodes; ++i)
+    s.add(node_fields ? scheduling_node("dgx-a100-" + n(i), i % 2 ? "zone-b" : "zone-a", true,
+                                        {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}})
+                      : node("dgx-a100-" + n(i), {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}}));
   for (int i = 0; i < nodes; ++i) {
     const std::string name = "dgx-a100-" + n(i);
     std::vector<std::string> sets;
@@ -385,7 +441,41 @@ scenario_file mig_64() {
     const int in_cycle = p % 20;
     return in_cycle % 5 == 4 ? partitions[static_cast<std::size_t>(in_cycle / 5)] : std::string_view("whole-gpu");
   };
-  for (int p = 0; p < pods; ++p) s.add(pod_with_template("default", "pod-" + n(p), "gpu", kind(p)));
+  for (int p = 0; p < pods; ++p)
+    s.add(node_fields ? scheduled_pod_with_template("pod-" + n(p), kind(p))
+                      : pod_with_template("default", "pod-" + n(p), "gpu", kind(p)));
+  return s;
+}
+
+// (g) A 5,000-node cluster as kubectl shows it, without DRA: 40,000 bound, running pods with cpu and memory requests
+// (8 a node), then 1,000 pending pods with a zone node selector and the GPU toleration (half the nodes are tainted),
+// each asking 4 cpu: the node half alone, at the scale Kubernetes supports.
+scenario_file nodes_5000() {
+  constexpr int nodes = 5000, bound_per_node = 8, pending = 1000;
+  scenario_file s;
+  for (int i = 0; i < nodes; ++i) s.add(scheduling_node("node-" + n(i), i % 3 == 0 ? "zone-a" : (i % 3 == 1 ? "zone-b" : "zone-c"), i % 2 == 0));
+  for (int i = 0; i < nodes; ++i)
+    for (int b = 0; b < bound_per_node; ++b) {
+      object spec = scheduled_pod_spec("20", "200Gi", "");
+      spec.str("nodeName", "node-" + n(i)).str("schedulerName", "default-scheduler").str("restartPolicy", "Always");
+      s.add(object{}
+                .str("apiVersion", "v1")
+                .str("kind", "Pod")
+                .obj("metadata", metadata("running-" + n(i) + "-" + n(b), "default")
+                                     .str("uid", "uid-" + n(i) + "-" + n(b))
+                                     .str("creationTimestamp", "2026-11-01T00:00:00Z"))
+                .obj("spec", spec)
+                .obj("status", object{}.str("phase", "Running").str("podIP", "10.0.0.1").str("qosClass", "Burstable"))
+                .json());
+    }
+  for (int p = 0; p < pending; ++p)
+    s.add(object{}
+              .str("apiVersion", "v1")
+              .str("kind", "Pod")
+              .obj("metadata", metadata("pending-" + n(p), "default").str("creationTimestamp", "2026-11-02T00:00:00Z"))
+              .obj("spec", scheduled_pod_spec("4", "16Gi", p % 2 ? "zone-b" : "zone-c"))
+              .obj("status", object{}.str("phase", "Pending"))
+              .json());
   return s;
 }
 
@@ -522,7 +612,7 @@ scenario_file consumable_100() {
   return s;
 }
 
-// (e) Claims with no solution, each in one of the families issue #14 asks to end at once (< 1 ms of search, < 50 ms
+// (e) Claims with no solution, each in one of the families that must end at once (< 1 ms of search, < 50 ms
 // for the whole process): one node with 30 GPUs (the first four "low") and 128 accelerators in NUMA groups of 8;
 // 31 GPUs split over 2, 3 and 4 requests; 9 accelerators of one NUMA group; 17 distinct NUMA values of 16; and 16
 // GPUs plus 3 and 2 low ones (no count catches it: interchangeable devices do).
@@ -571,7 +661,8 @@ scenario_file hopeless() {
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: cluster_scenarios OUTDIR\n"
-                 "writes OUTDIR/{gpus-500x8,mig-64,partitionable-100,consumable-100,hopeless,slices-1400}.json\n";
+                 "writes OUTDIR/{gpus-500x8,gpus-500x8-nodes,mig-64,mig-64-nodes,nodes-5000,partitionable-100,\n"
+                 "               consumable-100,hopeless,slices-1400}.json\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
@@ -582,8 +673,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::vector<std::pair<std::string_view, scenario_file (*)()>> scenarios = {
-      {"gpus-500x8.json", gpus_500x8},
-      {"mig-64.json", mig_64},
+      {"gpus-500x8.json", [] { return gpus_500x8(false); }},
+      {"gpus-500x8-nodes.json", [] { return gpus_500x8(true); }},
+      {"mig-64.json", [] { return mig_64(false); }},
+      {"mig-64-nodes.json", [] { return mig_64(true); }},
+      {"nodes-5000.json", nodes_5000},
       {"partitionable-100.json", partitionable_100},
       {"consumable-100.json", consumable_100},
       {"hopeless.json", hopeless}};

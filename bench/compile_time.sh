@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times how long one translation unit that loads a scenario, validates it and allocates takes to compile (issue #15:
+# Times how long one translation unit that loads a scenario, validates it and allocates takes to compile (the target:
 # ≤ 20 s at -O2): examples/allocate_claims.cpp against the header-only engine (dra/dra.hpp), and
 # examples/allocate_compiled.cpp against the optional compiled component (dra/compiled.hpp), plus the component's
 # own source (src/compiled.cpp), which a program compiles once. Also: the umbrella header alone (what every file that

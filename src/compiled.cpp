@@ -31,7 +31,8 @@ template <class Policy>
 allocation_report run(const model::scenario& s, Policy policy, alloc::features features) {
   const cel::selector_engine engine;
   sim::run_report report = sim::run_scenario(s, engine, features, std::move(policy));
-  return {std::move(report.outcomes), std::move(report.warnings), report.search_steps};
+  std::string document = sim::output_document(s, report);
+  return {std::move(report.outcomes), std::move(document), std::move(report.warnings), report.search_steps};
 }
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <dra/json/ingest.hpp>
 #include <dra/json/yaml.hpp>
 #include <dra/sim/explain.hpp>
+#include <dra/sim/run_output.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 
@@ -27,7 +28,7 @@ namespace dra_cli {
 namespace detail {
 
 // One line per allocated device; claims that did not get devices say why.
-inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, std::ostream& out) {
+inline void print_claims(const std::vector<dra::model::claim_outcome>& outcomes, std::ostream& out) {
   struct row {
     std::string claim, node, device, consumed;
     bool note = false;  // a line of its own (an explanation), not a table row
@@ -81,6 +82,25 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
   }
 }
 
+// One line per pending pod: its node, or why it has none.
+inline void print_pods(const dra::model::scenario& s, const std::vector<dra::sim::pod_outcome>& pods, std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> rows{{"POD", "NODE"}};
+  for (const auto& p : pods)
+    rows.emplace_back(dra::model::namespaced_name(s.pods[p.pod].object.meta.namespace_, s.pods[p.pod].object.meta.name),
+                      p.node ? *p.node : "- " + p.unschedulable);
+  std::size_t width = 0;
+  for (const auto& [pod, node] : rows) width = std::max(width, pod.size());
+  for (const auto& [pod, node] : rows) out << pod << std::string(width - pod.size() + 2, ' ') << node << "\n";
+}
+
+// The claims' table, then (when the scenario has pending pods) the pods'.
+inline void print_table(const dra::model::scenario& s, const dra::sim::run_report& report, std::ostream& out) {
+  print_claims(report.outcomes, out);
+  if (report.pods.empty()) return;
+  out << "\n";
+  print_pods(s, report.pods, out);
+}
+
 }  // namespace detail
 
 // Scenario runs try nodes on every core the machine offers (the results are the same on any number).
@@ -88,11 +108,12 @@ inline void print_table(const std::vector<dra::model::claim_outcome>& outcomes, 
   return {.threads = std::max(1u, std::thread::hardware_concurrency())};
 }
 
-// allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim is
-// unschedulable, else 0.
-[[nodiscard]] inline int allocate_exit_code(const std::vector<dra::model::claim_outcome>& outcomes) {
-  if (std::ranges::any_of(outcomes, [](const auto& o) { return o.error() != nullptr; })) return 1;
-  if (std::ranges::any_of(outcomes, [](const auto& o) { return o.allocated() == nullptr; })) return 3;
+// allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim or a pod is
+// unschedulable (a pod waiting for its scheduling gates is not), else 0.
+[[nodiscard]] inline int allocate_exit_code(const dra::sim::run_report& report) {
+  if (std::ranges::any_of(report.outcomes, [](const auto& o) { return o.error() != nullptr; })) return 1;
+  if (std::ranges::any_of(report.outcomes, [](const auto& o) { return o.allocated() == nullptr; })) return 3;
+  if (std::ranges::any_of(report.pods, [](const auto& p) { return !p.node && !p.gated; })) return 3;
   return 0;
 }
 
@@ -113,14 +134,14 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
       return 1;
     }
     out << *written;
-    return allocate_exit_code(report.outcomes);
+    return allocate_exit_code(report);
   }
   const bool json = call.output_given ? call.output == output_format::json : isatty(fileno(stdout)) == 0;
   if (json)
-    out << dra::json::output_document(report.outcomes);
+    out << dra::sim::output_document(doc.scenario(), report);
   else
-    detail::print_table(report.outcomes, out);
-  return allocate_exit_code(report.outcomes);
+    detail::print_table(doc.scenario(), report, out);
+  return allocate_exit_code(report);
 }
 
 // The features --features names (all by default); nullopt, with a message on `err`, when it is invalid.

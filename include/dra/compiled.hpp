@@ -55,6 +55,7 @@ class scenario_document {
 // What dra::sim::run_scenario reports, for the common uses. The outcomes borrow from the scenario.
 struct allocation_report {
   std::vector<model::claim_outcome> outcomes;  // one per pending claim, in processing order
+  std::string document;                        // the dra command's output document: results, and pods when pending
   std::vector<std::string> warnings;           // claims that do not exist, ...
   std::uint64_t search_steps = 0;
 };
@@ -67,7 +68,7 @@ struct allocation_report {
 [[nodiscard]] allocation_report allocate(const model::scenario& s, alloc::shared_capacity policy,
                                          alloc::features features = alloc::features::all());
 
-// dra::json::output_document: {"results": [...]} as the dra command writes it.
+// dra::json::output_document: {"results": [...]} alone (allocation_report::document adds the pods).
 [[nodiscard]] std::string output_document(std::span<const model::claim_outcome> outcomes, int indent = 2);
 
 }  // namespace dra::compiled

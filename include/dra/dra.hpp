@@ -7,5 +7,6 @@
 #include <dra/flatten.hpp>
 #include <dra/json.hpp>
 #include <dra/model.hpp>
+#include <dra/sched.hpp>
 #include <dra/sim.hpp>
 #include <dra/validate.hpp>

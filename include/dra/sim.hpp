@@ -7,6 +7,7 @@
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/node_usage.hpp>
 #include <dra/sim/occupancy.hpp>
+#include <dra/sim/run_output.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 #include <dra/sim/select.hpp>

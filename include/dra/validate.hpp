@@ -10,3 +10,4 @@
 #include <dra/validate/resource_slice.hpp>
 #include <dra/validate/scenario.hpp>
 #include <dra/validate/unknown_fields.hpp>
+#include <dra/validate/workload.hpp>

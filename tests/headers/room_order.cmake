@@ -8,9 +8,9 @@ if(NOT INCLUDE_DIR)
 endif()
 get_filename_component(INCLUDE_DIR "${INCLUDE_DIR}" ABSOLUTE)
 # The documented order: a room may include the rooms before it in this list.
-set(rooms core model json flatten cel validate alloc sim)
+set(rooms core model json flatten cel validate alloc sched sim)
 # A qualified name reaching a room's detail namespace: `dra::detail` is core's, `[dra::]<room>::detail` the room's.
-set(detail_name_regex "(^|[^A-Za-z0-9_])(dra|model|json|flatten|cel|validate|alloc|sim)::detail([^A-Za-z0-9_]|$)")
+set(detail_name_regex "(^|[^A-Za-z0-9_])(dra|model|json|flatten|cel|validate|alloc|sched|sim)::detail([^A-Za-z0-9_]|$)")
 set(detail_include_regex "^[ \t]*#[ \t]*include[ \t]*<dra/([a-z_]+)/detail/")
 set(violations "")
 set(checked 0)

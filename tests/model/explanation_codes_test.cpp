@@ -41,7 +41,9 @@ TEST(ExplanationNames, EveryValueRoundTripsThroughItsName) {
   expect_round_trips(model::explanation_code::conflict);
   expect_round_trips(model::funnel_stage::usable);
   expect_round_trips(model::claim_status::already_allocated);
+  expect_round_trips(model::pod_reason_code::scheduling_gated);
 }
+
 
 TEST(ExplanationNames, LookupIsExact) {
   EXPECT_EQ(model::from_name<model::explanation_code>("in-use"), model::explanation_code::in_use);
@@ -105,6 +107,20 @@ TEST(ExplanationNames, AreTheDocumentedCodes) {
                             {stage::taint, "taint"},
                             {stage::usable, "usable"}},
                            explain);
+}
+
+TEST(ExplanationNames, PodReasonCodesAreTheDocumentedOnes) {
+  using code = model::pod_reason_code;
+  const std::string scheduling = dra_test::read_file(dra_test::source_dir() + "/docs/scheduling.md");
+  expect_documented<code>({{code::node_unschedulable, "node-unschedulable"},
+                           {code::node_name, "node-name"},
+                           {code::node_taint, "node-taint"},
+                           {code::node_affinity, "node-affinity"},
+                           {code::resources, "resources"},
+                           {code::too_many_pods, "too-many-pods"},
+                           {code::claims, "claims"}},
+                          doc_section(scheduling, "## The filters", "## The answer per pod"));
+  expect_documented<code>({{code::scheduling_gated, "scheduling-gated"}}, doc_section(scheduling, "## The queue", "## The filters"));
 }
 
 }  // namespace

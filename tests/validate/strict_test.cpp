@@ -25,7 +25,7 @@ TEST(Strict, ReportsEveryUnknownFieldWithItsPath) {
     {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns","managedFields":[]},
      "spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu","selector":[{"cel":{"expression":"true"}}]}}]}},
      "extra":1},
-    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[]}}]})");
+    {"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"ns"},"spec":{"containers":[]}}]})");
   ASSERT_EQ(errors.size(), 2u) << validate_test::dump(errors);
   EXPECT_EQ(errors[0].to_string(),
             "ResourceClaim/ns/c: spec.devices.requests[0].exactly.selector: unknown field "

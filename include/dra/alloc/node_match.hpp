@@ -89,24 +89,33 @@ namespace detail {
 
 }  // namespace detail
 
+// One NodeSelectorTerm: its requirements ANDed; a term without requirements matches nothing. A malformed
+// requirement is an error.
+[[nodiscard]] inline result<bool> node_selector_term_matches(const model::node_selector_term& term,
+                                                             const model::node& node) {
+  if (term.match_expressions.empty() && term.match_fields.empty()) return false;
+  bool matches = true;
+  for (const auto& r : term.match_expressions) {
+    auto m = detail::label_requirement_matches(r, node);
+    if (!m) return m.error();
+    matches = matches && *m;
+  }
+  for (const auto& r : term.match_fields) {
+    auto m = detail::field_requirement_matches(r, node);
+    if (!m) return m.error();
+    matches = matches && *m;
+  }
+  return matches;
+}
+
 // NodeSelector semantics: terms ORed, requirements of a term ANDed, a term
 // without requirements matches nothing. Malformed requirements are errors.
 [[nodiscard]] inline result<bool> node_selector_matches(const model::node_selector& selector, const model::node& node) {
   bool matched = false;
   for (const auto& term : selector.terms) {
-    if (term.match_expressions.empty() && term.match_fields.empty()) continue;
-    bool term_matches = true;
-    for (const auto& r : term.match_expressions) {
-      auto m = detail::label_requirement_matches(r, node);
-      if (!m) return m.error();
-      term_matches = term_matches && *m;
-    }
-    for (const auto& r : term.match_fields) {
-      auto m = detail::field_requirement_matches(r, node);
-      if (!m) return m.error();
-      term_matches = term_matches && *m;
-    }
-    matched = matched || term_matches;
+    auto m = node_selector_term_matches(term, node);
+    if (!m) return m.error();
+    matched = matched || *m;
   }
   return matched;
 }

@@ -326,10 +326,9 @@ template <class T>
   return std::move(w).str();
 }
 
-// The dra command's output document: {"results": [...]}.
-[[nodiscard]] inline std::string output_document(std::span<const model::claim_outcome> outcomes, int indent = 2) {
-  writer w(indent);
-  w.begin_object().key("results").begin_array();
+// The `results` array of the dra command's output document: one entry per claim outcome.
+inline void write_results(writer& w, std::span<const model::claim_outcome> outcomes) {
+  w.key("results").begin_array();
   for (const auto& o : outcomes) {
     w.begin_object().field("claim", o.claim).key("node");
     const auto* allocated = o.allocated();
@@ -358,7 +357,15 @@ template <class T>
     if (const auto* failure = o.error()) w.field("error", failure->to_string());
     w.end_object();
   }
-  w.end_array().end_object();
+  w.end_array();
+}
+
+// The dra command's output document: {"results": [...]}.
+[[nodiscard]] inline std::string output_document(std::span<const model::claim_outcome> outcomes, int indent = 2) {
+  writer w(indent);
+  w.begin_object();
+  write_results(w, outcomes);
+  w.end_object();
   std::string out = std::move(w).str();
   if (indent > 0) out += '\n';
   return out;

@@ -101,6 +101,7 @@ struct object_meta {
   text name;
   text namespace_;
   text uid;
+  text creation_timestamp;  // RFC 3339 as written ("" when absent): the scheduling queue's tie-break
   sorted_map<text> labels;
   sorted_map<text> annotations;
   friend bool operator==(const object_meta&, const object_meta&) = default;

@@ -32,6 +32,19 @@ enum class explanation_code : std::uint8_t {
 // The stage of the diagnosis funnel at which a device drops out for a request; `usable` when it passes them all.
 enum class funnel_stage : std::uint8_t { pool, device_class, selector, in_use, counters, capacity, taint, usable };
 
+// Why a node refuses a pending pod, or why the pod is not tried at all: one per kube-scheduler filter
+// (NodeResourcesFit has two), the DynamicResources plugin's, and the scheduling gates'.
+enum class pod_reason_code : std::uint8_t {
+  node_unschedulable,  // NodeUnschedulable: cordoned, and the pod does not tolerate it
+  node_name,           // NodeName: the pod names another node
+  node_taint,          // TaintToleration: a NoSchedule or NoExecute taint the pod does not tolerate
+  node_affinity,       // NodeAffinity: nodeSelector or required node affinity
+  resources,           // NodeResourcesFit: not enough of a resource left
+  too_many_pods,       // NodeResourcesFit: the node's `pods` allocatable is reached
+  claims,              // DynamicResources: the pod's claims do not fit, or are allocated elsewhere
+  scheduling_gated,    // the pod waits for its scheduling gates
+};
+
 // What `dra explain` found a named claim to be.
 enum class claim_status : std::uint8_t { allocated, unschedulable, error, not_found, already_allocated };
 
@@ -57,6 +70,20 @@ struct enum_names<funnel_stage> {
       {funnel_stage::pool, "pool"},     {funnel_stage::device_class, "class"}, {funnel_stage::selector, "selector"},
       {funnel_stage::in_use, "in-use"}, {funnel_stage::counters, "counters"},  {funnel_stage::capacity, "capacity"},
       {funnel_stage::taint, "taint"},   {funnel_stage::usable, "usable"},
+  };
+};
+
+template <>
+struct enum_names<pod_reason_code> {
+  static constexpr std::pair<pod_reason_code, std::string_view> table[] = {
+      {pod_reason_code::node_unschedulable, "node-unschedulable"},
+      {pod_reason_code::node_name, "node-name"},
+      {pod_reason_code::node_taint, "node-taint"},
+      {pod_reason_code::node_affinity, "node-affinity"},
+      {pod_reason_code::resources, "resources"},
+      {pod_reason_code::too_many_pods, "too-many-pods"},
+      {pod_reason_code::claims, "claims"},
+      {pod_reason_code::scheduling_gated, "scheduling-gated"},
   };
 };
 

@@ -1,15 +1,31 @@
-// Node and Pod: the parts of core/v1 objects that device allocation needs.
+// Node and Pod: the parts of core/v1 objects that scheduling and device allocation look at.
 #pragma once
 
+#include <dra/core/quantity.hpp>
 #include <dra/model/common.hpp>
+#include <dra/model/resource_slice.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace dra::model {
 
+// core/v1 Taint has DeviceTaint's fields (key, value, effect, timeAdded); effects NoSchedule, PreferNoSchedule,
+// NoExecute.
+using node_taint = device_taint;
+// core/v1 Toleration has DeviceToleration's fields and operators (Equal, Exists).
+using pod_toleration = device_toleration;
+
+// Resource amounts by name ("cpu", "memory", "nvidia.com/gpu", "hugepages-2Mi", "pods"), sorted by name.
+using resource_list = sorted_map<quantity>;
+
 struct node {
   object_meta meta;  // name and labels are what node selectors look at
+  bool unschedulable = false;                // spec.unschedulable: cordoned
+  std::vector<node_taint> taints;            // spec.taints
+  std::optional<resource_list> allocatable;  // status.allocatable; absent: the node's resources are not limited
+  std::vector<text> declared_features;       // status.declaredFeatures
   friend bool operator==(const node&, const node&) = default;
 };
 
@@ -30,12 +46,37 @@ struct pod_resource_claim_status {
   friend bool operator==(const pod_resource_claim_status&, const pod_resource_claim_status&) = default;
 };
 
+// A container or init container: what it requests, and whether it is a sidecar (an init container with
+// restartPolicy Always, which keeps running beside the regular containers).
+struct container {
+  text name;
+  resource_list requests;  // resources.requests
+  resource_list limits;    // resources.limits: a request left unset defaults to its limit
+  bool sidecar = false;    // restartPolicy: Always (init containers only)
+  friend bool operator==(const container&, const container&) = default;
+};
+
 struct pod {
   object_meta meta;
   std::vector<pod_resource_claim> resource_claims;
   std::optional<text> node_name;
   std::vector<pod_resource_claim_status> resource_claim_statuses;  // status.resourceClaimStatuses
+
+  sorted_map<text> node_selector;                         // spec.nodeSelector
+  std::optional<model::node_selector> required_node_affinity;  // affinity.nodeAffinity.requiredDuringScheduling…
+  std::vector<pod_toleration> tolerations;                 // spec.tolerations
+  std::vector<container> init_containers;                  // spec.initContainers, in order
+  std::vector<container> containers;                       // spec.containers
+  resource_list overhead;                                  // spec.overhead
+  std::optional<resource_list> pod_requests;               // spec.resources.requests (pod-level resources)
+  std::optional<resource_list> pod_limits;                 // spec.resources.limits
+  std::int32_t priority = 0;                               // spec.priority (absent: 0)
+  std::vector<text> scheduling_gates;                      // spec.schedulingGates[].name
+  text phase;                                              // status.phase ("" when absent)
   friend bool operator==(const pod&, const pod&) = default;
 };
+
+// A pod runs to completion once its phase is Succeeded or Failed: its node no longer counts its requests.
+[[nodiscard]] inline bool is_terminal(const pod& p) noexcept { return p.phase == "Succeeded" || p.phase == "Failed"; }
 
 }  // namespace dra::model

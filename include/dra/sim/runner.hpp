@@ -7,7 +7,12 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sched/fit_error.hpp>
+#include <dra/sched/node_usage.hpp>
+#include <dra/sched/pod_requests.hpp>
+#include <dra/sched/queue.hpp>
 #include <dra/sim/detail/node_trials.hpp>
+#include <dra/sim/detail/pod_nodes.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/node_usage.hpp>
@@ -47,10 +52,22 @@ struct outcome_subject {
   std::optional<std::size_t> pod;        // the pod whose unit of work it was part of
 };
 
+// What became of a pending pod (one neither bound to a node nor finished): the node it was placed on, or why no node
+// takes it, in kube-scheduler's words.
+struct pod_outcome {
+  std::size_t pod = 0;                         // index into scenario.pods
+  std::optional<std::string> node;             // where it was placed
+  std::string unschedulable;                   // when not placed: "0/3 nodes are available: …", or why it waits
+  bool gated = false;                          // held back by its scheduling gates
+  std::size_t nodes = 0;                       // the nodes it was tried on
+  std::vector<sched::reason_count> reasons;    // when not placed: how many nodes gave each reason
+};
+
 // Borrows from the scenario it was run on (names, allocation results).
 struct run_report {
   std::vector<model::claim_outcome> outcomes;  // one per pending claim, in processing order
   std::vector<outcome_subject> subjects;       // what each outcome is about, same order
+  std::vector<pod_outcome> pods;               // one per pending pod, in queue order
   std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
   std::uint64_t search_steps = 0;
@@ -103,8 +120,10 @@ class scenario_run {
 
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
                run_options options = {})
-      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes) {
+      : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes),
+        resources_(nodes_.nodes.size()), run_allocation_(s.claims.size()) {
     for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) node_index_.emplace(nodes_.nodes[i], i);
+    count_bound_pods();
     for (const auto& c : s.claims)
       if (c.object.allocation) state_.add(*c.object.allocation, alloc::object_name(c.object.meta));
     for (const auto& c : s.classes) classes_.push_back(&c.object);
@@ -137,7 +156,7 @@ class scenario_run {
   }
 
   run_report run() && {
-    for (std::size_t p = 0; p < s_.pods.size(); ++p) {
+    for (std::size_t p : sched::queue_order(pods_of(s_))) {
       run_pod(p);
       if constexpr (alloc::uses_facts<Policy>)
         for (const model::device_claim* spec : pod_demand_[p]) demand_.remove(*spec);
@@ -211,8 +230,37 @@ class scenario_run {
     return std::nullopt;
   }
 
+  // What the bound, unfinished pods take of their nodes; and whether any node has fields the filters look at.
+  void count_bound_pods() {
+    std::unordered_map<model::text, std::size_t> by_name;
+    for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
+      const model::node& n = *nodes_.nodes[i];
+      by_name.emplace(n.meta.name, i);
+      node_fields_ = node_fields_ || n.unschedulable || !n.taints.empty() || n.allocatable.has_value();
+    }
+    for (const auto& located : s_.pods) {
+      const model::pod& p = located.object;
+      if (!p.node_name || p.node_name->empty() || model::is_terminal(p)) continue;
+      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) resources_[it->second].add(sched::pod_requests(p));
+    }
+  }
+
+  static std::vector<const model::pod*> pods_of(const model::scenario& s) {
+    std::vector<const model::pod*> out;
+    out.reserve(s.pods.size());
+    for (const auto& p : s.pods) out.push_back(&p.object);
+    return out;
+  }
+
   void run_pod(std::size_t pod_index) {
     const model::pod& pod = s_.pods[pod_index].object;
+    // A finished pod is not scheduled, and its node no longer counts it.
+    if (model::is_terminal(pod)) return;
+    const bool bound = pod.node_name && !pod.node_name->empty();
+    if (!bound && sched::is_gated(pod)) {
+      hold_gated(pod_index);
+      return;
+    }
     std::vector<member> unit;
     std::optional<dra::error> error;
     auto add_claim = [&](std::optional<std::size_t> i) {
@@ -234,9 +282,13 @@ class scenario_run {
       }
       if (auto failure = generate(pod_index, ref, unit); failure && !error) error = std::move(failure);
     }
-    if (unit.empty()) return;
     for (const auto& m : unit)
       if (m.claim) handled_[*m.claim] = true;
+    if (!bound) {
+      place_pending_pod(pod_index, unit, std::move(error));
+      return;
+    }
+    if (unit.empty()) return;
     const model::node* only = nullptr;
     if (pod.node_name) {
       for (const auto* n : nodes_.nodes)
@@ -249,6 +301,95 @@ class scenario_run {
       }
     }
     run_unit(unit, pod_index, only, std::move(error));
+  }
+
+  // A pod held back by its scheduling gates: answered as such, and the pending claims it names wait with it (claims
+  // its templates would make are not made yet).
+  void hold_gated(std::size_t pod_index) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    const std::string reason = "its pod waits: " + std::string(sched::scheduling_gated_reason);
+    for (std::size_t c : claims_named_by(pod)) {
+      if (s_.claims[c].object.allocation || handled_[c]) continue;
+      handled_[c] = true;
+      model::claim_outcome o;
+      o.claim = alloc::object_name(s_.claims[c].object.meta);
+      o.status = model::claim_unschedulable{reason, std::nullopt};
+      report_.outcomes.push_back(std::move(o));
+      report_.subjects.push_back({c, std::nullopt, pod_index});
+    }
+    report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
+  }
+
+  // A pending pod: its unit of work (if any) on the first node its filters leave where its claims fit, as
+  // kube-scheduler's filters then its DynamicResources plugin would; the node takes the pod's requests.
+  void place_pending_pod(std::size_t pod_index, const std::vector<member>& unit, std::optional<dra::error> error) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    const sched::amounts requests = sched::pod_requests(pod);
+    std::vector<const model::node_selector*> allocated = allocated_claims_of(pod);
+    // Nodes without taints, cordons or allocatable, a pod without node selection and claims allocated nowhere yet:
+    // every node passes, so none is filtered (scenarios without scheduling fields pay nothing).
+    const bool filters_apply = node_fields_ || !pod.node_selector.empty() || pod.required_node_affinity ||
+                               !allocated.empty();
+    std::optional<pod_node_filter> filter;
+    if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, resources_, std::move(allocated));
+    // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
+    const std::string broken_claim = error ? error->message : std::string();
+    const model::node* chosen = nullptr;
+    if (unit.empty()) {
+      // No claims: the first node the filters leave (node order is first fit's tie-break).
+      for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
+        if (!filter || filter->feasible(i)) chosen = nodes_.nodes[i];
+    } else {
+      chosen = run_unit(unit, pod_index, nullptr, std::move(error), filter ? &*filter : nullptr);
+    }
+    pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
+    if (chosen != nullptr) {
+      resources_[node_index_.at(chosen)].add(requests);
+      outcome.node = std::string(chosen->meta.name);
+    } else if (!broken_claim.empty()) {
+      outcome.unschedulable = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
+    } else if (filter) {
+      outcome.unschedulable = filter->refusal(outcome.reasons);
+    } else {
+      // Every node passed the filters and refused the pod's claims (or there is no node).
+      std::vector<std::vector<sched::node_reason>> claims_refused(
+          nodes_.nodes.size(), {{sched::node_reason_code::claims, std::string(sched::claims_reason)}});
+      outcome.reasons = sched::count_reasons(claims_refused);
+      outcome.unschedulable = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
+    }
+    report_.pods.push_back(std::move(outcome));
+  }
+
+  // The node selectors of the claims `pod` uses that are allocated already, in the input or by an earlier pod's unit
+  // (a claim several pods share): the pod may only go where they are.
+  std::vector<const model::node_selector*> allocated_claims_of(const model::pod& pod) const {
+    std::vector<const model::node_selector*> out;
+    for (std::size_t c : claims_named_by(pod)) {
+      const auto& claim = s_.claims[c].object;
+      const model::allocation_result* allocation = claim.allocation ? &*claim.allocation : nullptr;
+      if (allocation == nullptr && run_allocation_[c]) allocation = &report_.outcomes[*run_allocation_[c]].allocated()->allocation;
+      if (allocation != nullptr && allocation->node_selector) out.push_back(&*allocation->node_selector);
+    }
+    return out;
+  }
+
+  // The scenario claims `pod` names: directly, or through its status for a template entry (claims not yet made from
+  // a template are not among them).
+  std::vector<std::size_t> claims_named_by(const model::pod& pod) const {
+    std::vector<std::size_t> out;
+    auto add = [&](model::text name) {
+      if (const auto it = claim_index_.find(std::pair{pod.meta.namespace_, name}); it != claim_index_.end())
+        out.push_back(it->second);
+    };
+    for (const auto& ref : pod.resource_claims) {
+      if (ref.resource_claim_name) {
+        add(*ref.resource_claim_name);
+        continue;
+      }
+      for (const auto& status : pod.resource_claim_statuses)
+        if (status.name == ref.name && status.resource_claim_name) add(*status.resource_claim_name);
+    }
+    return out;
   }
 
   // The pending demand at the start: what each pod's unit of work will ask for (its pending claims, the templates
@@ -294,9 +435,11 @@ class scenario_run {
     return m.claim ? s_.claims[*m.claim].object : report_.generated[*m.generated].claim;
   }
 
-  // Allocates the unit's claims together on the first node where they all fit (or reports why not).
-  void run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
-                std::optional<dra::error> failure) {
+  // Allocates the unit's claims together on the first node where they all fit (or reports why not); returns that
+  // node. `filter`, when given, says which nodes of the list the unit's pod may run on; when it leaves none, its
+  // refusal is each claim's reason.
+  const model::node* run_unit(const std::vector<member>& unit, std::optional<std::size_t> pod, const model::node* only,
+                              std::optional<dra::error> failure, pod_node_filter* filter = nullptr) {
     std::vector<const model::resource_claim*> claims;
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
@@ -307,6 +450,8 @@ class scenario_run {
       candidates = usage_->ranked(nodes_.nodes, node_policy_);
     else
       candidates = nodes_.nodes;
+    // The nodes that passed the pod's filters, as the loop meets them: the ones its claims are explained over.
+    std::vector<const model::node*> passed;
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
@@ -316,11 +461,15 @@ class scenario_run {
     // were invalid when nothing fit, nullopt when it fit. Another node of the class finds the same: it cannot fit
     // at a lower cost than the first, which ties go to, and it does not fit when the first does not.
     std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit;
-    node_trials trials(*this, candidates, claims, shape);
+    node_trials trials(*this, candidates, claims, shape, filter);
     for (std::size_t position = 0; position < candidates.size(); ++position) {
       const auto* node = candidates[position];
       if (failure) break;  // a missing template: nothing to try
       const auto indexed = node_index_.find(node);
+      if (filter != nullptr) {
+        if (indexed == node_index_.end() || !filter->feasible(indexed->second)) continue;
+        passed.push_back(node);
+      }
       if (indexed != node_index_.end())
         if (auto known = unfit_.known_unfit(shape, indexed->second)) {
           invalid_pools = invalid_pools || *known;
@@ -368,7 +517,14 @@ class scenario_run {
       invalid_pools = invalid_pools || node_invalid;
     }
     std::optional<model::explanation> why;
-    if (!failure && chosen == nullptr && !invalid_pools) why = explain(candidates, claims, shape);
+    const bool refused = filter != nullptr && passed.empty();
+    if (!failure && chosen == nullptr && !invalid_pools && !refused)
+      why = explain(filter != nullptr ? std::span<const model::node* const>(passed) : candidates, claims, shape);
+    std::string refusal;
+    if (refused && !failure && chosen == nullptr) {
+      std::vector<sched::reason_count> counted;
+      refusal = filter->refusal(counted);
+    }
     std::size_t k = 0;
     for (const auto& m : unit) {
       model::claim_outcome o;
@@ -376,10 +532,13 @@ class scenario_run {
       if (failure) {
         o.status = *failure;
       } else if (chosen != nullptr) {
+        if (m.claim) run_allocation_[*m.claim] = report_.outcomes.size();
         state_.add(results[k], o.claim);
         unfit_.committed(results[k]);
         if (usage_) usage_->add(results[k]);
         o.status = model::claim_allocated{std::string(chosen->meta.name), std::move(results[k])};
+      } else if (refused) {
+        o.status = model::claim_unschedulable{"its pod fits no node: " + refusal, std::nullopt};
       } else if (invalid_pools) {
         o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
       } else {
@@ -389,6 +548,7 @@ class scenario_run {
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({m.claim, m.generated, pod});
     }
+    return chosen;
   }
 
   // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
@@ -429,8 +589,8 @@ class scenario_run {
   class node_trials {
    public:
     node_trials(scenario_run& run, std::span<const model::node* const> candidates,
-                std::span<const model::resource_claim* const> claims, std::size_t shape)
-        : run_(run), candidates_(candidates), claims_(claims), shape_(shape) {}
+                std::span<const model::resource_claim* const> claims, std::size_t shape, pod_node_filter* filter)
+        : run_(run), candidates_(candidates), claims_(claims), shape_(shape), filter_(filter) {}
 
     std::optional<std::uint32_t> class_of(std::size_t position) {
       if (!trials_.empty() && trials_[position].class_known) return trials_[position].outcome_class;
@@ -455,6 +615,7 @@ class scenario_run {
       for (std::size_t p = first; p < candidates_.size(); ++p) {
         const auto indexed = run_.node_index_.find(candidates_[p]);
         if (indexed != run_.node_index_.end() && run_.unfit_.known_unfit(shape_, indexed->second)) continue;
+        if (filter_ != nullptr && (indexed == run_.node_index_.end() || !filter_->feasible(indexed->second))) continue;
         if (!trials_[p].outcome) positions.push_back(p);
       }
       if (!run_.threads_) run_.threads_.emplace(run_.allocators_.size());
@@ -471,6 +632,7 @@ class scenario_run {
     std::span<const model::node* const> candidates_;
     std::span<const model::resource_claim* const> claims_;
     std::size_t shape_;
+    pod_node_filter* filter_;  // the unit's pod's node filters, if any: nodes they refuse are not tried
     std::vector<node_trial> trials_;  // per candidate, once threads have tried some (empty until then)
     std::size_t searched_ = 0;  // nodes searched for the unit so far
   };
@@ -534,6 +696,9 @@ class scenario_run {
   std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
+  std::vector<sched::node_usage> resources_;  // per node of the list: what its pods request (bound, then placed)
+  bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
+  std::vector<std::optional<std::size_t>> run_allocation_;  // per scenario claim: its outcome, once this run allocated it
   std::optional<trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 

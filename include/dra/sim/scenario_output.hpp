@@ -49,6 +49,9 @@ struct run_effects {
       if (subject.pod) pod_node[*subject.pod] = allocated->node;
     }
     for (std::size_t g = 0; g < report.generated.size(); ++g) pod_generated[report.generated[g].pod].push_back(g);
+    // Pods placed without a claim to allocate are bound too.
+    for (const pod_outcome& p : report.pods)
+      if (p.node) pod_node[p.pod] = *p.node;
   }
 };
 
@@ -147,8 +150,9 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
 // object of `s` in input order, written as it was except that
 // - a claim the run allocated gets status.allocation, and the pod whose
 //   unit of work allocated it is added to status.reservedFor;
-// - a pod whose unit of work was allocated gets spec.nodeName (when it
-//   named no node) and, for each claim generated for it, an entry in
+// - a pod placed on a node (its unit of work allocated, or a pending pod
+//   without claims that a node took) gets spec.nodeName (when it named no
+//   node) and, for each claim generated for it, an entry in
 //   status.resourceClaimStatuses (as Kubernetes' resourceclaim controller
 //   records the claims it makes);
 // - every claim generated from a template follows its pod (right after

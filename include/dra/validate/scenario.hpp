@@ -10,6 +10,7 @@
 #include <dra/validate/resource_claim.hpp>
 #include <dra/validate/resource_slice.hpp>
 #include <dra/validate/unknown_fields.hpp>
+#include <dra/validate/workload.hpp>
 
 #include <algorithm>
 #include <map>
@@ -20,14 +21,14 @@
 
 namespace dra::validate {
 
-// Every problem of every ResourceSlice, DeviceClass and ResourceClaim of the
-// scenario taken one by one, in input order. Nodes and Pods are not
-// validated (they only carry names the allocator looks up).
+// Every problem of every ResourceSlice, DeviceClass, ResourceClaim, Node and
+// Pod of the scenario taken one by one, in input order (Nodes and Pods: the
+// fields scheduling reads).
 [[nodiscard]] inline error_list validate_objects(const model::scenario& scenario) {
   struct entry {
     std::size_t index;
     const void* object;
-    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule
+    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule, 5 node, 6 pod
     const model::source_position* source;
   };
   std::vector<entry> order;
@@ -37,6 +38,8 @@ namespace dra::validate {
   for (const auto& c : scenario.claims) order.push_back({c.source.index, &c.object, 2, &c.source});
   for (const auto& t : scenario.claim_templates) order.push_back({t.source.index, &t.object, 3, &t.source});
   for (const auto& t : scenario.taint_rules) order.push_back({t.source.index, &t.object, 4, &t.source});
+  for (const auto& n : scenario.nodes) order.push_back({n.source.index, &n.object, 5, &n.source});
+  for (const auto& p : scenario.pods) order.push_back({p.source.index, &p.object, 6, &p.source});
   std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
 
   error_list errors;
@@ -52,6 +55,12 @@ namespace dra::validate {
       const auto& t = *static_cast<const model::resource_claim_template*>(e.object);
       validate_resource_claim_template(
           t, errors, detail::located_label("ResourceClaimTemplate", t.meta.namespace_, t.meta.name, *e.source));
+    } else if (e.kind == 5) {
+      const auto& node = *static_cast<const model::node*>(e.object);
+      validate_node(node, errors, detail::located_label("Node", {}, node.meta.name, *e.source));
+    } else if (e.kind == 6) {
+      const auto& pod = *static_cast<const model::pod*>(e.object);
+      validate_pod(pod, errors, detail::located_label("Pod", pod.meta.namespace_, pod.meta.name, *e.source));
     } else if (e.kind == 4) {
       const auto& rule = *static_cast<const model::device_taint_rule*>(e.object);
       validate_device_taint_rule(rule, errors, detail::located_label("DeviceTaintRule", {}, rule.meta.name, *e.source));

@@ -1,11 +1,10 @@
-// The readers of a DeviceClass's spec, a ResourceClaim's spec and status, a ResourceClaimTemplate's spec and a Pod's claim references under JSON ingest.
+// The readers of a DeviceClass's spec, a ResourceClaim's spec and status, a ResourceClaimTemplate's spec under JSON ingest.
 #pragma once
 
 #include <dra/json/detail/fields.hpp>
 #include <dra/json/detail/reader.hpp>
 #include <dra/model/device_class.hpp>
 #include <dra/model/resource_claim.hpp>
-#include <dra/model/workload.hpp>
 
 #include <simdjson.h>
 
@@ -330,49 +329,6 @@ class claim_reader : public field_reader {
       if (is(name, "metadata")) return metadata(value, out.claim_meta);
       if (is(name, "spec")) return claim_spec(value, out.spec, version);
       return r_.unknown();
-    });
-  }
-
-  // ---- Pod
-
-  dra::status pod_spec(od::value& v, model::pod& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (is(name, "nodeName")) {
-        if (reader::is_null(value)) return {};  // YAML's `nodeName:` (Go's decoder skips null)
-        return assign(out.node_name, r_.string(value));
-      }
-      if (!is(name, "resourceClaims")) return {};
-      return r_.each_element(value, [&](od::value& c) -> dra::status {
-        model::pod_resource_claim& claim = out.resource_claims.emplace_back();
-        return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
-          auto in = r_.field(cf);
-          if (is(cf, "name")) return assign(claim.name, r_.string(cv));
-          if (reader::is_null(cv)) return {};
-          if (is(cf, "resourceClaimName")) return assign(claim.resource_claim_name, r_.string(cv));
-          if (is(cf, "resourceClaimTemplateName")) return assign(claim.resource_claim_template_name, r_.string(cv));
-          return {};
-        });
-      });
-    });
-  }
-
-  dra::status pod_status(od::value& v, model::pod& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (!is(name, "resourceClaimStatuses")) return {};
-      return r_.each_element(value, [&](od::value& s) -> dra::status {
-        model::pod_resource_claim_status& status = out.resource_claim_statuses.emplace_back();
-        return r_.each_field(s, [&](std::string_view sf, od::value& sv) -> dra::status {
-          auto in = r_.field(sf);
-          if (is(sf, "name")) return assign(status.name, r_.string(sv));
-          if (is(sf, "resourceClaimName")) {
-            if (reader::is_null(sv)) return {};
-            return assign(status.resource_claim_name, r_.string(sv));
-          }
-          return {};
-        });
-      });
     });
   }
 };

@@ -1,9 +1,10 @@
-// The readers of the fields that several kinds of object share under JSON ingest: metadata, node selectors, tolerations, CEL selectors, opaque configuration.
+// The readers of the fields that several kinds of object share under JSON ingest: metadata, node selectors, taints and tolerations, CEL selectors, opaque configuration.
 #pragma once
 
 #include <dra/json/detail/reader.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/device_class.hpp>
+#include <dra/model/resource_slice.hpp>
 
 #include <simdjson.h>
 
@@ -33,7 +34,7 @@ class field_reader {
 
   // ObjectMeta's fields that ingest does not keep.
   [[nodiscard]] static bool known_metadata_field(std::string_view name) noexcept {
-    for (std::string_view known : {"generateName", "selfLink", "resourceVersion", "generation", "creationTimestamp",
+    for (std::string_view known : {"generateName", "selfLink", "resourceVersion", "generation",
                                    "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "finalizers",
                                    "managedFields"})
       if (name == known) return true;
@@ -46,6 +47,10 @@ class field_reader {
       if (is(name, "name")) return assign(meta.name, r_.string(value));
       if (is(name, "namespace")) return assign(meta.namespace_, r_.string(value));
       if (is(name, "uid")) return assign(meta.uid, r_.string(value));
+      if (is(name, "creationTimestamp")) {
+        if (reader::is_null(value)) return {};  // Kubernetes writes null for an object not yet created
+        return assign(meta.creation_timestamp, r_.string(value));
+      }
       if (is(name, "labels")) return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
       if (is(name, "annotations"))
         return r_.map(value, meta.annotations, [&](od::value& a, model::text& annotation) { return assign(annotation, r_.string(a)); });
@@ -96,6 +101,22 @@ class field_reader {
   dra::status tolerations(od::value& v, std::vector<model::device_toleration>& out) {
     return r_.each_element(v, [&](od::value& t) { return toleration(t, out.emplace_back()); });
   }
+
+  // A DeviceTaint, or a Node's core/v1 Taint (the same fields).
+  dra::status taint(od::value& v, model::device_taint& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "key")) return assign(out.key, r_.string(value));
+      if (is(name, "value")) return assign(out.value, r_.string(value));
+      if (is(name, "effect")) return assign(out.effect, r_.string(value));
+      if (is(name, "timeAdded")) {
+        if (reader::is_null(value)) return {};
+        return assign(out.time_added, r_.string(value));
+      }
+      return r_.unknown();
+    });
+  }
+
 
   // A configuration's `opaque`; `present` stays false when it is null (validation reports it).
   dra::status opaque(od::value& v, model::opaque_device_configuration& out) {

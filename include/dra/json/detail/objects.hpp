@@ -5,6 +5,7 @@
 #include <dra/json/detail/fields.hpp>
 #include <dra/json/detail/reader.hpp>
 #include <dra/json/detail/slice_fields.hpp>
+#include <dra/json/detail/workload_fields.hpp>
 #include <dra/model/scenario.hpp>
 
 #include <simdjson.h>
@@ -158,16 +159,22 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       break;
     }
     case object_kind::node: {
-      status = read_fields([](std::string_view, od::value&) -> dra::status { return {}; });
-      if (status) add(out.nodes, model::node{std::move(header.meta)});
+      model::node node;
+      node.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        if (is(name, "spec")) return workload_reader(r).node_spec(value, node);
+        if (is(name, "status")) return workload_reader(r).node_status(value, node);
+        return {};
+      });
+      if (status) add(out.nodes, std::move(node));
       break;
     }
     case object_kind::pod: {
       model::pod pod;
       pod.meta = std::move(header.meta);
       status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (is(name, "spec")) return claim_reader(r).pod_spec(value, pod);
-        if (is(name, "status")) return claim_reader(r).pod_status(value, pod);
+        if (is(name, "spec")) return workload_reader(r).pod_spec(value, pod);
+        if (is(name, "status")) return workload_reader(r).pod_status(value, pod);
         return {};
       });
       if (status) add(out.pods, std::move(pod));

@@ -173,20 +173,6 @@ class slice_reader : public field_reader {
     });
   }
 
-  dra::status taint(od::value& v, model::device_taint& out) {
-    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
-      auto at = r_.field(name);
-      if (is(name, "key")) return assign(out.key, r_.string(value));
-      if (is(name, "value")) return assign(out.value, r_.string(value));
-      if (is(name, "effect")) return assign(out.effect, r_.string(value));
-      if (is(name, "timeAdded")) {
-        if (reader::is_null(value)) return {};
-        return assign(out.time_added, r_.string(value));
-      }
-      return r_.unknown();
-    });
-  }
-
   // The fields of a device that v1 has inline and v1beta1 has under `basic`.
   dra::status device_field(std::string_view name, od::value& value, model::device& out) {
     if (is(name, "attributes"))

@@ -1,0 +1,183 @@
+// The readers of a Node's and a Pod's fields under JSON ingest: what scheduling looks at (taints, allocatable
+// resources, node selection, tolerations, requests, priority, gates) and a pod's claim references.
+#pragma once
+
+#include <dra/json/detail/fields.hpp>
+#include <dra/json/detail/reader.hpp>
+#include <dra/model/workload.hpp>
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+namespace dra::json::detail {
+
+// Node and Pod are not strict kinds: fields they do not read (most of a kubectl snapshot) are skipped.
+class workload_reader : public field_reader {
+ public:
+  using field_reader::field_reader;
+
+  // ---- Node
+
+  dra::status node_spec(od::value& v, model::node& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "unschedulable")) {
+        if (reader::is_null(value)) return {};
+        return assign(out.unschedulable, r_.boolean(value));
+      }
+      if (is(name, "taints")) return r_.each_element(value, [&](od::value& t) { return taint(t, out.taints.emplace_back()); });
+      return {};
+    });
+  }
+
+  dra::status node_status(od::value& v, model::node& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "allocatable")) {
+        if (reader::is_null(value)) return {};
+        return resources(value, out.allocatable.emplace());
+      }
+      if (is(name, "declaredFeatures")) return assign(out.declared_features, r_.strings(value));
+      return {};
+    });
+  }
+
+  // ---- Pod
+
+  dra::status pod_spec(od::value& v, model::pod& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "nodeName")) {
+        if (reader::is_null(value)) return {};  // YAML's `nodeName:` (Go's decoder skips null)
+        return assign(out.node_name, r_.string(value));
+      }
+      if (is(name, "resourceClaims")) return resource_claims(value, out);
+      if (is(name, "nodeSelector"))
+        return r_.map(value, out.node_selector, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
+      if (is(name, "affinity")) return affinity(value, out);
+      if (is(name, "tolerations")) return tolerations(value, out.tolerations);
+      if (is(name, "containers")) return containers(value, out.containers);
+      if (is(name, "initContainers")) return containers(value, out.init_containers);
+      if (is(name, "overhead")) return resources(value, out.overhead);
+      if (is(name, "resources")) return pod_resources(value, out);
+      if (is(name, "priority")) {
+        if (reader::is_null(value)) return {};
+        auto priority = r_.integer(value);
+        if (!priority) return std::move(priority).error();
+        if (*priority < std::numeric_limits<std::int32_t>::min() || *priority > std::numeric_limits<std::int32_t>::max()) return r_.fail("is out of the range of a 32-bit integer");
+        out.priority = static_cast<std::int32_t>(*priority);
+        return {};
+      }
+      if (is(name, "schedulingGates"))
+        return r_.each_element(value, [&](od::value& gate) -> dra::status {
+          model::text& gate_name = out.scheduling_gates.emplace_back();
+          return r_.each_field(gate, [&](std::string_view field, od::value& fv) -> dra::status {
+            auto in = r_.field(field);
+            return is(field, "name") ? assign(gate_name, r_.string(fv)) : dra::status{};
+          });
+        });
+      return {};
+    });
+  }
+
+  dra::status pod_status(od::value& v, model::pod& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "phase")) {
+        if (reader::is_null(value)) return {};
+        return assign(out.phase, r_.string(value));
+      }
+      if (!is(name, "resourceClaimStatuses")) return {};
+      return r_.each_element(value, [&](od::value& s) -> dra::status {
+        model::pod_resource_claim_status& status = out.resource_claim_statuses.emplace_back();
+        return r_.each_field(s, [&](std::string_view sf, od::value& sv) -> dra::status {
+          auto in = r_.field(sf);
+          if (is(sf, "name")) return assign(status.name, r_.string(sv));
+          if (is(sf, "resourceClaimName")) {
+            if (reader::is_null(sv)) return {};
+            return assign(status.resource_claim_name, r_.string(sv));
+          }
+          return {};
+        });
+      });
+    });
+  }
+
+ private:
+  // A ResourceList: quantities by resource name.
+  dra::status resources(od::value& v, model::resource_list& out) {
+    return r_.map(v, out, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
+  }
+
+  dra::status resource_claims(od::value& v, model::pod& out) {
+    return r_.each_element(v, [&](od::value& c) -> dra::status {
+      model::pod_resource_claim& claim = out.resource_claims.emplace_back();
+      return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
+        auto in = r_.field(cf);
+        if (is(cf, "name")) return assign(claim.name, r_.string(cv));
+        if (reader::is_null(cv)) return {};
+        if (is(cf, "resourceClaimName")) return assign(claim.resource_claim_name, r_.string(cv));
+        if (is(cf, "resourceClaimTemplateName")) return assign(claim.resource_claim_template_name, r_.string(cv));
+        return {};
+      });
+    });
+  }
+
+  // affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution; preferred terms and pod (anti-)affinity
+  // are not read (docs/scheduling.md).
+  dra::status affinity(od::value& v, model::pod& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (!is(name, "nodeAffinity")) return {};
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (!is(field, "requiredDuringSchedulingIgnoredDuringExecution") || reader::is_null(fv)) return {};
+        return node_selector(fv, out.required_node_affinity.emplace());
+      });
+    });
+  }
+
+  dra::status containers(od::value& v, std::vector<model::container>& out) {
+    return r_.each_element(v, [&](od::value& c) -> dra::status {
+      model::container& container = out.emplace_back();
+      return r_.each_field(c, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (is(name, "name")) return assign(container.name, r_.string(value));
+        if (is(name, "resources")) return requests_and_limits(value, container.requests, container.limits);
+        if (is(name, "restartPolicy")) {
+          if (reader::is_null(value)) return {};
+          auto policy = r_.string(value);
+          if (!policy) return std::move(policy).error();
+          container.sidecar = *policy == "Always";
+          return {};
+        }
+        return {};
+      });
+    });
+  }
+
+  dra::status requests_and_limits(od::value& v, model::resource_list& requests, model::resource_list& limits) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "requests")) return resources(value, requests);
+      if (is(name, "limits")) return resources(value, limits);
+      return {};
+    });
+  }
+
+  dra::status pod_resources(od::value& v, model::pod& out) {
+    if (reader::is_null(v)) return {};
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "requests")) return resources(value, out.pod_requests.emplace());
+      if (is(name, "limits")) return resources(value, out.pod_limits.emplace());
+      return {};
+    });
+  }
+};
+
+}  // namespace dra::json::detail

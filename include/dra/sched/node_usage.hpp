@@ -1,0 +1,48 @@
+// What a node's pods already take of its resources: the requests of the pods bound to it that have not finished,
+// and of the pods placed on it since, for NodeResourcesFit.
+#pragma once
+
+#include <dra/model/workload.hpp>
+#include <dra/sched/pod_requests.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dra::sched {
+
+struct node_usage {
+  amounts requested;     // the sum of the pods' requests
+  std::int64_t pods = 0;  // how many pods the node runs
+  friend bool operator==(const node_usage&, const node_usage&) = default;
+
+  void add(const amounts& pod_requests) {
+    detail::add_into(requested, pod_requests);
+    ++pods;
+  }
+};
+
+// Every node's usage, by node name: the scenario's bound, non-terminal pods counted where they are bound.
+class cluster_usage {
+ public:
+  cluster_usage() = default;
+  explicit cluster_usage(std::span<const model::pod* const> pods) {
+    for (const model::pod* p : pods)
+      if (p->node_name && !p->node_name->empty() && !model::is_terminal(*p)) place(*p->node_name, pod_requests(*p));
+  }
+
+  [[nodiscard]] const node_usage& of(std::string_view node) const {
+    static const node_usage none;
+    const auto it = usage_.find(node);
+    return it != usage_.end() ? it->second : none;
+  }
+  void place(std::string_view node, const amounts& pod_requests) { usage_[node].add(pod_requests); }
+
+ private:
+  std::unordered_map<std::string_view, node_usage> usage_;
+};
+
+}  // namespace dra::sched

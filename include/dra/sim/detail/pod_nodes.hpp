@@ -1,0 +1,87 @@
+// Which nodes a pending pod may run on before its claims are tried: kube-scheduler's pre-filters and filters over
+// the scenario's nodes, worked out node by node as the runner asks, and the reasons of those that refuse it.
+#pragma once
+
+#include <dra/alloc/node_match.hpp>
+#include <dra/model/common.hpp>
+#include <dra/model/workload.hpp>
+#include <dra/sched/filters.hpp>
+#include <dra/sched/fit_error.hpp>
+#include <dra/sched/node_usage.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dra::sim::detail {
+
+// DynamicResources' reason for a node where a claim the pod uses is allocated elsewhere.
+inline constexpr std::string_view claim_elsewhere_reason = "resourceclaim not available on the node";
+
+// The node filters of one pending pod over the node list. A node is filtered the first time it is asked about, so
+// a pod that fits on the first node it tries costs one node's filters; the reasons of every node are worked out
+// only for a pod no node takes.
+class pod_node_filter {
+ public:
+  // `usage[i]`: what node i's pods take already; `allocated`: the node selectors of the claims the pod uses that are
+  // allocated already (a node outside one of them refuses the pod, as DynamicResources' filter does).
+  pod_node_filter(const model::pod& pod, const sched::amounts& requests, std::span<const model::node* const> nodes,
+                  std::span<const sched::node_usage> usage, std::vector<const model::node_selector*> allocated)
+      : pod_(pod), requests_(requests), nodes_(nodes), usage_(usage), allocated_(std::move(allocated)),
+        verdicts_(nodes.size(), verdict::unknown), named_(sched::affinity_node_names(pod)) {
+    if (named_ && named_->empty()) pre_filter_failure_ = sched::affinity_conflict_reason;
+  }
+
+  // Whether node i passes every filter.
+  [[nodiscard]] bool feasible(std::size_t i) {
+    if (verdicts_[i] == verdict::unknown) verdicts_[i] = reasons_of(i).empty() ? verdict::feasible : verdict::refused;
+    return verdicts_[i] == verdict::feasible;
+  }
+
+  // kube-scheduler's text for the pod when no node took it, the nodes that passed the filters having refused its
+  // claims; `counted` gets the reasons with how many nodes gave each.
+  [[nodiscard]] std::string refusal(std::vector<sched::reason_count>& counted) {
+    if (!pre_filter_failure_.empty()) return sched::pre_filter_error_message(nodes_.size(), pre_filter_failure_);
+    std::vector<std::vector<sched::node_reason>> per_node;
+    per_node.reserve(nodes_.size());
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      auto reasons = reasons_of(i);
+      if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
+      per_node.push_back(std::move(reasons));
+    }
+    counted = sched::count_reasons(per_node);
+    return sched::fit_error_message(nodes_.size(), counted);
+  }
+
+ private:
+  enum class verdict : std::uint8_t { unknown, feasible, refused };
+
+  [[nodiscard]] std::vector<sched::node_reason> reasons_of(std::size_t i) const {
+    if (!pre_filter_failure_.empty()) return {{sched::node_reason_code::node_affinity, pre_filter_failure_}};
+    const model::node& node = *nodes_[i];
+    if (named_ && !std::binary_search(named_->begin(), named_->end(), node.meta.name))
+      return {{sched::node_reason_code::node_affinity, std::string(sched::outside_affinity_names_reason)}};
+    auto reasons = sched::filter_node(pod_, requests_, node, usage_[i]);
+    if (!reasons.empty()) return reasons;
+    for (const model::node_selector* selector : allocated_) {
+      const auto matches = alloc::node_selector_matches(*selector, node);
+      if (!matches || !*matches) return {{sched::node_reason_code::claims, std::string(claim_elsewhere_reason)}};
+    }
+    return {};
+  }
+
+  const model::pod& pod_;
+  const sched::amounts& requests_;
+  std::span<const model::node* const> nodes_;
+  std::span<const sched::node_usage> usage_;
+  std::vector<const model::node_selector*> allocated_;
+  std::vector<verdict> verdicts_;
+  std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
+  std::string pre_filter_failure_;
+};
+
+}  // namespace dra::sim::detail
