@@ -450,8 +450,6 @@ class scenario_run {
       candidates = usage_->ranked(nodes_.nodes, node_policy_);
     else
       candidates = nodes_.nodes;
-    // The nodes that passed the pod's filters, as the loop meets them: the ones its claims are explained over.
-    std::vector<const model::node*> passed;
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
@@ -466,15 +464,14 @@ class scenario_run {
       const auto* node = candidates[position];
       if (failure) break;  // a missing template: nothing to try
       const auto indexed = node_index_.find(node);
-      if (filter != nullptr) {
-        if (indexed == node_index_.end() || !filter->feasible(indexed->second)) continue;
-        passed.push_back(node);
-      }
+      // A node known not to fit the claims is passed over before its filters run (most nodes a long queue meets
+      // are full); its invalid pools count only where the pod may run.
       if (indexed != node_index_.end())
         if (auto known = unfit_.known_unfit(shape, indexed->second)) {
-          invalid_pools = invalid_pools || *known;
+          if (*known && (filter == nullptr || filter->feasible(indexed->second))) invalid_pools = true;
           continue;
         }
+      if (filter != nullptr && (indexed == node_index_.end() || !filter->feasible(indexed->second))) continue;
       // Asked only once a class is known: a node that fits ends a first-fit run without it.
       const bool classified = !class_unfit.empty();
       std::optional<std::uint32_t> outcome_class;
@@ -516,8 +513,14 @@ class scenario_run {
       if (indexed != node_index_.end()) unfit_.remember_unfit(shape, indexed->second, node_invalid);
       invalid_pools = invalid_pools || node_invalid;
     }
+    // The nodes that passed the pod's filters: the ones its claims are explained over when none took them.
+    std::vector<const model::node*> passed;
+    if (filter != nullptr && chosen == nullptr && !failure)
+      for (const model::node* n : candidates)
+        if (const auto indexed = node_index_.find(n); indexed != node_index_.end() && filter->feasible(indexed->second))
+          passed.push_back(n);
     std::optional<model::explanation> why;
-    const bool refused = filter != nullptr && passed.empty();
+    const bool refused = filter != nullptr && chosen == nullptr && !failure && passed.empty();
     if (!failure && chosen == nullptr && !invalid_pools && !refused)
       why = explain(filter != nullptr ? std::span<const model::node* const>(passed) : candidates, claims, shape);
     std::string refusal;
