@@ -324,8 +324,9 @@ built build(fworld& w) {
     b.scenario.slices.push_back({std::move(slice), {}});
     b.scenario.slices.push_back({std::move(counters), {}});
   }
-  b.scenario.classes.push_back({model::device_class{{"plain", {}, {}, {}, {}}, {}, {}, {}}, {}});
-  b.scenario.classes.push_back({model::device_class{{"picky", {}, {}, {}, {}}, {{class_selector}}, {}, {}}, {}});
+  b.scenario.classes.push_back({model::device_class{model::object_meta{.name = "plain"}, {}, {}, {}}, {}});
+  b.scenario.classes.push_back(
+      {model::device_class{model::object_meta{.name = "picky"}, {{class_selector}}, {}, {}}, {}});
   for (std::size_t c = 0; c < w.claims.size(); ++c) b.scenario.claims.push_back({claim_of(w, c), {}});
   for (std::size_t c = 0; c < w.claims.size(); ++c)
     if (!b.scenario.claims[c].object.allocation) {
