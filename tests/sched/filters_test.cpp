@@ -270,4 +270,20 @@ TEST(FitError, CountsEachReasonAndSortsTheStrings) {
             "0/3 nodes are available: pod affinity terms conflict.");
 }
 
+TEST(ClusterUsage, CountsBoundUnfinishedPodsWhereTheyRunAndPlacedOnes) {
+  pod running;
+  running.node_name = "a";
+  running.containers = {model::container{"c", {{"cpu", *quantity::parse("2")}}, {}, false}};
+  pod finished = running;
+  finished.phase = "Succeeded";
+  pod pending = running;
+  pending.node_name.reset();
+  const std::vector<const pod*> pods = {&running, &finished, &pending};
+  sched::cluster_usage usage(pods);
+  EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2000}}), 1}));
+  EXPECT_EQ(usage.of("b"), sched::node_usage{});
+  usage.place("a", amounts({{"cpu", 500}, {"memory", 1}}));
+  EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2500}, {"memory", 1}}), 2}));
+}
+
 }  // namespace

@@ -349,7 +349,8 @@ class scenario_run {
     } else if (!broken_claim.empty()) {
       outcome.unschedulable = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
     } else if (filter) {
-      outcome.unschedulable = filter->refusal(outcome.reasons);
+      outcome.unschedulable = filter->refusal().message;
+      outcome.reasons = filter->refusal().reasons;
     } else {
       // Every node passed the filters and refused the pod's claims (or there is no node).
       std::vector<std::vector<sched::node_reason>> claims_refused(
@@ -523,11 +524,6 @@ class scenario_run {
     const bool refused = filter != nullptr && chosen == nullptr && !failure && passed.empty();
     if (!failure && chosen == nullptr && !invalid_pools && !refused)
       why = explain(filter != nullptr ? std::span<const model::node* const>(passed) : candidates, claims, shape);
-    std::string refusal;
-    if (refused && !failure && chosen == nullptr) {
-      std::vector<sched::reason_count> counted;
-      refusal = filter->refusal(counted);
-    }
     std::size_t k = 0;
     for (const auto& m : unit) {
       model::claim_outcome o;
@@ -541,7 +537,7 @@ class scenario_run {
         if (usage_) usage_->add(results[k]);
         o.status = model::claim_allocated{std::string(chosen->meta.name), std::move(results[k])};
       } else if (refused) {
-        o.status = model::claim_unschedulable{"its pod fits no node: " + refusal, std::nullopt};
+        o.status = model::claim_unschedulable{"its pod fits no node: " + filter->refusal().message, std::nullopt};
       } else if (invalid_pools) {
         o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
       } else {

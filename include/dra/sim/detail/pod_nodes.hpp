@@ -42,10 +42,20 @@ class pod_node_filter {
     return verdicts_[i] == verdict::feasible;
   }
 
-  // kube-scheduler's text for the pod when no node took it, the nodes that passed the filters having refused its
-  // claims; `counted` gets the reasons with how many nodes gave each.
-  [[nodiscard]] std::string refusal(std::vector<sched::reason_count>& counted) {
-    if (!pre_filter_failure_.empty()) return sched::pre_filter_error_message(nodes_.size(), pre_filter_failure_);
+  // Why no node took the pod, the nodes that passed the filters having refused its claims.
+  struct refusal_text {
+    std::string message;                        // kube-scheduler's text
+    std::vector<sched::reason_count> reasons;   // how many nodes gave each reason (none for a pre-filter's refusal)
+  };
+
+  // Worked out once, when first asked (for the pod's claims, then for the pod itself).
+  [[nodiscard]] const refusal_text& refusal() {
+    if (refusal_) return *refusal_;
+    refusal_text& out = refusal_.emplace();
+    if (!pre_filter_failure_.empty()) {
+      out.message = sched::pre_filter_error_message(nodes_.size(), pre_filter_failure_);
+      return out;
+    }
     std::vector<std::vector<sched::node_reason>> per_node;
     per_node.reserve(nodes_.size());
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
@@ -53,8 +63,9 @@ class pod_node_filter {
       if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
       per_node.push_back(std::move(reasons));
     }
-    counted = sched::count_reasons(per_node);
-    return sched::fit_error_message(nodes_.size(), counted);
+    out.reasons = sched::count_reasons(per_node);
+    out.message = sched::fit_error_message(nodes_.size(), out.reasons);
+    return out;
   }
 
  private:
@@ -82,6 +93,7 @@ class pod_node_filter {
   std::vector<verdict> verdicts_;
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;
+  std::optional<refusal_text> refusal_;
 };
 
 }  // namespace dra::sim::detail
