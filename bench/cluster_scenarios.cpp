@@ -282,8 +282,10 @@ class scenario_file {
 // (from a template) for one GPU. Every GPU is taken, every claim allocated.
 // With `node_fields` (gpus-500x8-nodes), the nodes carry labels, a GPU taint and allocatable, and the pods requests,
 // a node selector and the toleration, as a real cluster's do: the same placements, through the node filters.
-scenario_file gpus_500x8(bool node_fields) {
-  constexpr int nodes = 500, gpus = 8, pods = 4000;
+// gpus-5000x8 is the same at ten times the size (5,000 nodes, 40,000 pods): a pod's cost must not grow with it.
+scenario_file gpus_nx8(int nodes, bool node_fields) {
+  constexpr int gpus = 8;
+  const int pods = nodes * gpus;
   constexpr std::string_view driver = "gpu.example.com";
   scenario_file s;
   s.add(device_class(driver, "device.driver == 'gpu.example.com'"));
@@ -398,9 +400,10 @@ void add_a100_devices(int node_index, int g, const std::string& set, std::vector
 // slice when they consume counters: a pool of three slices per node.
 // 600 pods, one claim each from a template, in a fixed cycle of whole GPUs and MIG partitions
 // that asks for more than the 512 GPUs hold: the last whole-GPU pods find no room.
-// With `node_fields` (mig-64-nodes): nodes and pods with scheduling fields, as gpus_500x8 has them.
-scenario_file mig_64(bool node_fields) {
-  constexpr int nodes = 64, gpus = 8, pods = 600;
+// With `node_fields` (mig-64-nodes): nodes and pods with scheduling fields, as gpus_nx8 has them.
+// mig-1000 is the same at 1,000 nodes and 9,000 pods (7,200 whole GPUs, 1,800 partitions on 8,000 GPUs).
+scenario_file mig_n(int nodes, int pods, bool node_fields) {
+  constexpr int gpus = 8;
   constexpr std::string_view driver = "gpu.nvidia.com";
   scenario_file s;
   s.add(device_class("gpu.nvidia.com",
@@ -661,8 +664,8 @@ scenario_file hopeless() {
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: cluster_scenarios OUTDIR\n"
-                 "writes OUTDIR/{gpus-500x8,gpus-500x8-nodes,mig-64,mig-64-nodes,nodes-5000,partitionable-100,\n"
-                 "               consumable-100,hopeless,slices-1400}.json\n";
+                 "writes OUTDIR/{gpus-500x8,gpus-500x8-nodes,gpus-5000x8,mig-64,mig-64-nodes,mig-1000,nodes-5000,\n"
+                 "               partitionable-100,consumable-100,hopeless,slices-1400}.json\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
@@ -673,10 +676,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::vector<std::pair<std::string_view, scenario_file (*)()>> scenarios = {
-      {"gpus-500x8.json", [] { return gpus_500x8(false); }},
-      {"gpus-500x8-nodes.json", [] { return gpus_500x8(true); }},
-      {"mig-64.json", [] { return mig_64(false); }},
-      {"mig-64-nodes.json", [] { return mig_64(true); }},
+      {"gpus-500x8.json", [] { return gpus_nx8(500, false); }},
+      {"gpus-500x8-nodes.json", [] { return gpus_nx8(500, true); }},
+      {"gpus-5000x8.json", [] { return gpus_nx8(5000, false); }},
+      {"mig-64.json", [] { return mig_n(64, 600, false); }},
+      {"mig-64-nodes.json", [] { return mig_n(64, 600, true); }},
+      {"mig-1000.json", [] { return mig_n(1000, 9000, false); }},
       {"nodes-5000.json", nodes_5000},
       {"partitionable-100.json", partitionable_100},
       {"consumable-100.json", consumable_100},

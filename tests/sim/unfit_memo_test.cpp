@@ -16,6 +16,7 @@ using namespace dra;
 
 // Pools of driver-a with one device each, and claims of one request, gpu, for devices of class gpu.
 struct cluster : dra_test::test_scenario {
+  using test_scenario::test_scenario;
   // A slice of `pool` with one device; `node` empty: available on all nodes.
   void slice(const std::string& pool, std::string node, std::string device) {
     const bool everywhere = node.empty();
@@ -88,6 +89,56 @@ TEST(UnfitMemo, AnAllocationInAPoolOfTheNodeMakesItsAnswerStale) {
   memo.committed(cluster::in_pool("split", "dev-2"));
   EXPECT_FALSE(memo.known_unfit(shape, 0));
   EXPECT_FALSE(memo.known_unfit(shape, 1));
+}
+
+// The bulk scan: 130 nodes (three words of bits) with a local pool each. next_open finds the first node not known
+// unfit, across words; a change to a node's own pool opens that node again, a change to a shared pool every node; the
+// nodes skipped for invalid pools are listed.
+TEST(UnfitMemo, NextOpenSkipsKnownUnfitNodesAcrossWords) {
+  constexpr std::size_t nodes = 130;
+  cluster c(nodes + 1);
+  for (std::size_t i = 0; i < nodes; ++i) {
+    c.node("node-" + std::to_string(i));
+    c.slice("local-" + std::to_string(i), "node-" + std::to_string(i), "dev-0");
+  }
+  c.slice("everywhere", "", "dev-0");
+  sim::detail::unfit_memo memo(c.s, c.node_list());
+  auto claim = cluster::claim(1);
+  const model::resource_claim* unit[] = {&claim};
+  const std::size_t shape = memo.shape_of(unit);
+  EXPECT_EQ(memo.next_open(shape, 0), 0u);  // nothing remembered: every node is open
+  EXPECT_EQ(memo.next_open(shape, 129), 129u);
+  EXPECT_EQ(memo.next_open(shape, nodes), nodes);
+  for (std::size_t i = 0; i < 128; ++i) memo.remember_unfit(shape, i, i == 70 || i == 3);
+  EXPECT_EQ(memo.next_open(shape, 0), 128u);
+  EXPECT_EQ(memo.next_open(shape, 129), 129u);
+  std::vector<std::size_t> invalid;
+  memo.for_each_invalid(shape, 0, 128, [&](std::size_t n) { invalid.push_back(n); });
+  EXPECT_EQ(invalid, (std::vector<std::size_t>{3, 70}));
+  invalid.clear();
+  memo.for_each_invalid(shape, 4, 70, [&](std::size_t n) { invalid.push_back(n); });
+  EXPECT_TRUE(invalid.empty());  // [4, 70) holds neither
+
+  memo.committed(cluster::in_pool("local-65", "dev-0"));  // node-65's own pool: it is open again, no other
+  EXPECT_EQ(memo.next_open(shape, 0), 65u);
+  EXPECT_EQ(memo.next_open(shape, 66), 128u);
+  memo.committed(cluster::in_pool("local-70", "dev-0"));
+  invalid.clear();
+  memo.for_each_invalid(shape, 0, 128, [&](std::size_t n) { invalid.push_back(n); });
+  EXPECT_EQ(invalid, (std::vector<std::size_t>{3}));
+  EXPECT_EQ(memo.next_open(shape, 66), 70u);
+
+  memo.remember_unfit(shape, 129, false);
+  memo.remember_unfit(shape, 128, false);
+  memo.remember_unfit(shape, 65, false);
+  memo.remember_unfit(shape, 70, false);
+  EXPECT_EQ(memo.next_open(shape, 0), nodes);  // every node full
+  memo.committed(cluster::in_pool("everywhere", "dev-0"));  // reachable from every node: all open again
+  EXPECT_EQ(memo.next_open(shape, 0), 0u);
+  EXPECT_EQ(memo.next_open(shape, 100), 100u);
+  invalid.clear();
+  memo.for_each_invalid(shape, 0, nodes, [&](std::size_t n) { invalid.push_back(n); });
+  EXPECT_TRUE(invalid.empty());
 }
 
 // Six nodes with one device each and six pods of one claim each: every pod fits on the first free node. With one

@@ -45,14 +45,12 @@ T built(dra::result<T> object) {
 }
 
 // A scenario under construction. Every add returns a reference into `s` that stays valid while the test adds at
-// most `capacity` objects of each kind (room is reserved up front; going past it fails the test).
+// most `capacity` objects of each kind (64 unless asked; room is reserved up front; going past it fails the test).
 class test_scenario {
  public:
-  static constexpr std::size_t capacity = 64;
-
   dra::model::scenario s;
 
-  test_scenario() {
+  explicit test_scenario(std::size_t capacity = 64) {
     s.classes.reserve(capacity);
     s.nodes.reserve(capacity);
     s.slices.reserve(capacity);
@@ -173,7 +171,7 @@ class test_scenario {
  private:
   template <class T>
   T& push(std::vector<dra::model::located<T>>& to, T object) {
-    if (to.size() == to.capacity()) ADD_FAILURE() << "test scenario: more than " << capacity << " objects of a kind";
+    if (to.size() == to.capacity()) ADD_FAILURE() << "test scenario: more than " << to.capacity() << " objects of a kind";
     to.push_back({std::move(object), {}});
     return to.back().object;
   }

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -444,13 +445,15 @@ class scenario_run {
     std::vector<const model::resource_claim*> claims;
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
-    std::vector<const model::node*> candidates;
+    std::vector<const model::node*> ordered;  // the candidates when they are not the node list itself
     if (only != nullptr)
-      candidates.push_back(only);
+      ordered.push_back(only);
     else if constexpr (alloc::node_ranking_policy<Policy>)
-      candidates = usage_->ranked(nodes_.nodes, node_policy_);
-    else
-      candidates = nodes_.nodes;
+      ordered = usage_->ranked(nodes_.nodes, node_policy_);
+    // In node order, a candidate's position is its index in the node list, and known-unfit nodes are skipped in bulk.
+    const bool in_node_order = only == nullptr && !alloc::node_ranking_policy<Policy>;
+    const std::span<const model::node* const> candidates =
+        in_node_order ? std::span<const model::node* const>(nodes_.nodes) : std::span<const model::node* const>(ordered);
     bool invalid_pools = false;
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
@@ -461,18 +464,31 @@ class scenario_run {
     // at a lower cost than the first, which ties go to, and it does not fit when the first does not.
     std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit;
     node_trials trials(*this, candidates, claims, shape, filter);
+    // A node known not to fit the claims is passed over before its filters run (most nodes a long queue meets are
+    // full); its invalid pools count only where the pod may run.
+    auto skipped_invalid = [&](std::size_t index) {
+      if (filter == nullptr || filter->feasible(index)) invalid_pools = true;
+    };
     for (std::size_t position = 0; position < candidates.size(); ++position) {
-      const auto* node = candidates[position];
       if (failure) break;  // a missing template: nothing to try
-      const auto indexed = node_index_.find(node);
-      // A node known not to fit the claims is passed over before its filters run (most nodes a long queue meets
-      // are full); its invalid pools count only where the pod may run.
-      if (indexed != node_index_.end())
-        if (auto known = unfit_.known_unfit(shape, indexed->second)) {
-          if (*known && (filter == nullptr || filter->feasible(indexed->second))) invalid_pools = true;
+      if (in_node_order) {
+        const std::size_t open = unfit_.next_open(shape, position);
+        if (!invalid_pools) unfit_.for_each_invalid(shape, position, open, skipped_invalid);
+        if ((position = open) == candidates.size()) break;
+      }
+      const auto* node = candidates[position];
+      std::optional<std::size_t> index;
+      if (in_node_order) {
+        index = position;
+      } else if (const auto indexed = node_index_.find(node); indexed != node_index_.end()) {
+        index = indexed->second;
+      }
+      if (index)
+        if (auto known = unfit_.known_unfit(shape, *index)) {
+          if (*known) skipped_invalid(*index);
           continue;
         }
-      if (filter != nullptr && (indexed == node_index_.end() || !filter->feasible(indexed->second))) continue;
+      if (filter != nullptr && (!index || !filter->feasible(*index))) continue;
       // Asked only once a class is known: a node that fits ends a first-fit run without it.
       const bool classified = !class_unfit.empty();
       std::optional<std::uint32_t> outcome_class;
@@ -480,7 +496,7 @@ class scenario_run {
       if (outcome_class)
         if (const auto first = class_unfit.find(*outcome_class); first != class_unfit.end()) {
           if (!first->second) continue;
-          if (indexed != node_index_.end()) unfit_.remember_unfit(shape, indexed->second, *first->second);
+          if (index) unfit_.remember_unfit(shape, *index, *first->second);
           invalid_pools = invalid_pools || *first->second;
           continue;
         }
@@ -511,7 +527,7 @@ class scenario_run {
         continue;
       }
       const bool node_invalid = std::holds_alternative<alloc::invalid_pools>(outcome->result);
-      if (indexed != node_index_.end()) unfit_.remember_unfit(shape, indexed->second, node_invalid);
+      if (index) unfit_.remember_unfit(shape, *index, node_invalid);
       invalid_pools = invalid_pools || node_invalid;
     }
     // The nodes that passed the pod's filters: the ones its claims are explained over when none took them.
@@ -552,6 +568,7 @@ class scenario_run {
 
   // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
   std::size_t owner_index(const model::node* node) const {
+    if (allocators_.size() == 1) return 0;
     const auto indexed = node_index_.find(node);
     return indexed == node_index_.end() ? 0 : indexed->second % allocators_.size();
   }

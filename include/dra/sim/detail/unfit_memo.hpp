@@ -7,9 +7,10 @@
 #include <dra/model/scenario.hpp>
 #include <dra/sim/explain.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -75,6 +76,43 @@ class unfit_memo {
     }
     sh.stamps[node] = stamp(node);
     sh.invalid_pools[node] = invalid_pools;
+    sync(sh);
+    sh.open[node / word_bits] &= ~bit(node);
+    if (invalid_pools) sh.invalid[node / word_bits] |= bit(node);
+  }
+
+  // The first node at or after `from` (node list order) not known to be unfit for `shape`, or the number of nodes
+  // when there is none: a scan in node order skips a word of full nodes at a time, so that a pod's cost does not grow
+  // with the nodes that cannot take it.
+  [[nodiscard]] std::size_t next_open(std::size_t shape, std::size_t from) {
+    auto& sh = shapes_[shape];
+    const std::size_t nodes = node_epochs_.size();
+    if (sh.stamps.empty() || from >= nodes) return std::min(from, nodes);
+    sync(sh);
+    std::size_t word = from / word_bits;
+    std::uint64_t bits = sh.open[word] & (~std::uint64_t{0} << (from % word_bits));
+    while (bits == 0) {
+      if (++word == sh.open.size()) return nodes;
+      bits = sh.open[word];
+    }
+    return word * word_bits + static_cast<std::size_t>(std::countr_zero(bits));
+  }
+
+  // Calls `visit(node)` for each node in [from, to) known not to fit `shape` because of invalid pools (rare: most
+  // ranges have none, and are passed over a word at a time).
+  template <class Visit>
+  void for_each_invalid(std::size_t shape, std::size_t from, std::size_t to, Visit visit) {
+    auto& sh = shapes_[shape];
+    if (sh.stamps.empty() || from >= to) return;
+    sync(sh);
+    for (std::size_t word = from / word_bits; word * word_bits < to; ++word) {
+      std::uint64_t bits = sh.invalid[word];
+      while (bits != 0) {
+        const std::size_t node = word * word_bits + static_cast<std::size_t>(std::countr_zero(bits));
+        bits &= bits - 1;
+        if (node >= from && node < to) visit(node);
+      }
+    }
   }
 
   // Why a unit of `shape` did not fit on `node`, when that was worked out and nothing it depends on changed since.
@@ -106,10 +144,12 @@ class unfit_memo {
   void committed(const model::allocation_result& result) {
     for (const auto& r : result.results) {
       auto it = pool_node_.find(std::pair{r.driver, r.pool});
-      if (it != pool_node_.end() && it->second)
+      if (it != pool_node_.end() && it->second) {
         ++node_epochs_[*it->second];
-      else
+        changed_nodes_.push_back(*it->second);
+      } else {
         ++shared_epoch_;
+      }
     }
   }
 
@@ -120,9 +160,36 @@ class unfit_memo {
     std::vector<bool> invalid_pools;    // per node, as stamps
     std::vector<std::uint64_t> why_stamps;  // per node (empty until one is remembered), as stamps
     std::vector<node_diagnosis> why;        // per node: its verdict when why_stamps says so
+    // The same facts as stamps and invalid_pools, a bit per node (set when the node is not known unfit; set when
+    // known unfit with invalid pools), brought up to date by sync() from the changes since seen_changes.
+    std::vector<std::uint64_t> open, invalid;
+    std::size_t seen_changes = 0;       // how much of changed_nodes_ the bits reflect
+    std::uint64_t seen_shared_epoch = 0;  // the shared epoch the bits reflect
   };
 
+  static constexpr std::size_t word_bits = 64;
+  [[nodiscard]] static std::uint64_t bit(std::size_t node) { return std::uint64_t{1} << (node % word_bits); }
   [[nodiscard]] std::uint64_t stamp(std::size_t node) const { return 1 + node_epochs_[node] + shared_epoch_; }
+
+  // Brings a shape's bits up to date: a change to a shared pool opens every node again, a change to a node's own pools
+  // opens that node. Each change is replayed once per shape that is asked again, not once per shape at commit time.
+  void sync(shape& sh) const {
+    const std::size_t nodes = node_epochs_.size();
+    if (sh.open.empty() || sh.seen_shared_epoch != shared_epoch_) {
+      sh.open.assign((nodes + word_bits - 1) / word_bits, ~std::uint64_t{0});
+      if (nodes % word_bits != 0) sh.open.back() = (std::uint64_t{1} << (nodes % word_bits)) - 1;
+      sh.invalid.assign(sh.open.size(), 0);
+      sh.seen_shared_epoch = shared_epoch_;
+      sh.seen_changes = changed_nodes_.size();
+      // No node is known unfit at this shared epoch: remember_unfit syncs before it records one.
+      return;
+    }
+    for (; sh.seen_changes < changed_nodes_.size(); ++sh.seen_changes) {
+      const std::size_t node = changed_nodes_[sh.seen_changes];
+      sh.open[node / word_bits] |= bit(node);
+      sh.invalid[node / word_bits] &= ~bit(node);
+    }
+  }
 
   // Enough of the specs to tell most shapes apart cheaply; equality decides.
   [[nodiscard]] static std::size_t rough_hash(std::span<const model::resource_claim* const> unit) {
@@ -148,6 +215,7 @@ class unfit_memo {
   std::map<std::pair<std::string_view, std::string_view>, std::optional<std::size_t>> pool_node_;
   std::vector<std::uint64_t> node_epochs_;
   std::uint64_t shared_epoch_ = 0;
+  std::vector<std::size_t> changed_nodes_;  // the node of each change to a node's own pools, in order (sync)
   std::vector<shape> shapes_;
   std::unordered_multimap<std::size_t, std::size_t> by_hash_;  // rough_hash → index into shapes_
 };
