@@ -26,6 +26,10 @@ namespace dra::alloc {
 // stay free. Results are valid allocations (the search is the same as for first_fit); they
 // differ from upstream's where upstream would fragment.
 struct best_fit {
+  // Packing by a heuristic can still place less than first fit on some queues; the runner keeps first fit's
+  // answer there (guarded_by_first_fit), so best fit can be switched on blindly.
+  static constexpr bool never_worse_than_first_fit = true;
+
   void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
     auto key = [&](std::uint32_t i) {
       const candidate_facts& f = facts[i];
@@ -47,5 +51,6 @@ struct best_fit {
 using sorted = best_fit;
 
 static_assert(node_ranking_policy<best_fit>);
+static_assert(guarded_by_first_fit<best_fit>);
 
 }  // namespace dra::alloc

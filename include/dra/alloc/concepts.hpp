@@ -123,6 +123,15 @@ concept node_ranking_policy = allocation_policy<P> &&
   { policy.order_nodes(order, facts) } -> std::same_as<void>;
 };
 
+// A policy that promises never to place less than first fit does on the same scenario (opt in with a static
+// `never_worse_than_first_fit = true`): the scenario runner also runs first fit and reports its answer where the
+// policy's would place fewer claims, fewer pods, or fewer claims before the queue's first rejection. A heuristic
+// cannot promise that by itself; the comparison makes it true by construction.
+template <class P>
+concept guarded_by_first_fit = allocation_policy<P> && requires {
+  requires P::never_worse_than_first_fit;
+};
+
 // Upstream's first fit: pools by (driver, pool), slices by name, devices in slice order.
 struct first_fit {
   void order_candidates(std::span<std::uint32_t>, std::span<const candidate_facts>) const noexcept {}

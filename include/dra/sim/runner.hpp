@@ -72,7 +72,42 @@ struct run_report {
   std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
   std::uint64_t search_steps = 0;
+  // The policy's own answer placed less than first fit's, which is the one reported (alloc::guarded_by_first_fit).
+  bool first_fit_kept = false;
 };
+
+// What the dra command says when first_fit_kept is set.
+inline constexpr std::string_view first_fit_kept_note =
+    "the policy's placements would have placed less than first fit's on this scenario; first fit's are reported";
+
+// What a run placed, for comparing two policies' answers on one scenario: claims allocated (all, and before the
+// queue's first claim that fits nowhere) and pods placed. The queue's order does not depend on the policy, so more
+// claims before the first rejection means the same claims and then some.
+struct placement_counts {
+  std::size_t claims = 0;
+  std::size_t claims_before_first_rejection = 0;
+  std::size_t pods = 0;
+};
+
+// Whether `a` places less than `b` by any of the three counts.
+[[nodiscard]] inline bool places_less(const placement_counts& a, const placement_counts& b) {
+  return a.claims < b.claims || a.claims_before_first_rejection < b.claims_before_first_rejection || a.pods < b.pods;
+}
+
+[[nodiscard]] inline placement_counts count_placements(const run_report& report) {
+  placement_counts counts;
+  bool rejected = false;
+  for (const auto& outcome : report.outcomes) {
+    if (outcome.allocated() != nullptr) {
+      ++counts.claims;
+      if (!rejected) ++counts.claims_before_first_rejection;
+    } else if (std::holds_alternative<model::claim_unschedulable>(outcome.status)) {
+      rejected = true;
+    }
+  }
+  for (const auto& pod : report.pods) counts.pods += pod.node.has_value() ? 1 : 0;
+  return counts;
+}
 
 // How a scenario is run, beyond the policy and the features.
 struct run_options {
@@ -725,12 +760,20 @@ class scenario_run {
 // pending claims — named directly, through its status, or generated from a
 // template — together in one unit of work, then the claims no pod
 // references; each success is committed before the next unit of work.
-// DeviceTaintRules add their taints to the devices they select.
+// DeviceTaintRules add their taints to the devices they select. A policy guarded by first fit
+// (alloc::guarded_by_first_fit, e.g. best fit) never reports less than first fit would place.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
 [[nodiscard]] run_report run_scenario(const model::scenario& s, const Engine& engine,
                                       alloc::features features = alloc::features::all(), Policy policy = {},
                                       run_options options = {}) {
   run_report report = detail::scenario_run<Engine, Policy>(s, engine, features, std::move(policy), options).run();
+  if constexpr (alloc::guarded_by_first_fit<Policy>) {
+    run_report baseline = detail::scenario_run<Engine, alloc::first_fit>(s, engine, features, {}, options).run();
+    if (places_less(count_placements(report), count_placements(baseline))) {
+      report = std::move(baseline);
+      report.first_fit_kept = true;
+    }
+  }
   // Debug builds re-check the never-over-commit promise on every run.
   assert(alloc::find_overcommit(s, report.outcomes).empty());
   return report;
