@@ -464,6 +464,7 @@ class basic_allocator {
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
     // Per candidate: how many requests of the allocator's pending demand could take it (1 each, without one).
     std::vector<double> demand_per_candidate();
+    void rank_candidates();  // policies that use facts: order_ by them, once the requests are prepared
     bool demand_selects(std::span<const compiled* const> programs,
                         std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix);
 

@@ -608,13 +608,26 @@ class scenario_run {
     return indexed == node_index_.end() ? 0 : indexed->second % allocators_.size();
   }
   allocator_type& owner(const model::node& node) { return *allocators_[owner_index(&node)]; }
-  // The allocators as a fit oracle for explanations: each node asked of its own.
+  // The allocators as a fit oracle for explanations: each node asked of its own; under a policy that weighs facts,
+  // of a first-fit allocator on the same ledger instead. Whether claims fit a node does not depend on the order
+  // candidates are tried in, and an explanation asks it many times per node: without facts to compute for each.
   struct owner_oracle {
     scenario_run* run = nullptr;
     bool operator()(const model::node& node, std::span<const model::resource_claim* const> claims) const {
-      return allocator_oracle<allocator_type>{&run->owner(node)}(node, claims);
+      if constexpr (alloc::uses_facts<Policy>)
+        return allocator_oracle<fit_allocator_type>{&run->fit_allocator()}(node, claims);
+      else
+        return allocator_oracle<allocator_type>{&run->owner(node)}(node, claims);
     }
   };
+  using fit_allocator_type = alloc::basic_allocator<alloc::first_fit, Engine>;
+  fit_allocator_type& fit_allocator() {
+    if (!fit_allocator_) {
+      fit_allocator_.emplace(features_, state_, classes_, slices_, engine_, alloc::first_fit{});
+      fit_allocator_->set_taint_rules(rules_);
+    }
+    return *fit_allocator_;
+  }
 
   // Shares get their IDs in the order their results are read, whichever allocator (and thread) found them: as one
   // allocator trying the nodes in turn would number them.
@@ -735,6 +748,7 @@ class scenario_run {
   // The allocators that try nodes, one per thread (run_options::threads): node i is tried by allocators_[i % size],
   // the first being allocator_ (which also serves explanations).
   std::deque<allocator_type> extra_allocators_;
+  std::optional<alloc::basic_allocator<alloc::first_fit, Engine>> fit_allocator_;  // see owner_oracle
   std::vector<allocator_type*> allocators_;
   std::uint64_t share_serial_ = 1;  // the next share ID's serial (number_shares)
   // What the queue still asks for, including the unit of work being allocated (policies that use facts only).

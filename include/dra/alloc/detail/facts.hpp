@@ -30,10 +30,12 @@ struct candidate_input {
 // is still available of them, per slot. A lost placement counts as often as pending requests could take it
 // (`demand`): never when none could, and then it keeps no counter from being stranded either. Cost: for each candidate,
 // the devices sharing a counter with it (a GPU's placements) times their counters, and the devices drawing on each
-// counter of its sets.
+// counter of its sets. With `weighed` (a flag per candidate), only the flagged candidates' placements lost and
+// counters stranded are worked out (the others keep 0): the ones a search may pick.
 [[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
                                                                       std::span<const quantity> slot_totals,
-                                                                      std::span<const quantity> slot_available) {
+                                                                      std::span<const quantity> slot_available,
+                                                                      std::span<const std::uint8_t> weighed = {}) {
   const std::size_t n = candidates.size();
   std::vector<candidate_facts> facts(n);
   std::vector<double> total(slot_totals.size()), available(slot_totals.size());
@@ -87,7 +89,7 @@ struct candidate_input {
   std::vector<std::uint32_t> set_slots;  // the slots of the candidate's counter sets
   std::vector<double> taken(slot_totals.size(), 0);
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (!possible[i]) continue;
+    if (!possible[i] || (!weighed.empty() && weighed[i] == 0)) continue;
     for (const auto& [slot, amount] : draws_of(i)) taken[slot] += amount;
     double lost = size[i], free = 0;
     set_slots.clear();

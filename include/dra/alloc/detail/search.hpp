@@ -94,26 +94,42 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
     if (a_.state_->allocated(holder.id))
       for (const auto& [slot, declared] : holder.group_sets) group_state_[slot].add(declared);
   order_ = layout.identity;
-  if constexpr (uses_facts<Policy>) {
-    const std::vector<double> demand = demand_per_candidate();
-    std::vector<detail::candidate_input> inputs;
-    inputs.reserve(candidates_.size());
-    for (std::size_t i = 0; i < candidates_.size(); ++i) {
-      const candidate& c = candidates_[i];
-      inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
-                        demand[i], c.st->draws});
-    }
-    facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
-    ranked_ = layout.identity;
-    a_.policy_.order_candidates(ranked_, facts_);
-    order_ = ranked_;
-  }
   auto outcome = search_and_build();
   // The search undid every device it tried and gave back; what the chosen ones took goes back too.
   for (std::size_t ci = results_.size(); ci-- > 0;)
     while (!results_[ci].empty()) deallocate(ci, results_[ci].back().candidate);
   layout.searching = false;
   return outcome;
+}
+
+// The candidates in the policy's order of their facts. Only the candidates some request of the claims may pick have
+// their placements weighed (the costly part): the search visits no other, and a candidate's facts depend on its
+// neighbours' draws, not on their facts. A selector that fails to evaluate counts as picking (the search meets the
+// error where upstream does).
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::rank_candidates() {
+  const node_pools& layout = *layout_;
+  const std::vector<double> demand = demand_per_candidate();
+  std::vector<std::uint8_t> picked(candidates_.size(), 0);
+  for (std::size_t ci = 0; ci < requests_.size(); ++ci)
+    for (auto& entries : requests_[ci])
+      for (request_data& rd : entries)
+        for (std::uint32_t c = 0; c < candidates_.size(); ++c)
+          if (picked[c] == 0) {
+            const auto selectable = is_selectable(rd, ci, c);
+            picked[c] = !selectable || *selectable ? 1 : 0;
+          }
+  std::vector<detail::candidate_input> inputs;
+  inputs.reserve(candidates_.size());
+  for (std::size_t i = 0; i < candidates_.size(); ++i) {
+    const candidate& c = candidates_[i];
+    inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
+                      demand[i], c.st->draws});
+  }
+  facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available, picked);
+  ranked_ = layout.identity;
+  a_.policy_.order_candidates(ranked_, facts_);
+  order_ = ranked_;
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -218,6 +234,7 @@ status basic_allocator<Policy, Engine>::search::prepare_requests() {
 template <allocation_policy Policy, selector_engine Engine>
 result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
   if (auto prepared = prepare_requests(); !prepared) return std::move(prepared).error();
+  if constexpr (uses_facts<Policy>) rank_candidates();
   symmetric_ = a_.interchangeable_pruning_ && symmetry_applies();
   auto found = allocate_one(0, 0, 0, 0, detail::alternative::undecided, 0);
   if (!found) return found.error();
