@@ -524,6 +524,18 @@ class scenario_run {
           continue;
         }
       if (filter != nullptr && (!index || !filter->feasible(*index))) continue;
+      // A node-ranking policy compares every node's fit: one found for a like unit holds while nothing it depends on
+      // changed (a unit commits to one node; the others keep their answers).
+      if constexpr (alloc::node_ranking_policy<Policy>)
+        if (const auto* known = index ? unfit_.fit_on(shape, *index, demand_.epoch()) : nullptr) {
+          if (chosen == nullptr || known->cost < chosen_cost) {
+            chosen = node;
+            chosen_cost = known->cost;
+            results = known->results;
+          }
+          if (chosen_cost == std::pair{0.0, 0.0}) break;
+          continue;
+        }
       // Asked only once a class is known: a node that fits ends a first-fit run without it.
       const bool classified = !class_unfit.empty();
       std::optional<std::uint32_t> outcome_class;
@@ -550,10 +562,11 @@ class scenario_run {
                                   : std::optional<bool>(std::holds_alternative<alloc::invalid_pools>(outcome->result)));
       }
       if (auto* fit = outcome->fit()) {
-        number_shares(fit->results);
         // A node-ranking policy takes the fitting node whose devices strand the fewest counters, then cost
         // the fewest placements (ties: the earlier in its ranking); first fit takes the first node that fits.
         const std::pair cost{fit->counters_stranded, fit->placements_lost};
+        if constexpr (alloc::node_ranking_policy<Policy>)
+          if (index) unfit_.remember_fit(shape, *index, demand_.epoch(), {fit->results, cost});
         if (chosen != nullptr && !(cost < chosen_cost)) continue;
         chosen = node;
         chosen_cost = cost;
@@ -565,6 +578,7 @@ class scenario_run {
       if (index) unfit_.remember_unfit(shape, *index, node_invalid);
       invalid_pools = invalid_pools || node_invalid;
     }
+    if (chosen != nullptr) number_shares(results);
     // The nodes that passed the pod's filters: the ones its claims are explained over when none took them.
     std::vector<const model::node*> passed;
     if (filter != nullptr && chosen == nullptr && !failure)
@@ -629,8 +643,8 @@ class scenario_run {
     return *fit_allocator_;
   }
 
-  // Shares get their IDs in the order their results are read, whichever allocator (and thread) found them: as one
-  // allocator trying the nodes in turn would number them.
+  // The chosen node's shares get their IDs when the unit commits, in the order of its results, whichever allocator
+  // (and thread) found them: as one allocator trying the nodes in turn would number them.
   void number_shares(std::vector<model::allocation_result>& results) {
     for (auto& result : results)
       for (auto& device : result.results)
@@ -679,6 +693,10 @@ class scenario_run {
       for (std::size_t p = first; p < candidates_.size(); ++p) {
         const auto indexed = run_.node_index_.find(candidates_[p]);
         if (indexed != run_.node_index_.end() && run_.unfit_.known_unfit(shape_, indexed->second)) continue;
+        if constexpr (alloc::node_ranking_policy<Policy>)
+          if (indexed != run_.node_index_.end() &&
+              run_.unfit_.fit_on(shape_, indexed->second, run_.demand_.epoch()) != nullptr)
+            continue;
         if (filter_ != nullptr && (indexed == run_.node_index_.end() || !filter_->feasible(indexed->second))) continue;
         if (!trials_[p].outcome) positions.push_back(p);
       }

@@ -31,7 +31,7 @@ std::vector<double> basic_allocator<Policy, Engine>::search::demand_per_candidat
       verdicts.push_back(&known);
     }
     for (std::uint32_t ix = 0; ix < candidates_.size(); ++ix)
-      if (demand_selects(programs, verdicts, ix)) per_candidate[ix] += static_cast<double>(pending);
+      if (demand_selects(programs, verdicts, ix)) per_candidate[ix] += pending_demand::weight(pending);
   }
   return per_candidate;
 }

@@ -1,5 +1,6 @@
-// Remembers on which nodes a unit of work of a given shape did not fit, and why, so that the scenario runner neither
-// searches those nodes again for a like unit nor explains them again until an allocation touches one of their pools.
+// Remembers on which nodes a unit of work of a given shape did not fit, and why (and, for policies that rank nodes,
+// where it fits and at what cost), so that the scenario runner neither searches those nodes again for a like unit
+// nor explains them again until an allocation touches one of their pools.
 #pragma once
 
 #include <dra/model/resource_claim.hpp>
@@ -115,6 +116,24 @@ class unfit_memo {
     }
   }
 
+  // Where a unit of `shape` fits on `node`, as a node-ranking policy found it (its results and their cost), while
+  // nothing it depends on changed: the node's pools, and the pending demand's weights (`demand_epoch`), which the
+  // policy's facts weigh placements by.
+  struct known_fit {
+    std::vector<model::allocation_result> results;
+    std::pair<double, double> cost;  // counters stranded, placements lost
+  };
+  [[nodiscard]] const known_fit* fit_on(std::size_t shape, std::size_t node, std::uint64_t demand_epoch) const {
+    const auto it = fits_.find(fit_key(shape, node));
+    if (it == fits_.end() || it->second.stamp != stamp(node) || it->second.demand_epoch != demand_epoch) return nullptr;
+    return &it->second.fit;
+  }
+  void remember_fit(std::size_t shape, std::size_t node, std::uint64_t demand_epoch, known_fit fit) {
+    // Bounded: a queue of ever-new shapes would otherwise keep a fit per shape and node for good.
+    if (fits_.size() >= max_fits) fits_.clear();
+    fits_.insert_or_assign(fit_key(shape, node), fit_entry{stamp(node), demand_epoch, std::move(fit)});
+  }
+
   // Why a unit of `shape` did not fit on `node`, when that was worked out and nothing it depends on changed since.
   // Only for units of one claim: the claim named in it is the unit's (rename it for a like claim), and none of its
   // words name another claim.
@@ -167,6 +186,16 @@ class unfit_memo {
     std::uint64_t seen_shared_epoch = 0;  // the shared epoch the bits reflect
   };
 
+  struct fit_entry {
+    std::uint64_t stamp = 0;
+    std::uint64_t demand_epoch = 0;
+    known_fit fit;
+  };
+  static constexpr std::size_t max_fits = std::size_t{1} << 16;
+  [[nodiscard]] static std::uint64_t fit_key(std::size_t shape, std::size_t node) {
+    return (static_cast<std::uint64_t>(shape) << 32) | static_cast<std::uint64_t>(node);
+  }
+
   static constexpr std::size_t word_bits = 64;
   [[nodiscard]] static std::uint64_t bit(std::size_t node) { return std::uint64_t{1} << (node % word_bits); }
   [[nodiscard]] std::uint64_t stamp(std::size_t node) const { return 1 + node_epochs_[node] + shared_epoch_; }
@@ -218,6 +247,7 @@ class unfit_memo {
   std::vector<std::size_t> changed_nodes_;  // the node of each change to a node's own pools, in order (sync)
   std::vector<shape> shapes_;
   std::unordered_multimap<std::size_t, std::size_t> by_hash_;  // rough_hash → index into shapes_
+  std::unordered_map<std::uint64_t, fit_entry> fits_;  // by fit_key: fits a node-ranking policy found
 };
 
 }  // namespace dra::sim::detail
