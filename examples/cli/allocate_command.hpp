@@ -125,7 +125,7 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
                       const dra::json::document& doc, std::ostream& out, std::ostream& err) {
   auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options());
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
-  if (report.first_fit_kept) err << "dra: note: " << dra::sim::first_fit_kept_note << "\n";
+  if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
   if (call.output == output_format::scenario) {
     // In the input's format: JSON in, JSON out; YAML in, YAML out.
     auto written = dra::sim::scenario_after(doc.scenario(), report);

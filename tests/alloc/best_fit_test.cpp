@@ -125,8 +125,28 @@ struct recording_policy {
   }
 };
 
-// The facts of one allocate() call for the first claim of a cluster of one idle A100, called as a library user calls
-// the allocator (no runner), with `demand` if given. They view the cluster's devices.
+// A claim whose requests between them may pick every device of the cluster: a whole GPU and a MIG partition of any
+// profile (on one A100 they cannot both fit; the facts are worked out before the search finds that).
+const model::resource_claim& any_device_claim() {
+  static const model::resource_claim claim = [] {
+    model::resource_claim c;
+    c.meta.name = "any-device";
+    for (const char* klass : {"gpu", "mig"}) {
+      model::device_request request;
+      request.name = klass;
+      model::exact_device_request exact;
+      exact.device_class_name = klass;
+      request.exactly = exact;
+      c.spec.requests.push_back(request);
+    }
+    return c;
+  }();
+  return claim;
+}
+
+// The facts of one allocate() call for a claim that may pick every device (the search weighs only the candidates
+// its claims may pick) on a cluster of one idle A100, called as a library user calls the allocator (no runner),
+// with `demand` if given. They view the cluster's devices.
 const std::vector<alloc::candidate_facts>& facts_on_one_gpu(const dra_bench::churned_mig_cluster& cluster,
                                                             const alloc::pending_demand* demand) {
   std::vector<const model::device_class*> classes;
@@ -138,7 +158,7 @@ const std::vector<alloc::candidate_facts>& facts_on_one_gpu(const dra_bench::chu
   alloc::basic_allocator<recording_policy, cel::selector_engine> allocator(alloc::features::all(), state, classes,
                                                                            slices, engine);
   allocator.set_demand(demand);
-  const model::resource_claim* claims[] = {&cluster.s.claims[0].object};
+  const model::resource_claim* claims[] = {&any_device_claim()};
   recording_policy::seen().clear();
   EXPECT_TRUE(allocator.allocate(cluster.s.nodes[0].object, claims).has_value());
   return recording_policy::seen();
@@ -220,12 +240,15 @@ TEST(BestFit, KeepsThePlacementAPendingClaimAsksFor) {
             (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-", "node-0/gpu-0-mig-3g.20gb-4"}));
 }
 
-TEST(BestFit, PlacesMoreOnChurnedMigClustersThanFirstFit) {
+TEST(BestFit, NeverPlacesLessThanFirstFitOnChurnedMigClusters) {
   // Eight of the clusters docs/allocator.md measures (all 20 and both mixes in Release: bench_placement), with
-  // the exact optimum (bench/mig_headroom.hpp) that no policy can beat.
+  // the exact optimum (bench/mig_headroom.hpp) that no policy can beat. Best fit's own placements reach the optimum
+  // before the first rejection on seeds 1, 2, 3, 5, 6, 7 and 8 too (196, 124, 158, 165, 186 on 2, 3, 5, 7, 8), but on
+  // those five and on seed 4 they place fewer claims in all than first fit's (which fill the fragments they leave
+  // with later, smaller pods), so first fit's are reported there (alloc::guarded_by_first_fit).
   const cel::selector_engine engine;
   const std::vector<int> first_expected = {188, 178, 109, 163, 144, 196, 152, 168};
-  const std::vector<int> best_expected = {197, 196, 124, 171, 158, 198, 165, 186};
+  const std::vector<int> best_expected = {197, 178, 109, 163, 144, 198, 152, 168};
   const std::vector<int> optimum_expected = {197, 196, 124, 185, 158, 198, 165, 186};
   for (std::uint32_t seed = 1; seed <= 8; ++seed) {
     const dra_bench::churned_mig_cluster cluster(seed);

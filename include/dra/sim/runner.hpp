@@ -72,13 +72,28 @@ struct run_report {
   std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
   std::uint64_t search_steps = 0;
-  // The policy's own answer placed less than first fit's, which is the one reported (alloc::guarded_by_first_fit).
-  bool first_fit_kept = false;
+  // Whose placements these are, for a policy guarded by first fit (alloc::guarded_by_first_fit).
+  enum class answer : std::uint8_t {
+    policy,                       // the policy's own
+    first_fit_after_rejection,    // the policy's up to the queue's first rejection, first fit's after it
+    first_fit,                    // first fit's: both others would have placed less by some count
+  } placements = answer::policy;
 };
 
-// What the dra command says when first_fit_kept is set.
-inline constexpr std::string_view first_fit_kept_note =
-    "the policy's placements would have placed less than first fit's on this scenario; first fit's are reported";
+// What the dra command says when a guarded policy's own placements are not the ones reported; empty otherwise.
+[[nodiscard]] inline std::string_view answer_note(run_report::answer a) {
+  switch (a) {
+    case run_report::answer::policy:
+      return {};
+    case run_report::answer::first_fit_after_rejection:
+      return "the policy's placements alone would have placed fewer claims or pods in all than first fit's; its "
+             "placements are reported up to the queue's first rejection, first fit's after it";
+    case run_report::answer::first_fit:
+      return "the policy's placements would have placed less than first fit's on this scenario; first fit's are "
+             "reported";
+  }
+  return {};
+}
 
 // What a run placed, for comparing two policies' answers on one scenario: claims allocated (all, and before the
 // queue's first claim that fits nowhere) and pods placed. The queue's order does not depend on the policy, so more
@@ -119,6 +134,24 @@ struct run_options {
 };
 
 namespace detail {
+
+// A node-ranking policy until the queue's first rejection, first fit after it (candidates and nodes in upstream's
+// order, the first node that fits taken): the answer run_scenario tries when a guarded policy places more before the
+// first rejection than first fit but less in all. Copies share the switch (the runner's and its allocators').
+template <class Ranked>
+struct until_first_rejection {
+  Ranked ranked;
+  std::shared_ptr<bool> rejected = std::make_shared<bool>(false);
+
+  void order_candidates(std::span<std::uint32_t> order, std::span<const alloc::candidate_facts> facts) const {
+    if (!*rejected) ranked.order_candidates(order, facts);
+  }
+  void order_nodes(std::span<std::uint32_t> order, std::span<const alloc::node_facts> facts) const {
+    if (!*rejected) ranked.order_nodes(order, facts);
+  }
+  [[nodiscard]] bool ranking() const { return !*rejected; }
+  void first_rejection() const { *rejected = true; }
+};
 
 // The nodes a scenario offers: its Node objects, else one per distinct slice nodeName (sorted), else node-0.
 struct node_list {
@@ -350,6 +383,7 @@ class scenario_run {
       model::claim_outcome o;
       o.claim = alloc::object_name(s_.claims[c].object.meta);
       o.status = model::claim_unschedulable{reason, std::nullopt};
+      note_rejection(o);
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({c, std::nullopt, pod_index});
     }
@@ -533,7 +567,7 @@ class scenario_run {
             chosen_cost = known->cost;
             results = known->results;
           }
-          if (chosen_cost == std::pair{0.0, 0.0}) break;
+          if (takes_first_fit(chosen_cost)) break;
           continue;
         }
       // Asked only once a class is known: a node that fits ends a first-fit run without it.
@@ -571,7 +605,7 @@ class scenario_run {
         chosen = node;
         chosen_cost = cost;
         results = std::move(fit->results);
-        if (!alloc::node_ranking_policy<Policy> || chosen_cost == std::pair{0.0, 0.0}) break;
+        if (!alloc::node_ranking_policy<Policy> || takes_first_fit(chosen_cost)) break;
         continue;
       }
       const bool node_invalid = std::holds_alternative<alloc::invalid_pools>(outcome->result);
@@ -609,10 +643,26 @@ class scenario_run {
         o.status = model::claim_unschedulable{std::string(alloc::unschedulable::message), why};
       }
       if (m.claim || m.generated) ++k;
+      note_rejection(o);
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({m.claim, m.generated, pod});
     }
     return chosen;
+  }
+
+  // Whether a fit at `cost` ends a unit's search: at no cost, or once a policy that ranks only for a while stopped.
+  bool takes_first_fit(std::pair<double, double> cost) const {
+    if constexpr (requires { node_policy_.ranking(); })
+      if (!node_policy_.ranking()) return true;
+    return cost == std::pair{0.0, 0.0};
+  }
+  // Tells a policy that ranks until the queue's first rejection (until_first_rejection) that it came.
+  void note_rejection(const model::claim_outcome& o) {
+    if constexpr (requires { node_policy_.first_rejection(); })
+      if (node_policy_.ranking() && std::holds_alternative<model::claim_unschedulable>(o.status)) {
+        node_policy_.first_rejection();
+        unfit_.forget_fits();  // found in the policy's order of candidates, not first fit's
+      }
   }
 
   // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
@@ -798,12 +848,23 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
 [[nodiscard]] run_report run_scenario(const model::scenario& s, const Engine& engine,
                                       alloc::features features = alloc::features::all(), Policy policy = {},
                                       run_options options = {}) {
-  run_report report = detail::scenario_run<Engine, Policy>(s, engine, features, std::move(policy), options).run();
+  run_report report = detail::scenario_run<Engine, Policy>(s, engine, features, policy, options).run();
   if constexpr (alloc::guarded_by_first_fit<Policy>) {
     run_report baseline = detail::scenario_run<Engine, alloc::first_fit>(s, engine, features, {}, options).run();
-    if (places_less(count_placements(report), count_placements(baseline))) {
-      report = std::move(baseline);
-      report.first_fit_kept = true;
+    const placement_counts first_fit_counts = count_placements(baseline);
+    if (places_less(count_placements(report), first_fit_counts)) {
+      // Packing often wins before the first rejection and loses after it, where first fit fills the fragments it
+      // left with later, smaller claims: keep the policy's start and first fit's end, if that beats first fit.
+      run_report hybrid = detail::scenario_run<Engine, detail::until_first_rejection<Policy>>(
+                              s, engine, features, detail::until_first_rejection<Policy>{policy}, options)
+                              .run();
+      if (!places_less(count_placements(hybrid), first_fit_counts)) {
+        report = std::move(hybrid);
+        report.placements = run_report::answer::first_fit_after_rejection;
+      } else {
+        report = std::move(baseline);
+        report.placements = run_report::answer::first_fit;
+      }
     }
   }
   // Debug builds re-check the never-over-commit promise on every run.

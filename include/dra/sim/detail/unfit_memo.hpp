@@ -128,6 +128,8 @@ class unfit_memo {
     if (it == fits_.end() || it->second.stamp != stamp(node) || it->second.demand_epoch != demand_epoch) return nullptr;
     return &it->second.fit;
   }
+  // The policy changed how it picks (see until_first_rejection): no fit found so far holds.
+  void forget_fits() { fits_.clear(); }
   void remember_fit(std::size_t shape, std::size_t node, std::uint64_t demand_epoch, known_fit fit) {
     // Bounded: a queue of ever-new shapes would otherwise keep a fit per shape and node for good.
     if (fits_.size() >= max_fits) fits_.clear();
