@@ -93,15 +93,15 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
 
 // `dra explain [FILE] [CLAIM...]`: every pending claim when none is named. Exit code 1 when a named claim does not
 // exist, 2 when --features is invalid.
-inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::json::document& doc,
+inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::model::scenario& s,
                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
   auto report =
-      dra::sim::run_scenario(doc.scenario(), engine, features, dra::alloc::first_fit{}, machine_run_options());
-  auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
+      dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options());
+  auto explanations = dra::sim::explain_claims(s, report, engine, features, claims);
   if (call.output == output_format::json)
     out << dra::sim::to_json(explanations);
   else

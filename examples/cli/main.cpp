@@ -1,6 +1,7 @@
 // The dra command: parses flags and prints; all behaviour lives in the headers.
 #include "allocate_command.hpp"
 #include "arguments.hpp"
+#include "capacity_command.hpp"
 #include "default_scenario.hpp"
 #include "explain_command.hpp"
 #include "heap.hpp"
@@ -84,17 +85,6 @@ int run_select(const dra_cli::invocation& call, const dra::json::document& doc, 
   return 0;
 }
 
-int run_command(const dra_cli::invocation& call, const std::vector<std::string>& explained,
-                std::string_view expression, const dra::json::document& doc) {
-  if (call.command == "flatten") return run_flatten(doc, std::cout);
-  if (call.command == "validate") return dra_cli::run_validate(doc, call.output == dra_cli::output_format::json, std::cout);
-  if (call.command == "allocate") return dra_cli::run_allocate(call, doc, std::cout, std::cerr);
-  if (call.command == "explain") return dra_cli::run_explain(call, explained, doc, std::cout, std::cerr);
-  if (call.command == "occupancy") return dra_cli::run_occupancy(call, doc, std::cout, std::cerr);
-  if (call.command == "select") return run_select(call, doc, expression, std::cout, std::cerr);
-  return run_summary(call, doc, std::cout);
-}
-
 // Ends the process once the output is written, without destroying the loaded scenario: its
 // objects are freed by the process's end at once, where freeing them one by one took a fifth of
 // `dra summary` on a 100 MB input (compilers skip freeing their trees at exit for the same reason).
@@ -103,6 +93,35 @@ int run_command(const dra_cli::invocation& call, const std::vector<std::string>&
   std::cerr.flush();
   std::fflush(nullptr);
   std::_Exit(code);
+}
+
+// --add-node and --drain: the scenario the commands that take them run on (the input itself without them).
+std::optional<dra::sim::changed_scenario> what_if_of(const dra_cli::invocation& call, const dra::json::document& doc) {
+  dra::sim::what_if_changes changes;
+  for (const auto& [node, count] : call.add_nodes) changes.add_nodes.push_back({node, count});
+  changes.drain = call.drain;
+  if (changes.empty()) return std::nullopt;
+  auto changed = dra::sim::what_if(doc.scenario(), changes);
+  if (!changed) {
+    std::cerr << "dra: " << changed.error().to_string() << "\n";
+    exit_keeping(1);
+  }
+  for (const auto& pod : changed->drained_pods) std::cerr << "dra: --drain: pod " << pod << " is pending again\n";
+  return std::move(*changed);
+}
+
+int run_command(const dra_cli::invocation& call, const std::vector<std::string>& explained,
+                std::string_view expression, const dra::json::document& doc) {
+  if (call.command == "flatten") return run_flatten(doc, std::cout);
+  if (call.command == "validate") return dra_cli::run_validate(doc, call.output == dra_cli::output_format::json, std::cout);
+  const auto changed = what_if_of(call, doc);
+  const dra::model::scenario& s = changed ? changed->scenario : doc.scenario();
+  if (call.command == "allocate") return dra_cli::run_allocate(call, s, doc.format(), std::cout, std::cerr);
+  if (call.command == "capacity") return dra_cli::run_capacity(call, s, doc.format(), std::cout, std::cerr);
+  if (call.command == "explain") return dra_cli::run_explain(call, explained, s, std::cout, std::cerr);
+  if (call.command == "occupancy") return dra_cli::run_occupancy(call, doc, std::cout, std::cerr);
+  if (call.command == "select") return run_select(call, doc, expression, std::cout, std::cerr);
+  return run_summary(call, doc, std::cout);
 }
 
 }  // namespace
@@ -117,8 +136,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const dra_cli::invocation& call = *parsed;
-  if (call.output == dra_cli::output_format::scenario && call.command != "allocate") {
-    std::cerr << "dra: --output scenario is for allocate only\n\n" << dra_cli::usage_text;
+  if (call.output == dra_cli::output_format::scenario && call.command != "allocate" && call.command != "capacity") {
+    std::cerr << "dra: --output scenario is for allocate and capacity --pod only\n\n" << dra_cli::usage_text;
     return 2;
   }
   if (call.command == "help") {
