@@ -5,6 +5,7 @@
 #include "default_scenario.hpp"
 #include "explain_command.hpp"
 #include "heap.hpp"
+#include "kubectl.hpp"
 #include "occupancy_command.hpp"
 #include "text_output.hpp"
 #include "validate_command.hpp"
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -36,11 +38,18 @@ bool stdin_has_input() {
   return S_ISFIFO(info.st_mode) || S_ISREG(info.st_mode) || S_ISSOCK(info.st_mode);
 }
 
+// Run as kubectl-dra (kubectl's plugin name), the cluster's snapshot from `kubectl get`; else empty.
+std::optional<std::string> cluster_snapshot;
+
 dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
   // Large inputs are read on every core the machine offers; a file is mapped, not copied, as the
   // command owns it for its whole run.
   const dra::json::load_options options{.threads = std::max(1u, std::thread::hardware_concurrency()),
                                         .map_files = true};
+  if (cluster_snapshot) {
+    std::istringstream in(*cluster_snapshot);
+    return dra::json::load(in, "kubectl get", options);
+  }
   if (!call.file && stdin_has_input()) return dra::json::load(std::cin, "<stdin>", options);
   if (!call.file) {
     auto doc = dra::json::load(dra_cli::default_scenario);
@@ -129,6 +138,14 @@ int run_command(const dra_cli::invocation& call, const std::vector<std::string>&
 int main(int argc, char** argv) {
   dra_cli::prepare_heap();
   std::vector<std::string_view> args(argv + 1, argv + argc);
+  // `kubectl dra …`: kubectl's flags go to kubectl, the rest to dra, and the scenario is the cluster's.
+  const bool as_kubectl_plugin = std::filesystem::path(argv[0]).filename() == "kubectl-dra";
+  dra_cli::kubectl_flags kubectl;
+  if (as_kubectl_plugin)
+    if (auto problem = dra_cli::take_kubectl_flags(args, kubectl)) {
+      std::cerr << "kubectl-dra: " << *problem << "\n\n" << dra_cli::usage_text;
+      return 2;
+    }
   // The main job: allocate the scenario (the embedded default without FILE).
   auto parsed = dra_cli::parse_arguments(args, "allocate");
   if (!parsed) {
@@ -147,6 +164,14 @@ int main(int argc, char** argv) {
   if (call.command == "version") {
     std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name() << ")\n";
     return 0;
+  }
+  if (as_kubectl_plugin) {
+    std::string snapshot;
+    if (auto failed = dra_cli::kubectl_snapshot(kubectl, snapshot)) {
+      std::cerr << "kubectl-dra: " << *failed << "\n";
+      return 1;
+    }
+    cluster_snapshot = std::move(snapshot);
   }
   dra_cli::invocation input = call;
   std::string expression;

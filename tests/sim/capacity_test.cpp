@@ -144,6 +144,9 @@ TEST(WhatIf, ADrainedNodesPodsArePlacedElsewhere) {
   EXPECT_EQ(s.nodes.size(), 1u);
   EXPECT_EQ(s.slices.size(), 1u);
   EXPECT_FALSE(s.claims[0].object.allocation);
+  EXPECT_EQ(s.claims[0].source.json.find("allocation"), std::string_view::npos);
+  EXPECT_EQ(s.claims[0].source.json.find("reservedFor"), std::string_view::npos);
+  EXPECT_EQ(s.pods[1].source.json.find("nodeName"), std::string_view::npos);
   const auto report = sim::run_scenario(s, engine);
   EXPECT_EQ(placements(s, report),
             (std::vector<std::string>{

@@ -57,31 +57,54 @@ class changed_scenario {
 
 namespace detail {
 
-// `object_json` with `overrides` applied and the fields `removed` (paths from the top) left out, as compact JSON.
-// Empty text (an object built in C++) stays empty.
-[[nodiscard]] inline result<std::string> rewritten_json(std::string_view object_json,
-                                                        std::vector<json::field_override> overrides,
-                                                        const std::vector<std::vector<std::string_view>>& removed = {}) {
-  if (object_json.empty()) return std::string();
+// `object_json` without the fields `removed` (paths from the top, at least two keys long), as compact JSON: each
+// parent object is written again without them.
+[[nodiscard]] inline result<std::string> without_fields(std::string_view object_json,
+                                                        const std::vector<std::vector<std::string_view>>& removed) {
   simdjson::dom::parser parser;
   const simdjson::padded_string text(object_json);
   simdjson::dom::element root;
   if (auto code = parser.parse(text).get(root); code != simdjson::SUCCESS)
     return dra::error{std::string("cannot read the object again: ") + simdjson::error_message(code)};
-  // A removed field: its parent object is written again without it.
+  std::vector<std::pair<std::vector<std::string_view>, std::vector<std::string_view>>> parents;  // path, keys gone
   for (const auto& path : removed) {
-    const std::vector<std::string_view> parent_path(path.begin(), path.end() - 1);
+    std::vector<std::string_view> parent(path.begin(), path.end() - 1);
+    auto it = std::ranges::find(parents, parent, &decltype(parents)::value_type::first);
+    if (it == parents.end()) it = parents.insert(parents.end(), {std::move(parent), {}});
+    it->second.push_back(path.back());
+  }
+  std::vector<json::field_override> overrides;
+  for (const auto& [path, gone] : parents) {
     simdjson::dom::element parent = root;
     bool found = true;
-    for (std::string_view key : parent_path) found = found && parent[key].get(parent) == simdjson::SUCCESS;
+    for (std::string_view key : path) found = found && parent[key].get(parent) == simdjson::SUCCESS;
     simdjson::dom::object parent_object;
     if (!found || parent.get_object().get(parent_object) != simdjson::SUCCESS) continue;
-    overrides.push_back({parent_path, [parent_object, gone = path.back()](json::writer& w) {
+    overrides.push_back({path, [parent_object, &gone](json::writer& w) {
                            w.begin_object();
                            for (auto field : parent_object)
-                             if (field.key != gone) json::write_element(w.key(field.key), field.value);
+                             if (std::ranges::find(gone, field.key) == gone.end())
+                               json::write_element(w.key(field.key), field.value);
                            w.end_object();
                          }});
+  }
+  json::writer w;
+  if (auto written = json::write_overlaid(w, object_json, overrides); !written) return std::move(written).error();
+  return std::move(w).str();
+}
+
+// `object_json` with the fields `removed` left out, then `overrides` applied, as compact JSON. Empty text (an object
+// built in C++) stays empty.
+[[nodiscard]] inline result<std::string> rewritten_json(std::string_view object_json,
+                                                        const std::vector<json::field_override>& overrides,
+                                                        const std::vector<std::vector<std::string_view>>& removed = {}) {
+  if (object_json.empty()) return std::string();
+  std::string without;
+  if (!removed.empty()) {
+    auto trimmed = without_fields(object_json, removed);
+    if (!trimmed) return trimmed;
+    without = std::move(*trimmed);
+    object_json = without;
   }
   json::writer w;
   if (auto written = json::write_overlaid(w, object_json, overrides); !written) return std::move(written).error();
