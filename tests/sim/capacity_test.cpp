@@ -73,7 +73,7 @@ TEST(Capacity, CopiesFollowThePendingPodsUntilOneDoesNotFit) {
 
 TEST(Capacity, MaxStopsTheCountWithoutANextCopy) {
   const auto doc = load_fixture();
-  const auto report = trainers(doc.scenario(), {.max = 1});
+  const auto report = trainers(doc.scenario(), {.max = 1, .run = {}});
   EXPECT_EQ(report.fits, 1u);
   EXPECT_EQ(report.nodes, (std::vector<sim::node_count>{{"node-a", 1}}));
   EXPECT_FALSE(report.next);
@@ -228,6 +228,13 @@ TEST(Availability, ClassesAndMigPartitionsFromTheCountersLeft) {
                                                           {"7g.40gb", 2, 1}},
                                                          {{"dgx-a100-1", "gpu.nvidia.com", "dgx-a100-1", 28, 1, 19}}}));
   EXPECT_TRUE(report->shared.empty());
+  // By type, every MIG device is one value, and handing them out one after another takes counters others need:
+  // gpu-0 gives 1g-4, 1g-5, 1g-6 (slices 4-6; then 2g-4, 3g-4 find slice 4 taken); gpu-1 gives 1g-0..6 (slices 0-6,
+  // all 98 multiprocessors); nothing bigger is left: 3 + 7 = 10 of the 19 available one at a time.
+  const auto by_type = sim::availability(doc->scenario(), selectors, "type");
+  ASSERT_TRUE(by_type);
+  EXPECT_EQ(by_type->classes[0].partitions, (std::vector<sim::partition_availability>{{"gpu", 2, 1}}));
+  EXPECT_EQ(by_type->classes[1].partitions, (std::vector<sim::partition_availability>{{"mig", 28, 10}}));
 }
 
 // One shared device (40Gi of memory) a claim takes 10Gi of, on a node with 4 cpu and 10 pods, one of its pods bound

@@ -74,16 +74,16 @@ namespace detail {
     it->second.push_back(path.back());
   }
   std::vector<json::field_override> overrides;
-  for (const auto& [path, gone] : parents) {
+  for (const auto& entry : parents) {
     simdjson::dom::element parent = root;
     bool found = true;
-    for (std::string_view key : path) found = found && parent[key].get(parent) == simdjson::SUCCESS;
+    for (std::string_view key : entry.first) found = found && parent[key].get(parent) == simdjson::SUCCESS;
     simdjson::dom::object parent_object;
     if (!found || parent.get_object().get(parent_object) != simdjson::SUCCESS) continue;
-    overrides.push_back({path, [parent_object, &gone](json::writer& w) {
+    overrides.push_back({entry.first, [parent_object, gone = &entry.second](json::writer& w) {
                            w.begin_object();
                            for (auto field : parent_object)
-                             if (std::ranges::find(gone, field.key) == gone.end())
+                             if (std::ranges::find(*gone, field.key) == gone->end())
                                json::write_element(w.key(field.key), field.value);
                            w.end_object();
                          }});
