@@ -53,6 +53,8 @@ inline constexpr std::string_view usage_text =
     "--add-node NODE=K (allocate, capacity, explain; repeatable) adds K copies of node NODE and its\n"
     "ResourceSlices, named NODE-whatif-0...; --drain NODE (repeatable) removes the node: its pods are\n"
     "pending again and its devices' allocations released. Both change only the scenario in memory.\n"
+    "Run as kubectl-dra (`kubectl dra COMMAND`), the scenario is the cluster's, read with kubectl get;\n"
+    "--context, --kubeconfig, -n/--namespace and -A/--all-namespaces are passed to kubectl.\n"
     "--version prints dra's version and the memory allocator the command runs on.\n"
     "\n"
     "exit status: 0 success; 1 bad input (allocate: also a claim in error); 2 usage error;\n"

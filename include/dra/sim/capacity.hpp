@@ -9,7 +9,6 @@
 #include <dra/sim/what_if.hpp>
 
 #include <cstddef>
-#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,18 +41,7 @@ struct capacity_report {
   std::optional<pod_outcome> next;          // the first copy that did not fit; absent when `max` stopped the count
   std::vector<std::size_t> next_claims;     // its claims' outcomes: indexes into run.outcomes
   run_report run;
-
-  capacity_report() = default;
-  capacity_report(capacity_report&&) = default;
-  capacity_report& operator=(capacity_report&&) = default;
-  capacity_report(const capacity_report&) = delete;
-  capacity_report& operator=(const capacity_report&) = delete;
-  ~capacity_report() = default;
-
-  model::text own(std::string text) { return strings_.emplace_back(std::move(text)); }
-
- private:
-  std::deque<std::string> strings_;  // never moves its strings: the copies view them
+  string_store strings;  // the copies' names and texts
 };
 
 namespace detail {
@@ -63,7 +51,7 @@ namespace detail {
 inline result<model::located<model::pod>> pod_copy(const model::located<model::pod>& pod, std::size_t n,
                                                    capacity_report& out) {
   model::located<model::pod> copy = pod;
-  copy.object.meta.name = out.own(std::string(pod.object.meta.name) + "-" + std::to_string(n));
+  copy.object.meta.name = out.strings.own(std::string(pod.object.meta.name) + "-" + std::to_string(n));
   copy.object.meta.uid = {};
   copy.object.node_name.reset();
   copy.object.resource_claim_statuses.clear();
@@ -75,7 +63,7 @@ inline result<model::located<model::pod>> pod_copy(const model::located<model::p
   auto json = rewritten_json(pod.source.json, std::move(changes),
                              {{"metadata", "uid"}, {"spec", "nodeName"}, {"spec", "schedulingGates"}});
   if (!json) return std::move(json).error().within(model::object_label("Pod", pod.object.meta));
-  copy.source.json = out.own(std::move(*json));
+  copy.source.json = out.strings.own(std::move(*json));
   return copy;
 }
 

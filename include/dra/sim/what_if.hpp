@@ -33,26 +33,31 @@ struct what_if_changes {
   [[nodiscard]] bool empty() const noexcept { return add_nodes.empty() && drain.empty(); }
 };
 
-// A scenario with what-if changes. Changed and added objects view the strings (names, JSON texts) it owns, so it
-// moves but does not copy; the rest views what the original scenario viewed.
-class changed_scenario {
+// Strings that objects of a changed scenario view (names, JSON texts): a deque, so that they never move; it moves
+// with its owner but is not copied (a copy's objects would view the original's strings).
+class string_store {
  public:
-  model::scenario scenario;
-  std::vector<std::string> added_nodes;  // the node copies' names, in the order they were added
-  std::vector<std::string> drained_pods;  // "namespace/name" of each pod a drain made pending, in input order
+  string_store() = default;
+  string_store(string_store&&) = default;
+  string_store& operator=(string_store&&) = default;
+  string_store(const string_store&) = delete;
+  string_store& operator=(const string_store&) = delete;
+  ~string_store() = default;
 
-  changed_scenario() = default;
-  changed_scenario(changed_scenario&&) = default;
-  changed_scenario& operator=(changed_scenario&&) = default;
-  changed_scenario(const changed_scenario&) = delete;
-  changed_scenario& operator=(const changed_scenario&) = delete;
-  ~changed_scenario() = default;
-
-  // A copy of `text` that lives as long as this scenario (a deque: its strings never move).
+  // A copy of `text` that lives as long as the store.
   model::text own(std::string text) { return strings_.emplace_back(std::move(text)); }
 
  private:
   std::deque<std::string> strings_;
+};
+
+// A scenario with what-if changes. Changed and added objects view `strings`; the rest views what the original
+// scenario viewed.
+struct changed_scenario {
+  model::scenario scenario;
+  std::vector<std::string> added_nodes;   // the node copies' names, in the order they were added
+  std::vector<std::string> drained_pods;  // "namespace/name" of each pod a drain made pending, in input order
+  string_store strings;
 };
 
 namespace detail {
@@ -141,7 +146,7 @@ inline dra::status add_node_copies(changed_scenario& out, const node_copies& cop
   for (const auto& slice : s.slices)
     if (slice.object.node_name == model::text(copies.node)) local.push_back(slice);
   for (std::size_t i = 0; i < copies.count; ++i) {
-    const model::text name = out.own(copies.node + "-whatif-" + std::to_string(i));
+    const model::text name = out.strings.own(copies.node + "-whatif-" + std::to_string(i));
     out.added_nodes.emplace_back(name);
     if (node) {
       model::located<model::node> copy = *node;
@@ -154,19 +159,19 @@ inline dra::status add_node_copies(changed_scenario& out, const node_copies& cop
         }
       auto json = rewritten_json(copy.source.json, std::move(changes));
       if (!json) return std::move(json).error().within(model::object_label("Node", node->object.meta));
-      copy.source.json = out.own(std::move(*json));
+      copy.source.json = out.strings.own(std::move(*json));
       s.nodes.push_back(std::move(copy));
     }
     for (const auto& slice : local) {
       model::located<model::resource_slice> copy = slice;
-      copy.object.meta.name = out.own(renamed(slice.object.meta.name, copies.node, name));
-      copy.object.pool.name = out.own(renamed(slice.object.pool.name, copies.node, name));
+      copy.object.meta.name = out.strings.own(renamed(slice.object.meta.name, copies.node, name));
+      copy.object.pool.name = out.strings.own(renamed(slice.object.pool.name, copies.node, name));
       copy.object.node_name = name;
       auto json = rewritten_json(copy.source.json, {string_at({"metadata", "name"}, copy.object.meta.name),
                                                     string_at({"spec", "nodeName"}, name),
                                                     string_at({"spec", "pool", "name"}, copy.object.pool.name)});
       if (!json) return std::move(json).error().within(model::object_label("ResourceSlice", slice.object.meta));
-      copy.source.json = out.own(std::move(*json));
+      copy.source.json = out.strings.own(std::move(*json));
       s.slices.push_back(std::move(copy));
     }
   }
@@ -187,7 +192,7 @@ inline dra::status drain_node(changed_scenario& out, std::string_view node) {
     pod.object.node_name.reset();
     auto json = rewritten_json(pod.source.json, {}, {{"spec", "nodeName"}});
     if (!json) return std::move(json).error().within(model::object_label("Pod", pod.object.meta));
-    pod.source.json = out.own(std::move(*json));
+    pod.source.json = out.strings.own(std::move(*json));
     out.drained_pods.push_back(model::namespaced_name(pod.object.meta.namespace_, pod.object.meta.name));
   }
   for (auto& claim : s.claims) {
@@ -200,7 +205,7 @@ inline dra::status drain_node(changed_scenario& out, std::string_view node) {
     claim.object.reserved_for.clear();
     auto json = rewritten_json(claim.source.json, {}, {{"status", "allocation"}, {"status", "reservedFor"}});
     if (!json) return std::move(json).error().within(model::object_label("ResourceClaim", claim.object.meta));
-    claim.source.json = out.own(std::move(*json));
+    claim.source.json = out.strings.own(std::move(*json));
   }
   return {};
 }
