@@ -70,15 +70,16 @@ inline void print_availability(const dra::sim::availability_report& r, std::ostr
   for (const auto& c : r.classes) {
     rows.push_back({c.device_class, "", "", count(c.devices), count(c.allocated), count(c.available)});
     for (const auto& p : c.pools)
-      rows.push_back({"", p.node.empty() ? "-" : p.node, p.driver + "/" + p.pool, count(p.devices),
-                      count(p.allocated), count(p.available)});
+      rows.push_back({"", p.node.empty() ? "-" : p.node, p.driver + "/" + p.pool, count(p.devices), count(p.allocated),
+                      count(p.available)});
     for (const auto& p : c.partitions)
       rows.push_back({"  " + *r.attribute + "=" + p.value, "", "", count(p.devices), "", count(p.available)});
   }
   print_columns(rows, out);
   if (!r.shared.empty()) {
     out << "\n";
-    std::vector<std::vector<std::string>> shared{{"SHARED DEVICE", "NODE", "CAPACITY", "TOTAL", "CONSUMED", "AVAILABLE"}};
+    std::vector<std::vector<std::string>> shared{
+        {"SHARED DEVICE", "NODE", "CAPACITY", "TOTAL", "CONSUMED", "AVAILABLE"}};
     for (const auto& d : r.shared)
       for (const auto& c : d.capacity)
         shared.push_back({d.driver + "/" + d.pool + "/" + d.device, d.node.empty() ? "-" : d.node, c.name,
@@ -103,7 +104,8 @@ inline void print_availability(const dra::sim::availability_report& r, std::ostr
 // or namespace/name (kubectl's pod/NAME too) of a pod of `s`. Prints why not on `err`.
 inline const dra::model::located<dra::model::pod>* pod_to_copy(const std::string& name, const dra::model::scenario& s,
                                                                std::optional<dra::json::document>& pod_file,
-                                                               dra::model::scenario& with_templates, std::ostream& err) {
+                                                               dra::model::scenario& with_templates,
+                                                               std::ostream& err) {
   std::error_code ignored;
   if (std::filesystem::is_regular_file(name, ignored)) {
     auto loaded = dra::json::load_file(name);

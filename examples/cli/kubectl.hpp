@@ -41,7 +41,7 @@ struct kubectl_flags {
 // Splits kubectl's flags from the rest of `args` (what dra parses). A flag that needs a value and has none is
 // an error message.
 [[nodiscard]] inline std::optional<std::string> take_kubectl_flags(std::vector<std::string_view>& args,
-                                                                    kubectl_flags& flags) {
+                                                                   kubectl_flags& flags) {
   std::vector<std::string_view> rest;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
@@ -75,7 +75,8 @@ struct kubectl_flags {
 }
 
 // Runs `argv` (found on PATH) and returns what it printed on stdout, or a message: not found, or its exit status.
-[[nodiscard]] inline std::optional<std::string> run_captured(const std::vector<std::string>& argv, std::string& output) {
+[[nodiscard]] inline std::optional<std::string> run_captured(const std::vector<std::string>& argv,
+                                                             std::string& output) {
   int pipe_ends[2];
   if (pipe(pipe_ends) != 0) return std::string("cannot make a pipe: ") + std::strerror(errno);
   posix_spawn_file_actions_t actions;

@@ -115,8 +115,7 @@ TEST(WhatIf, AddedNodesTakeWhatTheClusterCouldNot) {
   EXPECT_EQ(placements(s, report.run)[1], "pair -> node-b-whatif-0");
   EXPECT_EQ(report.fits, 2u);
   ASSERT_TRUE(report.next);
-  EXPECT_EQ(report.next->unschedulable,
-            "0/3 nodes are available: 1 cannot allocate all claims, 2 Insufficient cpu.");
+  EXPECT_EQ(report.next->unschedulable, "0/3 nodes are available: 1 cannot allocate all claims, 2 Insufficient cpu.");
 }
 
 TEST(WhatIf, CopiesOfALargerNodeTakeMoreCopies) {
@@ -127,8 +126,7 @@ TEST(WhatIf, CopiesOfALargerNodeTakeMoreCopies) {
   ASSERT_TRUE(changed);
   const auto report = trainers(changed->scenario);
   EXPECT_EQ(report.fits, 5u);
-  EXPECT_EQ(report.nodes,
-            (std::vector<sim::node_count>{{"node-a", 1}, {"node-b", 1}, {"node-a-whatif-0", 3}}));
+  EXPECT_EQ(report.nodes, (std::vector<sim::node_count>{{"node-a", 1}, {"node-b", 1}, {"node-a-whatif-0", 3}}));
   ASSERT_TRUE(report.next);
   EXPECT_EQ(report.next->unschedulable, "0/3 nodes are available: 1 cannot allocate all claims, 2 Insufficient cpu.");
 }
@@ -211,22 +209,21 @@ TEST(Availability, ClassesAndMigPartitionsFromTheCountersLeft) {
   ASSERT_EQ(report->classes.size(), 2u);
   // gpu-0 left: memory slices 4-7, copy engines 7-3 = 4, decoders 5-2 = 3, memory 40960-19968 = 20992Mi,
   // multiprocessors 98-42 = 56. A full GPU needs all eight slices: only gpu-1 can be had.
-  EXPECT_EQ(report->classes[0], (sim::class_availability{"gpu.nvidia.com", 2, 0, 1, {},
-                                                         {{"dgx-a100-1", "gpu.nvidia.com", "dgx-a100-1", 2, 0, 1}}}));
+  EXPECT_EQ(report->classes[0],
+            (sim::class_availability{
+                "gpu.nvidia.com", 2, 0, 1, {}, {{"dgx-a100-1", "gpu.nvidia.com", "dgx-a100-1", 2, 0, 1}}}));
   // MIG devices: 2 x 14. gpu-0 can still give 1g-4, 1g-5, 1g-6 (slices 4, 5, 6), 2g-4 (4-5) and 3g-4 (4-7: 3 <= 4
   // engines, 2 <= 3 decoders, 19968 <= 20992Mi, 42 <= 56): 5; gpu-1 all 14: 19.
   // One after another: 1g: gpu-0 3 (slices 4-6), gpu-1 7 (7 engines, 7 x 4864 = 34048 <= 40960Mi, 98 mp) = 10;
   // 2g: gpu-0 1 (2g-4), gpu-1 3 (6 engines, 3 decoders) = 4; 3g: gpu-0 1, gpu-1 2 = 3; 4g: gpu-1 = 1; 7g: gpu-1 = 1.
-  EXPECT_EQ(report->classes[1], (sim::class_availability{"mig.nvidia.com",
-                                                         28,
-                                                         1,
-                                                         19,
-                                                         {{"1g.5gb", 14, 10},
-                                                          {"2g.10gb", 6, 4},
-                                                          {"3g.20gb", 4, 3},
-                                                          {"4g.20gb", 2, 1},
-                                                          {"7g.40gb", 2, 1}},
-                                                         {{"dgx-a100-1", "gpu.nvidia.com", "dgx-a100-1", 28, 1, 19}}}));
+  EXPECT_EQ(report->classes[1],
+            (sim::class_availability{
+                "mig.nvidia.com",
+                28,
+                1,
+                19,
+                {{"1g.5gb", 14, 10}, {"2g.10gb", 6, 4}, {"3g.20gb", 4, 3}, {"4g.20gb", 2, 1}, {"7g.40gb", 2, 1}},
+                {{"dgx-a100-1", "gpu.nvidia.com", "dgx-a100-1", 28, 1, 19}}}));
   EXPECT_TRUE(report->shared.empty());
   // By type, every MIG device is one value, and handing them out one after another takes counters others need:
   // gpu-0 gives 1g-4, 1g-5, 1g-6 (slices 4-6; then 2g-4, 3g-4 find slice 4 taken); gpu-1 gives 1g-0..6 (slices 0-6,
@@ -274,7 +271,8 @@ TEST(Availability, SharedCapacityAndNodes) {
   ASSERT_EQ(report->nodes.size(), 1u);
   EXPECT_EQ(report->nodes[0].node, "node-a");
   std::string requested;
-  for (const auto& [name, amount] : report->nodes[0].requested) requested += std::string(name) + "=" + amount.to_string() + " ";
+  for (const auto& [name, amount] : report->nodes[0].requested)
+    requested += std::string(name) + "=" + amount.to_string() + " ";
   EXPECT_EQ(requested, "cpu=500m memory=1Gi pods=1 ");
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,9 +43,9 @@ struct pool_availability {
 
 struct class_availability {
   std::string device_class;
-  std::size_t devices = 0;    // devices the class selects
-  std::size_t allocated = 0;  // of those, devices some claim holds
-  std::size_t available = 0;  // devices a new claim for one device of the class could get now
+  std::size_t devices = 0;                         // devices the class selects
+  std::size_t allocated = 0;                       // of those, devices some claim holds
+  std::size_t available = 0;                       // devices a new claim for one device of the class could get now
   std::vector<partition_availability> partitions;  // per value of the partition attribute, in order of first device
   std::vector<pool_availability> pools;            // the same figures per pool, in order of first device
   friend bool operator==(const class_availability&, const class_availability&) = default;
@@ -72,7 +73,7 @@ struct node_availability {
 };
 
 struct availability_report {
-  std::optional<std::string> attribute;  // the partition attribute (--by), if any
+  std::optional<std::string> attribute;     // the partition attribute (--by), if any
   std::vector<class_availability> classes;  // in input order
   std::vector<shared_availability> shared;  // in slice order
   std::vector<node_availability> nodes;     // in node order
@@ -102,16 +103,15 @@ using device_key = std::tuple<std::string_view, std::string_view, std::string_vi
 // The state a new one-device claim meets: what is held, the counters left, the taints rules add.
 class free_devices {
  public:
-  explicit free_devices(const model::scenario& s) {
+  explicit free_devices(const model::scenario& s) : now_(std::make_shared<const occupancy>(compute_occupancy(s, {}))) {
     for (const auto& c : s.claims)
       if (c.object.allocation)
         for (const auto& r : c.object.allocation->results)
           if (!r.admin_access.value_or(false)) held_.insert(device_key{r.driver, r.pool, r.device});
-    const occupancy now = compute_occupancy(s, {});
-    for (const auto& set : now.counter_sets)
+    for (const auto& set : now_->counter_sets)
       for (const auto& counter : set.counters)
         left_[{set.driver, set.pool, set.name, counter.name}] = counter.total - counter.used;
-    for (const auto& shared : now.shared_devices) {
+    for (const auto& shared : now_->shared_devices) {
       bool room = true;
       for (const auto& c : shared.capacity) room = room && c.used < c.total;
       shared_room_[{shared.driver, shared.pool, shared.device}] = room;
@@ -130,7 +130,7 @@ class free_devices {
       return false;
     const bool shared = device.base().allow_multiple_allocations.value_or(false);
     if (shared) {
-      const auto room = shared_room_.find({std::string(slice.driver), std::string(slice.pool.name), std::string(device.name())});
+      const auto room = shared_room_.find(key);
       if (room != shared_room_.end() && !room->second) return false;
       if (held(key)) return true;  // a shared device charges its counters once
     } else if (held(key)) {
@@ -138,8 +138,7 @@ class free_devices {
     }
     for (const auto consumption : device.counter_consumptions())
       for (const auto e : consumption.counters()) {
-        const auto left = left_.find({std::string(slice.driver), std::string(slice.pool.name),
-                                      std::string(consumption.counter_set()), std::string(e.name)});
+        const auto left = left_.find({slice.driver, slice.pool.name, consumption.counter_set(), e.name});
         if (left != left_.end() && left->second < e.value->approximate_double()) return false;
       }
     return true;
@@ -151,8 +150,9 @@ class free_devices {
     if (!first) return;
     for (const auto consumption : device.counter_consumptions())
       for (const auto e : consumption.counters())
-        left_[{std::string(slice.driver), std::string(slice.pool.name), std::string(consumption.counter_set()),
-               std::string(e.name)}] -= e.value->approximate_double();
+        if (const auto left = left_.find({slice.driver, slice.pool.name, consumption.counter_set(), e.name});
+            left != left_.end())
+          left->second -= e.value->approximate_double();
   }
 
  private:
@@ -162,8 +162,11 @@ class free_devices {
     }
   };
   std::unordered_set<device_key, key_hash> held_;
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, double> left_;  // driver, pool, set, counter
-  std::map<std::tuple<std::string, std::string, std::string>, bool> shared_room_;  // some capacity left
+  // The names below view now_'s strings, which copies of this state share.
+  std::shared_ptr<const occupancy> now_;
+  using counter_key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
+  std::map<counter_key, double> left_;      // driver, pool, counter set, counter: what is left
+  std::map<device_key, bool> shared_room_;  // some capacity left
   std::vector<const model::device_taint_rule*> rules_;
 };
 
@@ -226,8 +229,11 @@ inline std::vector<shared_availability> shared_figures(const model::scenario& s)
     const model::resource_slice& slice = located.object;
     for (const auto view : flatten::device_views(slice)) {
       if (!view.base().allow_multiple_allocations.value_or(false)) continue;
-      shared_availability entry{std::string(slice.node_name.value_or(model::text{})), std::string(slice.driver),
-                                std::string(slice.pool.name), std::string(view.name()), {}};
+      shared_availability entry{std::string(slice.node_name.value_or(model::text{})),
+                                std::string(slice.driver),
+                                std::string(slice.pool.name),
+                                std::string(view.name()),
+                                {}};
       const auto held = consumed.find(device_key{slice.driver, slice.pool.name, view.name()});
       for (const auto c : view.capacities()) {
         quantity used;
@@ -276,8 +282,8 @@ inline std::vector<node_availability> node_figures(const model::scenario& s) {
 // hands out one after another on the current state (each taking its counters: MIG instances still makeable); each
 // shared device's capacity total, consumed and left; each node with allocatable: what its pods request.
 [[nodiscard]] inline result<availability_report> availability(const model::scenario& s,
-                                                               const cel::selector_engine& engine,
-                                                               std::optional<std::string_view> by = {}) {
+                                                              const cel::selector_engine& engine,
+                                                              std::optional<std::string_view> by = {}) {
   availability_report out;
   if (by) out.attribute = std::string(*by);
   const detail::free_devices now(s);
@@ -292,7 +298,8 @@ inline std::vector<node_availability> node_figures(const model::scenario& s) {
     std::vector<detail::located_device> selected;
     for (const auto& m : *matches)
       if (m.match.value_or(false))
-        if (const auto it = devices.find({m.driver, m.pool, m.device}); it != devices.end()) selected.push_back(it->second);
+        if (const auto it = devices.find({m.driver, m.pool, m.device}); it != devices.end())
+          selected.push_back(it->second);
     out.classes.push_back(detail::class_figures(std::string(c.object.meta.name), selected, now, by));
   }
   out.shared = detail::shared_figures(s);

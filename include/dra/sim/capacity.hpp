@@ -37,9 +37,9 @@ struct node_count {
 struct capacity_report {
   std::string pod;  // the pod copied, "namespace/name"
   std::size_t fits = 0;
-  std::vector<node_count> nodes;            // nodes that took a copy, in node order
-  std::optional<pod_outcome> next;          // the first copy that did not fit; absent when `max` stopped the count
-  std::vector<std::size_t> next_claims;     // its claims' outcomes: indexes into run.outcomes
+  std::vector<node_count> nodes;         // nodes that took a copy, in node order
+  std::optional<pod_outcome> next;       // the first copy that did not fit; absent when `max` stopped the count
+  std::vector<std::size_t> next_claims;  // its claims' outcomes: indexes into run.outcomes
   run_report run;
   string_store strings;  // the copies' names and texts
 };
@@ -57,9 +57,8 @@ inline result<model::located<model::pod>> pod_copy(const model::located<model::p
   copy.object.resource_claim_statuses.clear();
   copy.object.scheduling_gates.clear();
   copy.object.phase = {};
-  std::vector<json::field_override> changes{
-      string_at({"metadata", "name"}, copy.object.meta.name),
-      {{"status"}, [](json::writer& w) { w.begin_object().end_object(); }}};
+  std::vector<json::field_override> changes{string_at({"metadata", "name"}, copy.object.meta.name),
+                                            {{"status"}, [](json::writer& w) { w.begin_object().end_object(); }}};
   auto json = rewritten_json(pod.source.json, std::move(changes),
                              {{"metadata", "uid"}, {"spec", "nodeName"}, {"spec", "schedulingGates"}});
   if (!json) return std::move(json).error().within(model::object_label("Pod", pod.object.meta));
@@ -97,13 +96,16 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
   }
   const detail::node_list nodes(s);
   for (const model::node* node : nodes.nodes)
-    if (const auto it = per_node.find(node->meta.name); it != per_node.end()) out.nodes.push_back({it->first, it->second});
+    if (const auto it = per_node.find(node->meta.name); it != per_node.end())
+      out.nodes.push_back({it->first, it->second});
   out.run = std::move(run).take_report();
   return out;
 }
 
-// The pod `name` ("namespace/name", or "name" in the default namespace or none) of `s`; an error naming it when `s` has none.
-[[nodiscard]] inline result<const model::located<model::pod>*> find_pod(const model::scenario& s, std::string_view name) {
+// The pod `name` ("namespace/name", or "name" in the default namespace or none) of `s`; an error naming it when `s` has
+// none.
+[[nodiscard]] inline result<const model::located<model::pod>*> find_pod(const model::scenario& s,
+                                                                        std::string_view name) {
   const auto slash = name.find('/');
   const bool bare = slash == std::string_view::npos;
   const std::string_view pod_name = bare ? name : name.substr(slash + 1);

@@ -100,9 +100,9 @@ namespace detail {
 
 // `object_json` with the fields `removed` left out, then `overrides` applied, as compact JSON. Empty text (an object
 // built in C++) stays empty.
-[[nodiscard]] inline result<std::string> rewritten_json(std::string_view object_json,
-                                                        const std::vector<json::field_override>& overrides,
-                                                        const std::vector<std::vector<std::string_view>>& removed = {}) {
+[[nodiscard]] inline result<std::string> rewritten_json(
+    std::string_view object_json, const std::vector<json::field_override>& overrides,
+    const std::vector<std::vector<std::string_view>>& removed = {}) {
   if (object_json.empty()) return std::string();
   std::string without;
   if (!removed.empty()) {
