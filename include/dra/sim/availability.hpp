@@ -219,12 +219,9 @@ inline class_availability class_figures(std::string name, const std::vector<loca
 
 inline std::vector<shared_availability> shared_figures(const model::scenario& s) {
   std::vector<shared_availability> out;
-  std::map<device_key, std::vector<model::keyed<quantity>>> consumed;
+  alloc::ledger held;  // what the allocated claims consume of each shared device, as the allocator counts it
   for (const auto& c : s.claims)
-    if (c.object.allocation)
-      for (const auto& r : c.object.allocation->results)
-        for (const auto& used : r.consumed_capacity)
-          alloc::detail::add_amount(consumed[device_key{r.driver, r.pool, r.device}], used.name, used.value);
+    if (c.object.allocation) held.add(*c.object.allocation);
   for (const auto& located : s.slices) {
     const model::resource_slice& slice = located.object;
     for (const auto view : flatten::device_views(slice)) {
@@ -234,11 +231,11 @@ inline std::vector<shared_availability> shared_figures(const model::scenario& s)
                                 std::string(slice.pool.name),
                                 std::string(view.name()),
                                 {}};
-      const auto held = consumed.find(device_key{slice.driver, slice.pool.name, view.name()});
+      const alloc::ledger::device_state* state = held.find({slice.driver, slice.pool.name, view.name()});
       for (const auto c : view.capacities()) {
         quantity used;
-        if (held != consumed.end())
-          if (const auto* amount = model::find(held->second, c.name)) used = *amount;
+        if (state != nullptr && state->given_out)
+          if (const auto* amount = model::find(*state->given_out, c.name)) used = *amount;
         const auto left = c.value->value.sub(used);
         entry.capacity.push_back({std::string(c.name), c.value->value, used, left ? *left : quantity()});
       }
