@@ -83,11 +83,13 @@ inline void print_claims(const std::vector<dra::model::claim_outcome>& outcomes,
 }
 
 // One line per pending pod: its node, or why it has none.
-inline void print_pods(const dra::model::scenario& s, const std::vector<dra::sim::pod_outcome>& pods, std::ostream& out) {
+inline void print_pods(const dra::model::scenario& s, const dra::sim::run_report& report, std::ostream& out) {
   std::vector<std::pair<std::string, std::string>> rows{{"POD", "NODE"}};
-  for (const auto& p : pods)
-    rows.emplace_back(dra::model::namespaced_name(s.pods[p.pod].object.meta.namespace_, s.pods[p.pod].object.meta.name),
+  for (const auto& p : report.pods) {
+    const dra::model::pod& pod = dra::sim::pod_at(s, report, p.pod);
+    rows.emplace_back(dra::model::namespaced_name(pod.meta.namespace_, pod.meta.name),
                       p.node ? *p.node : "- " + p.unschedulable);
+  }
   std::size_t width = 0;
   for (const auto& [pod, node] : rows) width = std::max(width, pod.size());
   for (const auto& [pod, node] : rows) out << pod << std::string(width - pod.size() + 2, ' ') << node << "\n";
@@ -98,7 +100,7 @@ inline void print_table(const dra::model::scenario& s, const dra::sim::run_repor
   print_claims(report.outcomes, out);
   if (report.pods.empty()) return;
   out << "\n";
-  print_pods(s, report.pods, out);
+  print_pods(s, report, out);
 }
 
 }  // namespace detail
@@ -117,31 +119,38 @@ inline void print_table(const dra::model::scenario& s, const dra::sim::run_repor
   return 0;
 }
 
-// Runs `dra allocate` with a given selector engine and feature set. Prints JSON with --output json,
-// or by default when stdout is not a terminal; a table otherwise; the scenario with the allocations
-// written back with --output scenario. Exit code as allocate_exit_code says.
+// Writes the scenario after `report`'s run (--output scenario) in the input's format: JSON in, JSON out; YAML in,
+// YAML out. Returns `exit_code`, or 1 when it cannot be written.
+inline int print_scenario_after(const dra::model::scenario& s, dra::json::input_format format,
+                                const dra::sim::run_report& report, std::ostream& out, std::ostream& err,
+                                int exit_code) {
+  auto written = dra::sim::scenario_after(s, report);
+  if (written && format == dra::json::input_format::yaml) written = dra::json::to_yaml(*written);
+  if (!written) {
+    err << "dra: " << written.error().to_string() << "\n";
+    return 1;
+  }
+  out << *written;
+  return exit_code;
+}
+
+// Runs `dra allocate` with a given selector engine and feature set on `s` (the input, or its what-if change). Prints
+// JSON with --output json, or by default when stdout is not a terminal; a table otherwise; the scenario with the
+// allocations written back with --output scenario. Exit code as allocate_exit_code says.
 template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
 int run_allocate_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
-                      const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options());
+                      const dra::model::scenario& s, dra::json::input_format format, std::ostream& out,
+                      std::ostream& err) {
+  auto report = dra::sim::run_scenario(s, engine, features, Policy{}, machine_run_options());
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
-  if (call.output == output_format::scenario) {
-    // In the input's format: JSON in, JSON out; YAML in, YAML out.
-    auto written = dra::sim::scenario_after(doc.scenario(), report);
-    if (written && doc.format() == dra::json::input_format::yaml) written = dra::json::to_yaml(*written);
-    if (!written) {
-      err << "dra: " << written.error().to_string() << "\n";
-      return 1;
-    }
-    out << *written;
-    return allocate_exit_code(report);
-  }
+  if (call.output == output_format::scenario)
+    return print_scenario_after(s, format, report, out, err, allocate_exit_code(report));
   const bool json = call.output_given ? call.output == output_format::json : isatty(fileno(stdout)) == 0;
   if (json)
-    out << dra::sim::output_document(doc.scenario(), report);
+    out << dra::sim::output_document(s, report);
   else
-    detail::print_table(doc.scenario(), report, out);
+    detail::print_table(s, report, out);
   return allocate_exit_code(report);
 }
 
@@ -160,15 +169,16 @@ inline std::optional<dra::alloc::features> requested_features(const invocation& 
 // features: the "stored expressions" one, which declares every field and function of the newest
 // version (feature gates only narrow the environment for new API objects). Exit code 2 when
 // --features is invalid.
-inline int run_allocate(const invocation& call, const dra::json::document& doc, std::ostream& out, std::ostream& err) {
+inline int run_allocate(const invocation& call, const dra::model::scenario& s, dra::json::input_format format,
+                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
-  if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
+  if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, s, format, out, err);
   if (call.policy == "shared_capacity")
-    return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);
-  return run_allocate_with(engine, features, call, doc, out, err);
+    return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, s, format, out, err);
+  return run_allocate_with(engine, features, call, s, format, out, err);
 }
 
 }  // namespace dra_cli

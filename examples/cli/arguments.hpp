@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,9 +16,9 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 7> command_names{"summary", "validate", "flatten",
-                                                               "select",  "allocate", "explain",
-                                                               "occupancy"};
+inline constexpr std::array<std::string_view, 8> command_names{"summary", "validate",  "flatten",
+                                                               "select",  "allocate",  "explain",
+                                                               "occupancy", "capacity"};
 
 inline constexpr std::string_view usage_text =
     "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json|scenario|svg]\n"
@@ -28,6 +30,13 @@ inline constexpr std::string_view usage_text =
     "                                             allocations written back, in the input's format\n"
     "  explain  [FILE] [CLAIM...]                 why each claim (all pending ones by default) got its devices or none:\n"
     "                                             per node and request, the devices left after each check\n"
+    "  capacity [FILE] --pod POD [--max N] [--policy P] [--output text|json|scenario]\n"
+    "                                             how many more copies of POD (namespace/name, or a file with\n"
+    "                                             one Pod and its templates) fit after the pending pods, per\n"
+    "                                             node, and why the next one does not\n"
+    "  capacity [FILE] [--by ATTRIBUTE] [--output text|json|prometheus]\n"
+    "                                             devices per class (and partition value), allocated and\n"
+    "                                             available; shared devices' capacity; nodes' resources\n"
     "  occupancy [FILE] [--policy P] [--output text|json|svg]\n"
     "                                             after allocating, what each claim holds of every counter\n"
     "                                             set (memory slices as cells) and shared device\n"
@@ -41,10 +50,23 @@ inline constexpr std::string_view usage_text =
     "or a file, else the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
     "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
     "--output svg (occupancy only) draws a standalone SVG picture.\n"
+    "--add-node NODE=K (allocate, capacity, explain; repeatable) adds K copies of node NODE and its\n"
+    "ResourceSlices, named NODE-whatif-0...; --drain NODE (repeatable) removes the node: its pods are\n"
+    "pending again and its devices' allocations released. Both change only the scenario in memory.\n"
+    "Run as kubectl-dra (`kubectl dra COMMAND`), the scenario is the cluster's, read with kubectl get;\n"
+    "--context, --kubeconfig, -n/--namespace and -A/--all-namespaces are passed to kubectl.\n"
     "--version prints dra's version and the memory allocator the command runs on.\n"
     "\n"
     "exit status: 0 success; 1 bad input (allocate: also a claim in error); 2 usage error;\n"
     "3 allocate: some claims are unschedulable (and none in error).\n";
+
+// A whole non-negative number, or nullopt.
+[[nodiscard]] inline std::optional<std::size_t> count_of(std::string_view text) {
+  std::size_t n = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return n;
+}
 
 // argv without the program name. `default_command` is what runs when none is named.
 [[nodiscard]] inline dra::result<invocation> parse_arguments(std::span<const std::string_view> args,
@@ -80,8 +102,10 @@ inline constexpr std::string_view usage_text =
         parsed.output = output_format::scenario;
       else if (*v == "svg")
         parsed.output = output_format::svg;
+      else if (*v == "prometheus")
+        parsed.output = output_format::prometheus;
       else
-        return dra::error{"--output must be text, json, scenario or svg, not \"" + *v + "\""};
+        return dra::error{"--output must be text, json, scenario, svg or prometheus, not \"" + *v + "\""};
       parsed.output_given = true;
     } else if (flag == "--class") {
       auto v = value();
@@ -93,6 +117,25 @@ inline constexpr std::string_view usage_text =
       if (*v != "first_fit" && *v != "sorted" && *v != "shared_capacity")
         return dra::error{"--policy must be first_fit, sorted or shared_capacity, not \"" + *v + "\""};
       parsed.policy = std::move(*v);
+    } else if (flag == "--pod" || flag == "--by" || flag == "--drain") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      if (flag == "--pod") parsed.pod = std::move(*v);
+      if (flag == "--by") parsed.by = std::move(*v);
+      if (flag == "--drain") parsed.drain.push_back(std::move(*v));
+    } else if (flag == "--max") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      auto n = count_of(*v);
+      if (!n) return dra::error{"--max must be a number, not \"" + *v + "\""};
+      parsed.max = *n;
+    } else if (flag == "--add-node") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      const auto equals = v->rfind('=');
+      const auto n = equals == std::string::npos ? std::nullopt : count_of(std::string_view(*v).substr(equals + 1));
+      if (!n || equals == 0) return dra::error{"--add-node must be NODE=COUNT, not \"" + *v + "\""};
+      parsed.add_nodes.emplace_back(v->substr(0, equals), *n);
     } else if (flag == "--features") {
       auto v = value();
       if (!v) return std::move(v).error();
@@ -118,6 +161,13 @@ inline constexpr std::string_view usage_text =
   if (!command_seen) parsed.command = std::string(default_command);
   if (parsed.output == output_format::svg && parsed.command != "occupancy")
     return dra::error{"--output svg is only for the occupancy command"};
+  if (parsed.output == output_format::prometheus && (parsed.command != "capacity" || parsed.pod))
+    return dra::error{"--output prometheus is only for capacity without --pod"};
+  if ((parsed.pod || parsed.max || parsed.by) && parsed.command != "capacity")
+    return dra::error{"--pod, --max and --by are only for the capacity command"};
+  if ((!parsed.add_nodes.empty() || !parsed.drain.empty()) && parsed.command != "allocate" &&
+      parsed.command != "capacity" && parsed.command != "explain")
+    return dra::error{"--add-node and --drain are for allocate, capacity and explain"};
   return parsed;
 }
 

@@ -8,10 +8,12 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/explain_report.hpp>
+#include <dra/sim/capacity.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dra_cli {
@@ -93,15 +95,33 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
 
 // `dra explain [FILE] [CLAIM...]`: every pending claim when none is named. Exit code 1 when a named claim does not
 // exist, 2 when --features is invalid.
-inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::json::document& doc,
+// The names to explain with each `pod/NAME` (kubectl's form; `pod/NAMESPACE/NAME` too) replaced by the claims the run
+// handled for that pod (a pod without any keeps its name, which is then not found).
+inline std::vector<std::string> pods_expanded(const dra::model::scenario& s, const dra::sim::run_report& report,
+                                              const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    const std::string_view view(name);
+    const auto pod = view.starts_with("pod/") ? dra::sim::find_pod(s, view.substr(4))
+                                               : dra::result<const dra::model::located<dra::model::pod>*>(nullptr);
+    const std::size_t before = out.size();
+    if (pod && *pod != nullptr)
+      for (std::size_t i = 0; i < report.outcomes.size(); ++i)
+        if (report.subjects[i].pod && &s.pods[*report.subjects[i].pod] == *pod) out.push_back(report.outcomes[i].claim);
+    if (out.size() == before) out.push_back(name);
+  }
+  return out;
+}
+
+inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::model::scenario& s,
                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
   auto report =
-      dra::sim::run_scenario(doc.scenario(), engine, features, dra::alloc::first_fit{}, machine_run_options());
-  auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
+      dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options());
+  auto explanations = dra::sim::explain_claims(s, report, engine, features, pods_expanded(s, report, claims));
   if (call.output == output_format::json)
     out << dra::sim::to_json(explanations);
   else

@@ -1,9 +1,11 @@
 // The dra command: parses flags and prints; all behaviour lives in the headers.
 #include "allocate_command.hpp"
 #include "arguments.hpp"
+#include "capacity_command.hpp"
 #include "default_scenario.hpp"
 #include "explain_command.hpp"
 #include "heap.hpp"
+#include "kubectl.hpp"
 #include "occupancy_command.hpp"
 #include "text_output.hpp"
 #include "validate_command.hpp"
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -35,11 +38,18 @@ bool stdin_has_input() {
   return S_ISFIFO(info.st_mode) || S_ISREG(info.st_mode) || S_ISSOCK(info.st_mode);
 }
 
+// Run as kubectl-dra (kubectl's plugin name), the cluster's snapshot from `kubectl get`; else empty.
+std::optional<std::string> cluster_snapshot;
+
 dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
   // Large inputs are read on every core the machine offers; a file is mapped, not copied, as the
   // command owns it for its whole run.
   const dra::json::load_options options{.threads = std::max(1u, std::thread::hardware_concurrency()),
                                         .map_files = true};
+  if (cluster_snapshot) {
+    std::istringstream in(*cluster_snapshot);
+    return dra::json::load(in, "kubectl get", options);
+  }
   if (!call.file && stdin_has_input()) return dra::json::load(std::cin, "<stdin>", options);
   if (!call.file) {
     auto doc = dra::json::load(dra_cli::default_scenario);
@@ -84,17 +94,6 @@ int run_select(const dra_cli::invocation& call, const dra::json::document& doc, 
   return 0;
 }
 
-int run_command(const dra_cli::invocation& call, const std::vector<std::string>& explained,
-                std::string_view expression, const dra::json::document& doc) {
-  if (call.command == "flatten") return run_flatten(doc, std::cout);
-  if (call.command == "validate") return dra_cli::run_validate(doc, call.output == dra_cli::output_format::json, std::cout);
-  if (call.command == "allocate") return dra_cli::run_allocate(call, doc, std::cout, std::cerr);
-  if (call.command == "explain") return dra_cli::run_explain(call, explained, doc, std::cout, std::cerr);
-  if (call.command == "occupancy") return dra_cli::run_occupancy(call, doc, std::cout, std::cerr);
-  if (call.command == "select") return run_select(call, doc, expression, std::cout, std::cerr);
-  return run_summary(call, doc, std::cout);
-}
-
 // Ends the process once the output is written, without destroying the loaded scenario: its
 // objects are freed by the process's end at once, where freeing them one by one took a fifth of
 // `dra summary` on a 100 MB input (compilers skip freeing their trees at exit for the same reason).
@@ -105,11 +104,48 @@ int run_command(const dra_cli::invocation& call, const std::vector<std::string>&
   std::_Exit(code);
 }
 
+// --add-node and --drain: the scenario the commands that take them run on (the input itself without them).
+std::optional<dra::sim::changed_scenario> what_if_of(const dra_cli::invocation& call, const dra::json::document& doc) {
+  dra::sim::what_if_changes changes;
+  for (const auto& [node, count] : call.add_nodes) changes.add_nodes.push_back({node, count});
+  changes.drain = call.drain;
+  if (changes.empty()) return std::nullopt;
+  auto changed = dra::sim::what_if(doc.scenario(), changes);
+  if (!changed) {
+    std::cerr << "dra: " << changed.error().to_string() << "\n";
+    exit_keeping(1);
+  }
+  for (const auto& pod : changed->drained_pods) std::cerr << "dra: --drain: pod " << pod << " is pending again\n";
+  return std::move(*changed);
+}
+
+int run_command(const dra_cli::invocation& call, const std::vector<std::string>& explained,
+                std::string_view expression, const dra::json::document& doc) {
+  if (call.command == "flatten") return run_flatten(doc, std::cout);
+  if (call.command == "validate") return dra_cli::run_validate(doc, call.output == dra_cli::output_format::json, std::cout);
+  const auto changed = what_if_of(call, doc);
+  const dra::model::scenario& s = changed ? changed->scenario : doc.scenario();
+  if (call.command == "allocate") return dra_cli::run_allocate(call, s, doc.format(), std::cout, std::cerr);
+  if (call.command == "capacity") return dra_cli::run_capacity(call, s, doc.format(), std::cout, std::cerr);
+  if (call.command == "explain") return dra_cli::run_explain(call, explained, s, std::cout, std::cerr);
+  if (call.command == "occupancy") return dra_cli::run_occupancy(call, doc, std::cout, std::cerr);
+  if (call.command == "select") return run_select(call, doc, expression, std::cout, std::cerr);
+  return run_summary(call, doc, std::cout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   dra_cli::prepare_heap();
   std::vector<std::string_view> args(argv + 1, argv + argc);
+  // `kubectl dra …`: kubectl's flags go to kubectl, the rest to dra, and the scenario is the cluster's.
+  const bool as_kubectl_plugin = std::filesystem::path(argv[0]).filename() == "kubectl-dra";
+  dra_cli::kubectl_flags kubectl;
+  if (as_kubectl_plugin)
+    if (auto problem = dra_cli::take_kubectl_flags(args, kubectl)) {
+      std::cerr << "kubectl-dra: " << *problem << "\n\n" << dra_cli::usage_text;
+      return 2;
+    }
   // The main job: allocate the scenario (the embedded default without FILE).
   auto parsed = dra_cli::parse_arguments(args, "allocate");
   if (!parsed) {
@@ -117,8 +153,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const dra_cli::invocation& call = *parsed;
-  if (call.output == dra_cli::output_format::scenario && call.command != "allocate") {
-    std::cerr << "dra: --output scenario is for allocate only\n\n" << dra_cli::usage_text;
+  if (call.output == dra_cli::output_format::scenario && call.command != "allocate" && call.command != "capacity") {
+    std::cerr << "dra: --output scenario is for allocate and capacity --pod only\n\n" << dra_cli::usage_text;
     return 2;
   }
   if (call.command == "help") {
@@ -128,6 +164,14 @@ int main(int argc, char** argv) {
   if (call.command == "version") {
     std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name() << ")\n";
     return 0;
+  }
+  if (as_kubectl_plugin) {
+    std::string snapshot;
+    if (auto failed = dra_cli::kubectl_snapshot(kubectl, snapshot)) {
+      std::cerr << "kubectl-dra: " << *failed << "\n";
+      return 1;
+    }
+    cluster_snapshot = std::move(snapshot);
   }
   dra_cli::invocation input = call;
   std::string expression;

@@ -1,7 +1,10 @@
 // One include for the sim room: the scenario runner and what the dra command computes on a run: explanations,
-// occupancy, summaries, selections.
+// occupancy, summaries, selections, capacity and what-ifs.
 #pragma once
 
+#include <dra/sim/availability.hpp>
+#include <dra/sim/capacity.hpp>
+#include <dra/sim/capacity_output.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/flatten_scenario.hpp>
@@ -12,3 +15,4 @@
 #include <dra/sim/scenario_output.hpp>
 #include <dra/sim/select.hpp>
 #include <dra/sim/summary.hpp>
+#include <dra/sim/what_if.hpp>

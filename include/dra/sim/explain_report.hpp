@@ -54,7 +54,7 @@ namespace detail {
 // nullptr.
 [[nodiscard]] inline const model::node* pinned_node(const model::scenario& s, std::optional<std::size_t> pod,
                                                     const node_list& nodes, std::vector<model::node>& owned) {
-  if (!pod || !s.pods[*pod].object.node_name) return nullptr;
+  if (!pod || *pod >= s.pods.size() || !s.pods[*pod].object.node_name) return nullptr;  // pods placed after the run name none
   const model::text name = *s.pods[*pod].object.node_name;
   for (const auto* n : nodes.nodes)
     if (n->meta.name == name) return n;

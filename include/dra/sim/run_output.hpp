@@ -13,26 +13,32 @@
 
 namespace dra::sim {
 
+// A pod outcome's `unschedulable` text and `explanation` (how many nodes gave each reason), when no node took it.
+inline void write_pod_refusal(json::writer& w, const pod_outcome& p) {
+  if (p.node) return;
+  w.field("unschedulable", p.unschedulable);
+  if (p.reasons.empty()) return;
+  w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(p.nodes)).key("reasons").begin_array();
+  for (const auto& r : p.reasons)
+    w.begin_object()
+        .field("code", model::name_of(r.reason.code))
+        .field("nodes", static_cast<std::int64_t>(r.nodes))
+        .field("message", r.reason.message)
+        .end_object();
+  w.end_array().end_object();
+}
+
 // One `pods` entry: {"pod": "ns/name", "node": "node-b"}, or node null with kube-scheduler's `unschedulable` text and
 // an `explanation` counting the nodes that gave each reason.
-inline void write_pod_outcome(json::writer& w, const model::scenario& s, const pod_outcome& p) {
-  w.begin_object().field("pod", model::namespaced_name(s.pods[p.pod].object.meta.namespace_, s.pods[p.pod].object.meta.name));
+inline void write_pod_outcome(json::writer& w, const model::scenario& s, const run_report& report, const pod_outcome& p) {
+  const model::pod& pod = pod_at(s, report, p.pod);
+  w.begin_object().field("pod", model::namespaced_name(pod.meta.namespace_, pod.meta.name));
   w.key("node");
   if (p.node)
     w.string(*p.node);
   else
     w.null();
-  if (!p.node) w.field("unschedulable", p.unschedulable);
-  if (!p.node && !p.reasons.empty()) {
-    w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(p.nodes)).key("reasons").begin_array();
-    for (const auto& r : p.reasons)
-      w.begin_object()
-          .field("code", model::name_of(r.reason.code))
-          .field("nodes", static_cast<std::int64_t>(r.nodes))
-          .field("message", r.reason.message)
-          .end_object();
-    w.end_array().end_object();
-  }
+  write_pod_refusal(w, p);
   w.end_object();
 }
 
@@ -44,7 +50,7 @@ inline void write_pod_outcome(json::writer& w, const model::scenario& s, const p
   json::write_results(w, report.outcomes);
   if (!report.pods.empty()) {
     w.key("pods").begin_array();
-    for (const auto& p : report.pods) write_pod_outcome(w, s, p);
+    for (const auto& p : report.pods) write_pod_outcome(w, s, report, p);
     w.end_array();
   }
   w.end_object();

@@ -78,6 +78,9 @@ struct run_report {
     first_fit_after_rejection,    // the policy's up to the queue's first rejection, first fit's after it
     first_fit,                    // first fit's: both others would have placed less by some count
   } placements = answer::policy;
+  // Pods placed after the scenario's own (scenario_run::place): pod index scenario.pods.size() + k is added_pods[k].
+  // A deque, so that the pods stay where they are while more are added.
+  std::deque<model::located<model::pod>> added_pods;
 };
 
 // What the dra command says when a guarded policy's own placements are not the ones reported; empty otherwise.
@@ -122,6 +125,11 @@ struct placement_counts {
   }
   for (const auto& pod : report.pods) counts.pods += pod.node.has_value() ? 1 : 0;
   return counts;
+}
+
+// The pod a report's pod index names: one of the scenario's, or one placed after them.
+[[nodiscard]] inline const model::pod& pod_at(const model::scenario& s, const run_report& report, std::size_t index) {
+  return index < s.pods.size() ? s.pods[index].object : report.added_pods[index - s.pods.size()].object;
 }
 
 // How a scenario is run, beyond the policy and the features.
@@ -225,6 +233,13 @@ class scenario_run {
   }
 
   run_report run() && {
+    run_queue();
+    return std::move(report_);
+  }
+
+  // Schedules the scenario's pods in queue order, then the claims no pod references (what run() does), keeping the
+  // run's state for place().
+  void run_queue() {
     for (std::size_t p : sched::queue_order(pods_of(s_))) {
       run_pod(p);
       if constexpr (alloc::uses_facts<Policy>)
@@ -236,8 +251,28 @@ class scenario_run {
         run_unit({{i, std::nullopt, {}}}, std::nullopt, nullptr, std::nullopt);
         if constexpr (alloc::uses_facts<Policy>) demand_.remove(s_.claims[i].object.spec);
       }
-    return std::move(report_);
   }
+
+  // Places one more pending pod (no nodeName) on the state the run left, as the next pod of the queue: its claims
+  // come from its templates and what it takes stays taken for the pods placed after it. Every cache of the run
+  // (known unfit nodes, outcome classes, node usage) serves it, which is what makes thousands of copies of a pod
+  // cheap (sim::capacity). Its index in the report is scenario.pods.size() + the pods placed before it.
+  const pod_outcome& place(model::located<model::pod> pod) {
+    assert(!pod.object.node_name || pod.object.node_name->empty());
+    report_.added_pods.push_back(std::move(pod));
+    const std::size_t index = s_.pods.size() + report_.added_pods.size() - 1;
+    std::vector<const model::device_claim*> demand;
+    if constexpr (alloc::uses_facts<Policy>) {
+      demand = template_demand(report_.added_pods.back().object);
+      for (const model::device_claim* spec : demand) demand_.add(*spec);
+    }
+    run_pod(index);
+    for (const model::device_claim* spec : demand) demand_.remove(*spec);
+    return report_.pods.back();
+  }
+
+  [[nodiscard]] const run_report& report() const { return report_; }
+  run_report take_report() && { return std::move(report_); }
 
  private:
   // A pending claim of a unit of work: a scenario claim, a generated one, or a missing template's (neither).
@@ -246,6 +281,19 @@ class scenario_run {
     std::optional<std::size_t> generated;
     std::string missing_name;  // for a missing template: the claim that would have been generated
   };
+
+  const model::pod& pod_at(std::size_t index) const { return sim::pod_at(s_, report_, index); }
+
+  // What the claims `pod` would make from its templates ask for.
+  std::vector<const model::device_claim*> template_demand(const model::pod& pod) const {
+    std::vector<const model::device_claim*> out;
+    for (const auto& ref : pod.resource_claims)
+      if (ref.resource_claim_template_name)
+        if (const auto t = template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
+            t != template_index_.end())
+          out.push_back(&s_.claim_templates[t->second].object.spec);
+    return out;
+  }
 
   // The claim a pod entry names directly or through its status; nullopt when there is none to allocate.
   std::optional<std::size_t> find_claim(const model::pod& pod, model::text name, std::string_view how) {
@@ -262,7 +310,7 @@ class scenario_run {
   // Makes the claim a template entry asks for; an error when the template does not exist.
   std::optional<dra::error> generate(std::size_t pod_index, const model::pod_resource_claim& ref,
                                      std::vector<member>& unit) {
-    const model::pod& pod = s_.pods[pod_index].object;
+    const model::pod& pod = pod_at(pod_index);
     auto name = std::make_shared<const std::string>(std::string(pod.meta.name) + "-" + std::string(ref.name));
     auto it = template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
     if (it == template_index_.end()) {
@@ -322,7 +370,7 @@ class scenario_run {
   }
 
   void run_pod(std::size_t pod_index) {
-    const model::pod& pod = s_.pods[pod_index].object;
+    const model::pod& pod = pod_at(pod_index);
     // A finished pod is not scheduled, and its node no longer counts it.
     if (model::is_terminal(pod)) return;
     const bool bound = pod.node_name && !pod.node_name->empty();
@@ -375,7 +423,7 @@ class scenario_run {
   // A pod held back by its scheduling gates: answered as such, and the pending claims it names wait with it (claims
   // its templates would make are not made yet).
   void hold_gated(std::size_t pod_index) {
-    const model::pod& pod = s_.pods[pod_index].object;
+    const model::pod& pod = pod_at(pod_index);
     const std::string reason = "its pod waits: " + std::string(sched::scheduling_gated_reason);
     for (std::size_t c : claims_named_by(pod)) {
       if (s_.claims[c].object.allocation || handled_[c]) continue;
@@ -393,7 +441,7 @@ class scenario_run {
   // A pending pod: its unit of work (if any) on the first node its filters leave where its claims fit, as
   // kube-scheduler's filters then its DynamicResources plugin would; the node takes the pod's requests.
   void place_pending_pod(std::size_t pod_index, const std::vector<member>& unit, std::optional<dra::error> error) {
-    const model::pod& pod = s_.pods[pod_index].object;
+    const model::pod& pod = pod_at(pod_index);
     const sched::amounts requests = sched::pod_requests(pod);
     std::vector<const model::node_selector*> allocated = allocated_claims_of(pod);
     // Nodes without taints, cordons or allocatable, a pod without node selection and claims allocated nowhere yet:

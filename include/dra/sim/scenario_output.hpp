@@ -34,8 +34,8 @@ struct run_effects {
       : claim_allocated(s.claims.size(), nullptr),
         claim_pod(s.claims.size()),
         generated_allocated(report.generated.size(), nullptr),
-        pod_node(s.pods.size()),
-        pod_generated(s.pods.size()) {
+        pod_node(s.pods.size() + report.added_pods.size()),
+        pod_generated(s.pods.size() + report.added_pods.size()) {
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
       const outcome_subject& subject = report.subjects[i];
@@ -181,7 +181,11 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
   add_all(s.nodes, kind::other);
   add_all(s.pods, kind::pod);
   add_all(s.others, kind::other);
-  std::ranges::stable_sort(items, {}, &item::position);
+  // Pods placed after the run's own (sim::capacity's copies) come last, as pods after the scenario's.
+  for (std::size_t k = 0; k < report.added_pods.size(); ++k)
+    items.push_back({items.size(), kind::pod, s.pods.size() + k, report.added_pods[k].source.json});
+  std::ranges::stable_sort(items.begin(), items.end() - static_cast<std::ptrdiff_t>(report.added_pods.size()), {},
+                           &item::position);
 
   const detail::run_effects effects(s, report);
   json::writer w(2);
@@ -193,9 +197,9 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
     if (i.what == kind::claim && effects.claim_allocated[i.index] != nullptr) {
       const auto pod = effects.claim_pod[i.index];
       changes = detail::claim_status(*effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
-                                     pod ? &s.pods[*pod].object : nullptr);
+                                     pod ? &pod_at(s, report, *pod) : nullptr);
     } else if (i.what == kind::pod) {
-      changes = detail::pod_changes(s.pods[i.index].object, effects.pod_node[i.index],
+      changes = detail::pod_changes(pod_at(s, report, i.index), effects.pod_node[i.index],
                                     effects.pod_generated[i.index], report);
     }
     auto defaulted = json::with_api_server_defaults(i.json);
@@ -205,7 +209,7 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
     if (i.what != kind::pod) continue;
     for (auto g : effects.pod_generated[i.index])
       if (auto written = detail::write_generated(w, report.generated[g], s, effects.generated_allocated[g],
-                                                 s.pods[i.index].object);
+                                                 pod_at(s, report, i.index));
           !written)
         return std::move(written).error();
   }

@@ -1,0 +1,198 @@
+// `dra capacity`'s machine-readable outputs: the count of copies and the availability table as JSON, and the
+// availability table as Prometheus text exposition (one gauge per figure, for a textfile collector or a push).
+#pragma once
+
+#include <dra/json/emit.hpp>
+#include <dra/json/writer.hpp>
+#include <dra/sim/availability.hpp>
+#include <dra/sim/capacity.hpp>
+#include <dra/sim/run_output.hpp>
+
+#include <charconv>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dra::sim {
+
+// {"pod", "fits", "nodes": [{"node", "fits"}], "next": {"unschedulable", "explanation", "results"}}; `next` is absent
+// when --max stopped the count, its `results` are the next copy's claims as `dra allocate` writes them.
+[[nodiscard]] inline std::string to_json(const capacity_report& r) {
+  json::writer w(2);
+  w.begin_object().field("pod", r.pod).field("fits", static_cast<std::int64_t>(r.fits)).key("nodes").begin_array();
+  for (const auto& n : r.nodes)
+    w.begin_object().field("node", n.node).field("fits", static_cast<std::int64_t>(n.fits)).end_object();
+  w.end_array();
+  if (r.next) {
+    w.key("next").begin_object();
+    write_pod_refusal(w, *r.next);
+    const std::span<const model::claim_outcome> outcomes(r.run.outcomes);
+    json::write_results(w, r.next_claims.empty() ? outcomes.subspan(0, 0)
+                                                 : outcomes.subspan(r.next_claims.front(), r.next_claims.size()));
+    w.end_object();
+  }
+  w.end_object();
+  return std::move(w).str() + "\n";
+}
+
+// {"classes": [{"class", "devices", "allocated", "available", "pools": […], "partitions": [{"attribute", "value",
+// "devices", "available"}]}], "shared": [{"node", "driver", "pool", "device", "capacity": {NAME: {"total",
+// "consumed", "available"}}}], "nodes": [{"node", "allocatable": {…}, "requested": {…}}]}, quantities canonical.
+[[nodiscard]] inline std::string to_json(const availability_report& r) {
+  json::writer w(2);
+  auto counts = [&w](std::size_t devices, std::size_t allocated, std::size_t available) {
+    w.field("devices", static_cast<std::int64_t>(devices))
+        .field("allocated", static_cast<std::int64_t>(allocated))
+        .field("available", static_cast<std::int64_t>(available));
+  };
+  auto quantities = [&w](std::string_view key, const model::resource_list& list) {
+    w.key(key).begin_object();
+    for (const auto& [name, amount] : list) w.field(name, amount.to_string());
+    w.end_object();
+  };
+  w.begin_object().key("classes").begin_array();
+  for (const auto& c : r.classes) {
+    w.begin_object().field("class", c.device_class);
+    counts(c.devices, c.allocated, c.available);
+    w.key("pools").begin_array();
+    for (const auto& p : c.pools) {
+      w.begin_object().field("node", p.node).field("driver", p.driver).field("pool", p.pool);
+      counts(p.devices, p.allocated, p.available);
+      w.end_object();
+    }
+    w.end_array().key("partitions").begin_array();
+    for (const auto& p : c.partitions)
+      w.begin_object()
+          .field("attribute", *r.attribute)
+          .field("value", p.value)
+          .field("devices", static_cast<std::int64_t>(p.devices))
+          .field("available", static_cast<std::int64_t>(p.available))
+          .end_object();
+    w.end_array().end_object();
+  }
+  w.end_array().key("shared").begin_array();
+  for (const auto& d : r.shared) {
+    w.begin_object().field("node", d.node).field("driver", d.driver).field("pool", d.pool).field("device", d.device);
+    w.key("capacity").begin_object();
+    for (const auto& c : d.capacity)
+      w.key(c.name)
+          .begin_object()
+          .field("total", c.total.to_string())
+          .field("consumed", c.consumed.to_string())
+          .field("available", c.available.to_string())
+          .end_object();
+    w.end_object().end_object();
+  }
+  w.end_array().key("nodes").begin_array();
+  for (const auto& n : r.nodes) {
+    w.begin_object().field("node", n.node);
+    quantities("allocatable", n.allocatable);
+    quantities("requested", n.requested);
+    w.end_object();
+  }
+  w.end_array().end_object();
+  return std::move(w).str() + "\n";
+}
+
+namespace detail {
+
+// Prometheus text exposition, one metric family at a time.
+class metrics_writer {
+ public:
+  void family(std::string_view name, std::string_view help) {
+    name_ = name;
+    out_.append("# HELP ").append(name).append(" ").append(help).append("\n");
+    out_.append("# TYPE ").append(name).append(" gauge\n");
+  }
+  void sample(std::initializer_list<std::pair<std::string_view, std::string_view>> labels, double value) {
+    out_.append(name_).append("{");
+    bool first = true;
+    for (const auto& [label, text] : labels) {
+      out_.append(first ? "" : ",").append(label).append("=\"");
+      for (char c : text) {
+        if (c == '\\' || c == '"') out_ += '\\';
+        if (c == '\n') {
+          out_ += "\\n";
+          continue;
+        }
+        out_ += c;
+      }
+      out_ += '"';
+      first = false;
+    }
+    char number[32];
+    const auto end = std::to_chars(number, number + sizeof number, value).ptr;
+    out_.append("} ").append(number, end).append("\n");
+  }
+  [[nodiscard]] std::string str() && { return std::move(out_); }
+
+ private:
+  std::string out_;
+  std::string name_;
+};
+
+}  // namespace detail
+
+// The availability table as Prometheus text exposition: dra_class_devices{,_allocated,_available} per class and pool
+// (labels class, node, driver, pool), dra_partition_devices{,_available} (class, attribute, value),
+// dra_shared_capacity{,_consumed,_available} (node, driver, pool, device, capacity), dra_node_allocatable and
+// dra_node_requested (node, resource; cpu in cores, memory in bytes).
+[[nodiscard]] inline std::string to_metrics(const availability_report& r) {
+  detail::metrics_writer m;
+  using figure = std::size_t pool_availability::*;
+  const std::pair<std::string_view, std::pair<figure, std::string_view>> class_figures[] = {
+      {"dra_class_devices", {&pool_availability::devices, "Devices the DeviceClass selects."}},
+      {"dra_class_devices_allocated", {&pool_availability::allocated, "Of those, devices allocated claims hold."}},
+      {"dra_class_devices_available",
+       {&pool_availability::available, "Devices a new claim for one device of the class could get now."}}};
+  for (const auto& [name, what] : class_figures) {
+    m.family(name, what.second);
+    for (const auto& c : r.classes)
+      for (const auto& p : c.pools)
+        m.sample({{"class", c.device_class}, {"node", p.node}, {"driver", p.driver}, {"pool", p.pool}},
+                 static_cast<double>(p.*what.first));
+  }
+  if (r.attribute) {
+    using partition_figure = std::size_t partition_availability::*;
+    const std::pair<std::string_view, std::pair<partition_figure, std::string_view>> partition_figures[] = {
+        {"dra_partition_devices", {&partition_availability::devices, "Devices of the class with the attribute value."}},
+        {"dra_partition_devices_available",
+         {&partition_availability::available, "How many of them first_fit could still hand out one after another."}}};
+    for (const auto& [name, what] : partition_figures) {
+      m.family(name, what.second);
+      for (const auto& c : r.classes)
+        for (const auto& p : c.partitions)
+          m.sample({{"class", c.device_class}, {"attribute", *r.attribute}, {"value", p.value}},
+                   static_cast<double>(p.*what.first));
+    }
+  }
+  using capacity_figure = quantity capacity_availability::*;
+  const std::pair<std::string_view, std::pair<capacity_figure, std::string_view>> shared_figures[] = {
+      {"dra_shared_capacity", {&capacity_availability::total, "A shared device's consumable capacity."}},
+      {"dra_shared_capacity_consumed", {&capacity_availability::consumed, "What allocated claims consume of it."}},
+      {"dra_shared_capacity_available", {&capacity_availability::available, "What is left of it."}}};
+  for (const auto& [name, what] : shared_figures) {
+    if (r.shared.empty()) break;
+    m.family(name, what.second);
+    for (const auto& d : r.shared)
+      for (const auto& c : d.capacity)
+        m.sample({{"node", d.node}, {"driver", d.driver}, {"pool", d.pool}, {"device", d.device}, {"capacity", c.name}},
+                 (c.*what.first).approximate_double());
+  }
+  if (!r.nodes.empty()) {
+    m.family("dra_node_allocatable", "A node's allocatable resources (cpu in cores).");
+    for (const auto& n : r.nodes)
+      for (const auto& [name, amount] : n.allocatable)
+        m.sample({{"node", n.node}, {"resource", name}}, amount.approximate_double());
+    m.family("dra_node_requested", "What the pods bound to the node request, and how many pods.");
+    for (const auto& n : r.nodes)
+      for (const auto& [name, amount] : n.requested)
+        m.sample({{"node", n.node}, {"resource", name}}, amount.approximate_double());
+  }
+  return std::move(m).str();
+}
+
+}  // namespace dra::sim
