@@ -180,6 +180,8 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
   add_all(s.taint_rules, kind::other);
   add_all(s.nodes, kind::other);
   add_all(s.pods, kind::pod);
+  add_all(s.pod_groups, kind::other);
+  add_all(s.workloads, kind::other);
   add_all(s.others, kind::other);
   std::ranges::stable_sort(items, {}, &item::position);
 
