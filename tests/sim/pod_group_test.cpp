@@ -91,7 +91,8 @@ std::vector<pod_place> gang_placements(const model::scenario& s, const sim::run_
 }
 
 TEST(PodGroupClaims, OneClaimPerGroupAllocatedWithTheFirstPodAndFollowedByTheRest) {
-  const std::string text = gpu_cluster({{"node-a", 1}, {"node-b", 1}}) +
+  // node-c (first, no GPU) would take w1 were it not bound to go where the group's claim went.
+  const std::string text = gpu_cluster({{"node-c", 0, 8}, {"node-a", 1}, {"node-b", 1}}) +
                            pod_group("train", std::nullopt,
                                      "  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]\n") +
                            group_pod("w0", "train", 1, own_gpu) + group_pod("w1", "train", 1, own_gpu);
@@ -227,6 +228,25 @@ TEST(Gang, WhereOneByOneSucceedsFirstFitKeepsItsAnswer) {
   const auto report = sim::run_scenario(doc->scenario(), group_engine);
   EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-a"}}));
   EXPECT_TRUE(report.warnings.empty());
+}
+
+TEST(Gang, AnExhaustedSearchSaysSo) {
+  // Ten nodes that are not interchangeable (each its own zone), ten pods: nine fit anywhere, the last fits nowhere.
+  // Every order of the nine is a new arrangement: the search stops at its budget and says so.
+  std::string text = pod_group("g", 10);
+  for (int n = 0; n < 10; ++n)
+    text += "---\napiVersion: v1\nkind: Node\nmetadata: {name: n" + std::to_string(n) + ", labels: {zone: z" +
+            std::to_string(n) + "}}\nstatus: {allocatable: {cpu: \"1\", pods: \"110\"}}\n";
+  for (int p = 0; p < 10; ++p) text += group_pod("w" + std::to_string(p), "g", p == 9 ? 2 : 1);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  ASSERT_EQ(report.pods.size(), 10u);
+  EXPECT_FALSE(report.pods[0].node);
+  EXPECT_NE(report.pods[0].unschedulable.find("PodGroup default/g: 9 of minCount 10 pods fit; the search of the "
+                                              "gang's arrangements stopped at its budget of 20000 trials"),
+            std::string::npos)
+      << report.pods[0].unschedulable;
 }
 
 // ---- Property: the gang is placed exactly when some assignment of pods to nodes (or to none) places minCount pods,
