@@ -7,6 +7,7 @@
 #include <dra/alloc/features.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sim/explain_pod_group.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -91,9 +92,25 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
 
 }  // namespace detail
 
-// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named. Exit code 1 when a named claim does not
-// exist, 2 when --features is invalid.
-inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::json::document& doc,
+namespace detail {
+
+inline void print_pod_group(const dra::sim::pod_group_explanation& e, std::ostream& out) {
+  out << "PodGroup " << e.group << ": " << e.policy << "\n";
+  for (const auto& p : e.pods) {
+    out << "  pod " << p.pod << ": ";
+    if (p.node)
+      out << "on " << *p.node << "\n";
+    else
+      out << (p.unschedulable.empty() ? std::string("not scheduled") : p.unschedulable) << "\n";
+  }
+}
+
+}  // namespace detail
+
+// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named; `podgroup/NAME` (or
+// `podgroup/NAMESPACE/NAME`) explains a PodGroup: its pods' answers, then its claims. Exit code 1 when a named claim
+// or PodGroup does not exist, 2 when --features is invalid.
+inline int run_explain(const invocation& call, const std::vector<std::string>& named, const dra::json::document& doc,
                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
@@ -101,6 +118,24 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& c
   const dra::cel::selector_engine engine;
   auto report =
       dra::sim::run_scenario(doc.scenario(), engine, features, dra::alloc::first_fit{}, machine_run_options());
+  constexpr std::string_view group_prefix = "podgroup/";
+  std::vector<std::string> claims;
+  bool groups_named = false;
+  for (const std::string& name : named) {
+    if (!name.starts_with(group_prefix)) {
+      claims.push_back(name);
+      continue;
+    }
+    groups_named = true;
+    const auto group = dra::sim::explain_pod_group(doc.scenario(), report, std::string_view(name).substr(group_prefix.size()));
+    if (!group.found) {
+      err << "dra: PodGroup " << group.group << " not found\n";
+      return 1;
+    }
+    if (call.output != output_format::json) detail::print_pod_group(group, out);
+    claims.insert(claims.end(), group.claims.begin(), group.claims.end());
+  }
+  if (groups_named && claims.empty()) return 0;
   auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
   if (call.output == output_format::json)
     out << dra::sim::to_json(explanations);
