@@ -1,6 +1,5 @@
 // PodGroups and Workloads validated as the API server validates the fields dra reads.
-#include <dra/json/ingest.hpp>
-#include <dra/validate/scenario.hpp>
+#include "support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,14 +8,10 @@
 
 namespace {
 
+// Every problem of the document, as `dra validate` lists them.
 std::vector<std::string> group_problems(const std::string& text) {
-  auto doc = dra::json::load(text);
-  if (!doc) {
-    ADD_FAILURE() << doc.error().to_string();
-    return {};
-  }
   std::vector<std::string> out;
-  for (const auto& e : dra::validate::validate(*doc)) out.push_back(e.to_string());
+  for (const auto& e : validate_test::errors_of(text, /*pools=*/true)) out.push_back(e.to_string());
   return out;
 }
 

@@ -144,12 +144,15 @@ class gang_placement {
     run_.gang_scope_ = &explained;
     std::int64_t placed = 0;
     std::optional<typename Run::pod_outcome_type> stopped;
-    for (std::size_t p : pending_) {
-      run_.run_pod(p);
-      if (run_.report_.pods.back().node)
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      run_.run_pod(pending_[i]);
+      if (run_.report_.pods.back().node) {
         ++placed;
-      else if (!stopped)
-        stopped = run_.report_.pods.back();
+        continue;
+      }
+      if (!stopped) stopped = run_.report_.pods.back();
+      // The pods left cannot make up minCount any more: the rest of this domain's attempt is moot.
+      if (placed + static_cast<std::int64_t>(pending_.size() - i - 1) < need_) break;
     }
     run_.gang_scope_ = nullptr;
     if (placed >= need_) return true;
