@@ -230,6 +230,18 @@ TEST(Gang, WhereOneByOneSucceedsFirstFitKeepsItsAnswer) {
   EXPECT_TRUE(report.warnings.empty());
 }
 
+TEST(Gang, NodesPodsPickByNameAreNotInterchangeable) {
+  // w1 must run on n0, which one-by-one placement gives w0: the search moves w0 to n1 (alike n0 but for its name).
+  std::string text = gpu_cluster({{"n0", 0, 1}, {"n1", 0, 1}, {"n2", 0, 1}}) + pod_group("g", 2) + group_pod("w0", "g", 1);
+  text += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: w1, namespace: default}\nspec:\n"
+          "  schedulingGroup: {podGroupName: g}\n  nodeSelector: {kubernetes.io/hostname: n0}\n"
+          "  containers: [{name: main, resources: {requests: {cpu: \"1\"}}}]\n";
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "n1"}, {"w1", "n0"}}));
+}
+
 TEST(Gang, AnExhaustedSearchSaysSo) {
   // Ten nodes that are not interchangeable (each its own zone), ten pods: nine fit anywhere, the last fits nowhere.
   // Every order of the nine is a new arrangement: the search stops at its budget and says so.

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -269,8 +270,9 @@ class gang_placement {
   }
 
   // What makes two nodes interchangeable for the rest of the search: their fields but their names, what pods take of
-  // them, and which devices of their own pools are held. Nodes of one key lead to the same outcome (a node's name
-  // appears only in its hostname label and in node selectors of what is allocated on it).
+  // them, and which devices of their own pools are held. Nodes of one key lead to the same outcome: a node's name
+  // appears only in its hostname label (compared when the gang's pods pick nodes by it) and in node selectors of
+  // what was allocated on it during the run (which a pod placed there also counts in its usage).
   struct node_key {
     std::size_t hardware = 0;  // nodes alike in fields and in the slices published for them alone
     sched::node_usage usage;
@@ -307,10 +309,13 @@ class gang_placement {
         std::fill(shared_reach.begin(), shared_reach.end(), 1);
       }
     }
+    // A node's name and hostname label set it apart only when a pod of the gang picks nodes by them.
+    const bool named = pods_pick_nodes_by_name();
     auto normal_node = [&](std::size_t i) {
       model::node node = *nodes[i];
+      if (named) return node;
       node.meta.name = {};
-      std::erase_if(node.meta.labels, [](const auto& label) { return label.name == "kubernetes.io/hostname"; });
+      std::erase_if(node.meta.labels, [](const auto& label) { return label.name == hostname_label; });
       return node;
     };
     auto normal_slices = [&](std::size_t i) {
@@ -339,6 +344,26 @@ class gang_placement {
       }
       hardware_[i] = *found;
     }
+  }
+
+  static constexpr std::string_view hostname_label = "kubernetes.io/hostname";
+
+  // Whether a pending pod of the gang selects nodes by name or hostname, or uses a claim allocated before the run
+  // (whose node selector may name nodes).
+  bool pods_pick_nodes_by_name() const {
+    auto names = [](const model::node_selector& selector) {
+      return std::ranges::any_of(selector.terms, [](const model::node_selector_term& term) {
+        return !term.match_fields.empty() ||
+               std::ranges::any_of(term.match_expressions, [](const auto& r) { return r.key == hostname_label; });
+      });
+    };
+    return std::ranges::any_of(pending_, [&](std::size_t p) {
+      const model::pod& pod = run_.s_.pods[p].object;
+      if (model::find(pod.node_selector, hostname_label) != nullptr) return true;
+      if (pod.required_node_affinity && names(*pod.required_node_affinity)) return true;
+      return std::ranges::any_of(run_.claims_named_by(pod),
+                                 [&](std::size_t c) { return run_.s_.claims[c].object.allocation.has_value(); });
+    });
   }
 
   // The domains the gang may go to: one per value of the topology key (in node order; bound pods fix it), else
