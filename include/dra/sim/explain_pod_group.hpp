@@ -5,6 +5,7 @@
 #include <dra/model/scenario.hpp>
 #include <dra/sim/runner.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -638,7 +638,8 @@ class scenario_run {
     std::vector<const model::node*> passed;
     if (filter != nullptr && chosen == nullptr && !failure)
       for (const model::node* n : candidates)
-        if (const auto indexed = node_index_.find(n); indexed != node_index_.end() && filter->feasible(indexed->second))
+        if (const auto indexed = node_index_.find(n); indexed != node_index_.end() && filter->feasible(indexed->second) &&
+                                                      in_gang_scope(indexed->second))
           passed.push_back(n);
     std::optional<model::explanation> why;
     const bool refused = filter != nullptr && chosen == nullptr && !failure && passed.empty();

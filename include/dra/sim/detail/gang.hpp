@@ -107,8 +107,10 @@ class gang_placement {
     need_ = min_count - static_cast<std::int64_t>(bound_.size());
     const std::vector<gang_scope> domains = topology_domains();
     if (need_ <= 0 && domains.size() == 1) {
-      // minCount is met by the bound pods: the rest are placed as any pods are.
-      run_.gang_scope_ = &domains.front();
+      // minCount is met by the bound pods: the rest are placed as any pods are (in the gang's domain).
+      gang_scope explained = domains.front();
+      explained.explain = true;
+      run_.gang_scope_ = &explained;
       for (std::size_t p : pending_) run_.run_pod(p);
       run_.gang_scope_ = nullptr;
       return;
