@@ -56,6 +56,10 @@ done
 #    pool takes three requests: room for 3,000 pods.
 #  hopeless: six claims with no solution on one node, one per family of hopeless searches (counts, a
 #    matchAttribute group, distinct values, and one that only interchangeable devices end).
+#  gang-512x8: a 64-pod gang (topology key rack) on 512 nodes x 8 GPUs in 8 racks, half of them busy: the gang
+#    goes to the first free rack, each pod a whole node (target: placed in under 100 ms of the run).
+#  gang-hopeless: the same, one GPU short in every free rack: the gang is not placed and its claims are rolled
+#    back (no results; target: answered in under 50 ms of search).
 #  slices-1400: 101.6 MB of ResourceSlices (1,400 nodes of 8 A100s with every MIG placement);
 #    500 MB/s is 203 ms.
 scenarios=(
@@ -69,6 +73,8 @@ scenarios=(
   "partitionable-100 allocate 500 4000 0 0"
   "consumable-100 allocate 300 2000 0 0"
   "hopeless allocate 50 0 6 0"
+  "gang-512x8 allocate 250 64 0 0"
+  "gang-hopeless allocate 250 0 0 0"
   "slices-1400 summary 203 4200 1400 168000"
 )
 

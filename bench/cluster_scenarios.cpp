@@ -661,11 +661,68 @@ scenario_file hopeless() {
 
 }  // namespace
 
+// (h) gang-512x8, gang-hopeless: a 64-pod gang (PodGroup, minCount 64, topology key `rack`) on 512 nodes of 8 GPUs in
+// 8 racks of 64; racks 0, 2, 4, 6 are busy (a bound pod takes each node's cpu). Each pod takes a whole node (8 GPUs
+// from its own template). gang-512x8 is placed on rack 1; in gang-hopeless one node of each free rack publishes 7
+// GPUs: the gang is one GPU short everywhere, which the counting bound answers before any search.
+scenario_file gang_512x8(bool hopeless) {
+  constexpr int racks = 8, nodes_per_rack = 64, gpus = 8, pods = 64;
+  constexpr std::string_view driver = "gpu.example.com";
+  scenario_file s;
+  s.add(device_class(driver, "device.driver == 'gpu.example.com'"));
+  s.add(claim_template("default", "eight-gpus", claim_spec({request("gpu", exact_request(driver, {}, gpus))})));
+  s.add(object{}
+            .str("apiVersion", "scheduling.k8s.io/v1beta1")
+            .str("kind", "PodGroup")
+            .obj("metadata", metadata("trainer", "default"))
+            .obj("spec", object{}
+                             .obj("schedulingPolicy", object{}.obj("gang", object{}.num("minCount", pods)))
+                             .obj("schedulingConstraints",
+                                  object{}.raw("topology", array({object{}.str("key", "rack").json()}))))
+            .json());
+  for (int r = 0; r < racks; ++r)
+    for (int i = 0; i < nodes_per_rack; ++i) {
+      const std::string name = "node-" + n(r * nodes_per_rack + i);
+      object labels;
+      labels.str("kubernetes.io/hostname", name).str("rack", "rack-" + n(r));
+      s.add(object{}
+                .str("apiVersion", "v1")
+                .str("kind", "Node")
+                .obj("metadata", metadata(name).obj("labels", labels))
+                .obj("status", object{}.obj("allocatable", object{}.str("cpu", "64").str("pods", "110")))
+                .json());
+      const int published = hopeless && r % 2 == 1 && i == nodes_per_rack - 1 ? gpus - 1 : gpus;
+      std::vector<std::string> devices;
+      for (int g = 0; g < published; ++g) devices.push_back(object{}.str("name", "gpu-" + n(g)).json());
+      s.add(resource_slice(name + "-gpus", slice_spec_on_node(driver, name, 1).raw("devices", array(devices))));
+      if (r % 2 == 0) {
+        object busy_spec;
+        busy_spec.str("nodeName", name).raw(
+            "containers",
+            array({object{}.str("name", "main").obj("resources", object{}.obj("requests", object{}.str("cpu", "64"))).json()}));
+        s.add(object{}
+                  .str("apiVersion", "v1")
+                  .str("kind", "Pod")
+                  .obj("metadata", metadata("busy-" + name, "default"))
+                  .obj("spec", busy_spec)
+                  .json());
+      }
+    }
+  for (int p = 0; p < pods; ++p) {
+    object spec;
+    spec.obj("schedulingGroup", object{}.str("podGroupName", "trainer"));
+    spec.raw("containers", array({object{}.str("name", "main").obj("resources", object{}.obj("requests", object{}.str("cpu", "1"))).json()}));
+    spec.raw("resourceClaims", array({object{}.str("name", "gpus").str("resourceClaimTemplateName", "eight-gpus").json()}));
+    s.add(object{}.str("apiVersion", "v1").str("kind", "Pod").obj("metadata", metadata("trainer-" + n(p), "default")).obj("spec", spec).json());
+  }
+  return s;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: cluster_scenarios OUTDIR\n"
                  "writes OUTDIR/{gpus-500x8,gpus-500x8-nodes,gpus-5000x8,mig-64,mig-64-nodes,mig-1000,nodes-5000,\n"
-                 "               partitionable-100,consumable-100,hopeless,slices-1400}.json\n";
+                 "               partitionable-100,consumable-100,hopeless,gang-512x8,gang-hopeless,slices-1400}.json\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
@@ -685,7 +742,9 @@ int main(int argc, char** argv) {
       {"nodes-5000.json", nodes_5000},
       {"partitionable-100.json", partitionable_100},
       {"consumable-100.json", consumable_100},
-      {"hopeless.json", hopeless}};
+      {"hopeless.json", hopeless},
+      {"gang-512x8.json", [] { return gang_512x8(false); }},
+      {"gang-hopeless.json", [] { return gang_512x8(true); }}};
   for (const auto& [file, make] : scenarios) {
     if (!make().write(out_dir / file)) {
       std::cerr << "cluster_scenarios: cannot write " << (out_dir / file) << "\n";

@@ -7,6 +7,7 @@
 #include <dra/alloc/features.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sim/explain_pod_group.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/capacity.hpp>
 #include <dra/sim/runner.hpp>
@@ -93,8 +94,21 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
 
 }  // namespace detail
 
-// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named. Exit code 1 when a named claim does not
-// exist, 2 when --features is invalid.
+namespace detail {
+
+inline void print_pod_group(const dra::sim::pod_group_explanation& e, std::ostream& out) {
+  out << "PodGroup " << e.group << ": " << e.policy << "\n";
+  for (const auto& p : e.pods) {
+    out << "  pod " << p.pod << ": ";
+    if (p.node)
+      out << "on " << *p.node << "\n";
+    else
+      out << (p.unschedulable.empty() ? std::string("not scheduled") : p.unschedulable) << "\n";
+  }
+}
+
+}  // namespace detail
+
 // The names to explain with each `pod/NAME` (kubectl's form; `pod/NAMESPACE/NAME` too) replaced by the claims the run
 // handled for that pod (a pod without any keeps its name, which is then not found).
 inline std::vector<std::string> pods_expanded(const dra::model::scenario& s, const dra::sim::run_report& report,
@@ -113,7 +127,10 @@ inline std::vector<std::string> pods_expanded(const dra::model::scenario& s, con
   return out;
 }
 
-inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::model::scenario& s,
+// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named; `pod/NAME` explains the claims the run
+// handled for that pod, `podgroup/NAME` (or `podgroup/NAMESPACE/NAME`) a PodGroup: its pods' answers, then its claims.
+// Exit code 1 when a named claim, pod or PodGroup does not exist, 2 when --features is invalid.
+inline int run_explain(const invocation& call, const std::vector<std::string>& named, const dra::model::scenario& s,
                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
@@ -121,6 +138,24 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& c
   const dra::cel::selector_engine engine;
   auto report =
       dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options());
+  constexpr std::string_view group_prefix = "podgroup/";
+  std::vector<std::string> claims;
+  bool groups_named = false;
+  for (const std::string& name : named) {
+    if (!name.starts_with(group_prefix)) {
+      claims.push_back(name);
+      continue;
+    }
+    groups_named = true;
+    const auto group = dra::sim::explain_pod_group(s, report, std::string_view(name).substr(group_prefix.size()));
+    if (!group.found) {
+      err << "dra: PodGroup " << group.group << " not found\n";
+      return 1;
+    }
+    if (call.output != output_format::json) detail::print_pod_group(group, out);
+    claims.insert(claims.end(), group.claims.begin(), group.claims.end());
+  }
+  if (groups_named && claims.empty()) return 0;
   auto explanations = dra::sim::explain_claims(s, report, engine, features, pods_expanded(s, report, claims));
   if (call.output == output_format::json)
     out << dra::sim::to_json(explanations);

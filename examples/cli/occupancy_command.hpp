@@ -461,7 +461,7 @@ int run_occupancy_with(const Engine& engine, const dra::alloc::features& feature
   auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options());
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
-  const dra::sim::occupancy occ = dra::sim::compute_occupancy(doc.scenario(), report.outcomes);
+  const dra::sim::occupancy occ = dra::sim::compute_occupancy(doc.scenario(), report);
   const output_format format =
       call.output_given ? call.output : (isatty(fileno(stdout)) == 0 ? output_format::json : output_format::text);
   if (format == output_format::json)

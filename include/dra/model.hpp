@@ -7,6 +7,7 @@
 #include <dra/model/device_class.hpp>
 #include <dra/model/explanation_codes.hpp>
 #include <dra/model/outcome.hpp>
+#include <dra/model/pod_group.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>

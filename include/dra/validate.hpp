@@ -5,6 +5,7 @@
 #include <dra/validate/device_class.hpp>
 #include <dra/validate/device_taint_rule.hpp>
 #include <dra/validate/limits.hpp>
+#include <dra/validate/pod_group.hpp>
 #include <dra/validate/pools.hpp>
 #include <dra/validate/resource_claim.hpp>
 #include <dra/validate/resource_slice.hpp>

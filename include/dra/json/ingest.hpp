@@ -262,6 +262,8 @@ void for_each_kind(model::scenario& s, F&& f) {
   f(s.taint_rules);
   f(s.nodes);
   f(s.pods);
+  f(s.pod_groups);
+  f(s.workloads);
   f(s.others);
 }
 
@@ -273,6 +275,8 @@ inline void append_scenario(model::scenario& to, model::scenario&& from) {
   append(to.taint_rules, std::move(from.taint_rules));
   append(to.nodes, std::move(from.nodes));
   append(to.pods, std::move(from.pods));
+  append(to.pod_groups, std::move(from.pod_groups));
+  append(to.workloads, std::move(from.workloads));
   append(to.others, std::move(from.others));
   append(to.warnings, std::move(from.warnings));
 }

@@ -413,6 +413,8 @@ class scenario_builder {
   scenario_builder& add(device_taint_rule r) { return push(scenario_.taint_rules, std::move(r)); }
   scenario_builder& add(node n) { return push(scenario_.nodes, std::move(n)); }
   scenario_builder& add(pod p) { return push(scenario_.pods, std::move(p)); }
+  scenario_builder& add(pod_group g) { return push(scenario_.pod_groups, std::move(g)); }
+  scenario_builder& add(workload w) { return push(scenario_.workloads, std::move(w)); }
 
   [[nodiscard]] result<scenario> build() {
     if (error_) return std::move(*error_);

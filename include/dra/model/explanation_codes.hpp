@@ -43,6 +43,7 @@ enum class pod_reason_code : std::uint8_t {
   too_many_pods,       // NodeResourcesFit: the node's `pods` allocatable is reached
   claims,              // DynamicResources: the pod's claims do not fit, or are allocated elsewhere
   scheduling_gated,    // the pod waits for its scheduling gates
+  gang,                // the pod's gang could not be placed: fewer than minCount of its pods fit
 };
 
 // What `dra explain` found a named claim to be.
@@ -84,6 +85,7 @@ struct enum_names<pod_reason_code> {
       {pod_reason_code::too_many_pods, "too-many-pods"},
       {pod_reason_code::claims, "claims"},
       {pod_reason_code::scheduling_gated, "scheduling-gated"},
+      {pod_reason_code::gang, "gang"},
   };
 };
 

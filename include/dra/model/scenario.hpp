@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/model/device_class.hpp>
+#include <dra/model/pod_group.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/workload.hpp>
@@ -56,6 +57,8 @@ struct scenario {
   std::vector<located<device_taint_rule>> taint_rules;
   std::vector<located<node>> nodes;
   std::vector<located<pod>> pods;
+  std::vector<located<pod_group>> pod_groups;
+  std::vector<located<workload>> workloads;
   std::vector<located<other_object>> others;  // every other kind, for echoing
   std::vector<std::string> warnings;  // e.g. unknown kinds, ignored with a note
   friend bool operator==(const scenario&, const scenario&) = default;

@@ -73,6 +73,7 @@ struct pod {
   std::int32_t priority = 0;                               // spec.priority (absent: 0)
   std::vector<text> scheduling_gates;                      // spec.schedulingGates[].name
   text phase;                                              // status.phase ("" when absent)
+  std::optional<text> pod_group_name;                      // spec.schedulingGroup.podGroupName
   friend bool operator==(const pod&, const pod&) = default;
 };
 

@@ -103,7 +103,7 @@ using device_key = std::tuple<std::string_view, std::string_view, std::string_vi
 // The state a new one-device claim meets: what is held, the counters left, the taints rules add.
 class free_devices {
  public:
-  explicit free_devices(const model::scenario& s) : now_(std::make_shared<const occupancy>(compute_occupancy(s, {}))) {
+  explicit free_devices(const model::scenario& s) : now_(std::make_shared<const occupancy>(compute_occupancy(s, std::span<const model::claim_outcome>{}))) {
     for (const auto& c : s.claims)
       if (c.object.allocation)
         for (const auto& r : c.object.allocation->results)

@@ -36,6 +36,8 @@ namespace dra::sim {
   add_all(scenario.taint_rules);
   add_all(scenario.nodes);
   add_all(scenario.pods);
+  add_all(scenario.pod_groups);
+  add_all(scenario.workloads);
   add_all(scenario.others);
   std::ranges::sort(items, {}, &item::index);
 

@@ -5,6 +5,7 @@
 #include <dra/flatten/mixin_view.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/runner.hpp>
 
 #include <map>
 #include <span>
@@ -47,9 +48,11 @@ struct occupancy {
   std::vector<shared_device_occupancy> shared_devices;
 };
 
-// Counters and shared capacity as the scenario's allocated claims and the run's outcomes leave them.
+// Counters and shared capacity as the scenario's allocated claims and the run's outcomes leave them. `holder_names`,
+// when given, names the holder of each outcome (one per outcome; e.g. a PodGroup's claim under the group's name).
 [[nodiscard]] inline occupancy compute_occupancy(const model::scenario& s,
-                                                 std::span<const model::claim_outcome> outcomes) {
+                                                 std::span<const model::claim_outcome> outcomes,
+                                                 std::span<const std::string> holder_names = {}) {
   occupancy out;
   using key = std::tuple<std::string_view, std::string_view, std::string_view>;
   std::map<key, std::size_t> sets, shared;
@@ -107,9 +110,24 @@ struct occupancy {
   };
   for (const auto& c : s.claims)
     if (c.object.allocation) take(alloc::object_name(c.object.meta), *c.object.allocation);
-  for (const auto& o : outcomes)
-    if (const auto* allocated = o.allocated()) take(o.claim, allocated->allocation);
+  for (std::size_t i = 0; i < outcomes.size(); ++i)
+    if (const auto* allocated = outcomes[i].allocated())
+      take(i < holder_names.size() ? holder_names[i] : outcomes[i].claim, allocated->allocation);
   return out;
+}
+
+// As above, after a run: a PodGroup's claims are shown under the group's name ("ns/claim (podgroup ns/group)").
+[[nodiscard]] inline occupancy compute_occupancy(const model::scenario& s, const run_report& report) {
+  std::vector<std::string> names;
+  names.reserve(report.outcomes.size());
+  for (std::size_t i = 0; i < report.outcomes.size(); ++i) {
+    names.push_back(report.outcomes[i].claim);
+    if (i < report.subjects.size() && report.subjects[i].pod_group) {
+      const auto& meta = s.pod_groups[*report.subjects[i].pod_group].object.meta;
+      names.back() += " (podgroup " + model::namespaced_name(meta.namespace_, meta.name) + ")";
+    }
+  }
+  return compute_occupancy(s, report.outcomes, names);
 }
 
 }  // namespace dra::sim

@@ -11,7 +11,9 @@
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
 #include <dra/sched/queue.hpp>
+#include <dra/sim/detail/gang.hpp>
 #include <dra/sim/detail/node_trials.hpp>
+#include <dra/sim/detail/pod_groups.hpp>
 #include <dra/sim/detail/pod_nodes.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/explain.hpp>
@@ -43,6 +45,7 @@ struct generated_claim {
   std::size_t claim_template = 0;  // index into scenario.claim_templates
   model::resource_claim claim;     // its name views `name`; everything else views the scenario
   std::shared_ptr<const std::string> name;
+  std::optional<std::size_t> pod_group;  // a PodGroup's claim (`<podgroup>-<entry>`): index into scenario.pod_groups
 };
 
 // What one outcome is about: a claim of the scenario, a generated claim, or
@@ -51,6 +54,7 @@ struct outcome_subject {
   std::optional<std::size_t> claim;      // index into scenario.claims
   std::optional<std::size_t> generated;  // index into run_report::generated
   std::optional<std::size_t> pod;        // the pod whose unit of work it was part of
+  std::optional<std::size_t> pod_group;  // the PodGroup whose claim it is (reserved for the group, not the pod)
 };
 
 // What became of a pending pod (one neither bound to a node nor finished): the node it was placed on, or why no node
@@ -240,15 +244,28 @@ class scenario_run {
   // Schedules the scenario's pods in queue order, then the claims no pod references (what run() does), keeping the
   // run's state for place().
   void run_queue() {
-    for (std::size_t p : sched::queue_order(pods_of(s_))) {
+    const std::vector<std::size_t> queue = sched::queue_order(pods_of(s_));
+    groups_.emplace(s_, queue);
+    group_generated_.resize(s_.pod_groups.size());
+    std::vector<bool> gang_placed(s_.pod_groups.size(), false);
+    for (std::size_t p : queue) {
+      // ---- gangs (issue #36): a gang's pods are placed as one when the queue reaches its first pod.
+      if (const auto group = groups_->of(s_.pods[p].object).group; group && groups_->is_gang(*group)) {
+        if (!gang_placed[*group]) {
+          gang_placed[*group] = true;
+          gang_placement<scenario_run>(*this, *group).run();
+          for (std::size_t member_pod : groups_->members(*group)) pod_done(member_pod);
+        }
+        continue;
+      }
+      // ---- end gangs
       run_pod(p);
-      if constexpr (alloc::uses_facts<Policy>)
-        for (const model::device_claim* spec : pod_demand_[p]) demand_.remove(*spec);
+      pod_done(p);
     }
     for (std::size_t i = 0; i < s_.claims.size(); ++i)
       if (!s_.claims[i].object.allocation && !handled_[i]) {
         handled_[i] = true;
-        run_unit({{i, std::nullopt, {}}}, std::nullopt, nullptr, std::nullopt);
+        run_unit({{i, std::nullopt, {}, std::nullopt}}, std::nullopt, nullptr, std::nullopt);
         if constexpr (alloc::uses_facts<Policy>) demand_.remove(s_.claims[i].object.spec);
       }
   }
@@ -275,11 +292,18 @@ class scenario_run {
   run_report take_report() && { return std::move(report_); }
 
  private:
+  template <class Run>
+  friend class gang_placement;
+  template <class Run>
+  friend struct run_snapshot;
+  using pod_outcome_type = pod_outcome;
+
   // A pending claim of a unit of work: a scenario claim, a generated one, or a missing template's (neither).
   struct member {
     std::optional<std::size_t> claim;
     std::optional<std::size_t> generated;
     std::string missing_name;  // for a missing template: the claim that would have been generated
+    std::optional<std::size_t> group;  // a PodGroup's claim: the group's index
   };
 
   const model::pod& pod_at(std::size_t index) const { return sim::pod_at(s_, report_, index); }
@@ -295,6 +319,12 @@ class scenario_run {
     return out;
   }
 
+  // A pod's unit of work has run: what it asked for leaves the pending demand.
+  void pod_done(std::size_t pod_index) {
+    if constexpr (alloc::uses_facts<Policy>)
+      for (const model::device_claim* spec : pod_demand_[pod_index]) demand_.remove(*spec);
+  }
+
   // The claim a pod entry names directly or through its status; nullopt when there is none to allocate.
   std::optional<std::size_t> find_claim(const model::pod& pod, model::text name, std::string_view how) {
     auto it = claim_index_.find(std::pair{pod.meta.namespace_, name});
@@ -308,13 +338,15 @@ class scenario_run {
   }
 
   // Makes the claim a template entry asks for; an error when the template does not exist.
+  // For a PodGroup's entry (`group`), the claim is the group's: named after the group, made once.
   std::optional<dra::error> generate(std::size_t pod_index, const model::pod_resource_claim& ref,
-                                     std::vector<member>& unit) {
+                                     std::vector<member>& unit, std::optional<std::size_t> group = std::nullopt) {
     const model::pod& pod = pod_at(pod_index);
-    auto name = std::make_shared<const std::string>(std::string(pod.meta.name) + "-" + std::string(ref.name));
+    const model::text owner = group ? s_.pod_groups[*group].object.meta.name : pod.meta.name;
+    auto name = std::make_shared<const std::string>(std::string(owner) + "-" + std::string(ref.name));
     auto it = template_index_.find(std::pair{pod.meta.namespace_, *ref.resource_claim_template_name});
     if (it == template_index_.end()) {
-      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
+      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name), group});
       return dra::error{
           "pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) + ": ResourceClaimTemplate " +
               model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) + " not found",
@@ -325,7 +357,7 @@ class scenario_run {
     const auto key = std::pair{pod.meta.namespace_, model::text(*name)};
     const bool taken = claim_index_.contains(key) || generated_names_.contains(key);
     if (taken) {
-      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name)});
+      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name), group});
       return dra::error{"pod " + alloc::object_name(pod.meta) + ", claim " + std::string(ref.name) +
                             ": the claim made from ResourceClaimTemplate " +
                             model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name) +
@@ -335,13 +367,14 @@ class scenario_run {
                         "", "", errc::invalid_object};
     }
     const model::resource_claim_template& t = s_.claim_templates[it->second].object;
-    generated_claim g{pod_index, ref.name, it->second, {}, name};
+    generated_claim g{pod_index, ref.name, it->second, {}, name, group};
     g.claim.meta.name = *g.name;
     g.claim.meta.namespace_ = pod.meta.namespace_;
     g.claim.meta.labels = t.claim_meta.labels;
     g.claim.meta.annotations = t.claim_meta.annotations;
     g.claim.spec = t.spec;
-    unit.push_back({std::nullopt, report_.generated.size(), {}});
+    unit.push_back({std::nullopt, report_.generated.size(), {}, group});
+    generated_allocation_.emplace_back();
     generated_names_.emplace(g.claim.meta.namespace_, g.claim.meta.name);  // views the claim's own name
     report_.generated.push_back(std::move(g));
     return std::nullopt;
@@ -380,11 +413,23 @@ class scenario_run {
     }
     std::vector<member> unit;
     std::optional<dra::error> error;
+    // ---- PodGroups (issue #36): entries equal to a group entry are the group's claims.
+    const pod_group_index::lookup group = groups_->of(pod);
+    if (group.names_group && !group.group)
+      error = dra::error{"pod " + alloc::object_name(pod.meta) + ": PodGroup " +
+                             model::namespaced_name(pod.meta.namespace_, *pod.pod_group_name) + " not found",
+                         "", "", errc::not_found};
+    // ---- end PodGroups
     auto add_claim = [&](std::optional<std::size_t> i) {
       if (i && std::none_of(unit.begin(), unit.end(), [&](const member& m) { return m.claim == i; }))
-        unit.push_back({i, std::nullopt, {}});
+        unit.push_back({i, std::nullopt, {}, std::nullopt});
     };
     for (const auto& ref : pod.resource_claims) {
+      if (const model::pod_resource_claim* entry = group_entry(pod, ref)) {
+        if (auto failure = add_group_claim(*group.group, pod_index, *entry, unit); failure && !error)
+          error = std::move(failure);
+        continue;
+      }
       if (ref.resource_claim_name) {
         add_claim(find_claim(pod, *ref.resource_claim_name, ""));
         continue;
@@ -433,7 +478,7 @@ class scenario_run {
       o.status = model::claim_unschedulable{reason, std::nullopt};
       note_rejection(o);
       report_.outcomes.push_back(std::move(o));
-      report_.subjects.push_back({c, std::nullopt, pod_index});
+      report_.subjects.push_back({c, std::nullopt, pod_index, std::nullopt});
     }
     report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
   }
@@ -453,10 +498,10 @@ class scenario_run {
     // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
     const std::string broken_claim = error ? error->message : std::string();
     const model::node* chosen = nullptr;
-    if (unit.empty()) {
+    if (unit.empty() && !error) {
       // No claims: the first node the filters leave (node order is first fit's tie-break).
       for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
-        if (!filter || filter->feasible(i)) chosen = nodes_.nodes[i];
+        if ((!filter || filter->feasible(i)) && in_gang_scope(i)) chosen = nodes_.nodes[i];
     } else {
       chosen = run_unit(unit, pod_index, nullptr, std::move(error), filter ? &*filter : nullptr);
     }
@@ -483,13 +528,87 @@ class scenario_run {
   // (a claim several pods share): the pod may only go where they are.
   std::vector<const model::node_selector*> allocated_claims_of(const model::pod& pod) const {
     std::vector<const model::node_selector*> out;
-    for (std::size_t c : claims_named_by(pod)) {
-      const auto& claim = s_.claims[c].object;
-      const model::allocation_result* allocation = claim.allocation ? &*claim.allocation : nullptr;
-      if (allocation == nullptr && run_allocation_[c]) allocation = &report_.outcomes[*run_allocation_[c]].allocated()->allocation;
+    auto add = [&](const model::allocation_result* allocation) {
       if (allocation != nullptr && allocation->node_selector) out.push_back(&*allocation->node_selector);
-    }
+    };
+    for (std::size_t c : claims_named_by(pod)) add(allocation_of(c));
+    for (const auto& ref : pod.resource_claims)
+      if (const model::pod_resource_claim* entry = group_entry(pod, ref)) {
+        const group_claim found = find_group_claim(*groups_->of(pod).group, pod, *entry);
+        if (found.claim) add(allocation_of(*found.claim));
+        if (found.generated && generated_allocation_[*found.generated])
+          add(&report_.outcomes[*generated_allocation_[*found.generated]].allocated()->allocation);
+      }
     return out;
+  }
+
+  // A scenario claim's allocation: in the input, or made by this run; nullptr when it has none yet.
+  const model::allocation_result* allocation_of(std::size_t c) const {
+    const auto& claim = s_.claims[c].object;
+    if (claim.allocation) return &*claim.allocation;
+    if (run_allocation_[c]) return &report_.outcomes[*run_allocation_[c]].allocated()->allocation;
+    return nullptr;
+  }
+
+  // ---- PodGroup claims (issue #36)
+
+  // The group entry `ref` refers to (equal in every field), when the pod belongs to an existing group.
+  const model::pod_resource_claim* group_entry(const model::pod& pod, const model::pod_resource_claim& ref) const {
+    const auto group = groups_->of(pod).group;
+    return group ? model::group_claim_entry(groups_->group(*group), ref) : nullptr;
+  }
+
+  // Where a group entry's claim is: a scenario claim (named, or named in the group's status), one this run made
+  // from the template, or none (`none_needed`: the group's status says no claim was needed; else not made yet).
+  struct group_claim {
+    std::optional<std::size_t> claim;
+    std::optional<std::size_t> generated;
+    std::optional<model::text> missing;  // a named claim not in the scenario
+    bool none_needed = false;
+  };
+  group_claim find_group_claim(std::size_t g, const model::pod& pod, const model::pod_resource_claim& entry) const {
+    std::optional<model::text> name = entry.resource_claim_name;
+    if (!name)
+      for (const auto& status : groups_->group(g).resource_claim_statuses)
+        if (status.name == entry.name) {
+          if (!status.resource_claim_name) return {std::nullopt, std::nullopt, std::nullopt, true};
+          name = status.resource_claim_name;
+        }
+    if (name) {
+      const auto it = claim_index_.find(std::pair{pod.meta.namespace_, *name});
+      if (it == claim_index_.end()) return {std::nullopt, std::nullopt, name, false};
+      return {it->second, std::nullopt, std::nullopt, false};
+    }
+    for (const auto& [made_for, generated] : group_generated_[g])
+      if (made_for == entry.name) return {std::nullopt, generated, std::nullopt, false};
+    return {};
+  }
+
+  // A pod's entry for one of its group's claims: the one claim of the group, allocated with the first of its pods
+  // placed (until then every pod of the group tries it), made from the template once for the group.
+  std::optional<dra::error> add_group_claim(std::size_t g, std::size_t pod_index, const model::pod_resource_claim& entry,
+                                            std::vector<member>& unit) {
+    const model::pod& pod = pod_at(pod_index);
+    const group_claim found = find_group_claim(g, pod, entry);
+    if (found.none_needed) return std::nullopt;
+    if (found.missing) {
+      report_.warnings.push_back("PodGroup " + model::namespaced_name(pod.meta.namespace_, groups_->group(g).meta.name) +
+                                 ": ResourceClaim " + model::namespaced_name(pod.meta.namespace_, *found.missing) +
+                                 " not found; skipped");
+      return std::nullopt;
+    }
+    if (found.claim) {
+      if (allocation_of(*found.claim) == nullptr) unit.push_back({*found.claim, std::nullopt, {}, g});
+      return std::nullopt;
+    }
+    if (found.generated) {
+      if (!generated_allocation_[*found.generated]) unit.push_back({std::nullopt, *found.generated, {}, g});
+      return std::nullopt;
+    }
+    const std::size_t made = report_.generated.size();
+    auto failure = generate(pod_index, entry, unit, g);
+    if (report_.generated.size() > made) group_generated_[g].emplace_back(entry.name, made);
+    return failure;
   }
 
   // The scenario claims `pod` names: directly, or through its status for a template entry (claims not yet made from
@@ -584,7 +703,7 @@ class scenario_run {
     // A node known not to fit the claims is passed over before its filters run (most nodes a long queue meets are
     // full); its invalid pools count only where the pod may run.
     auto skipped_invalid = [&](std::size_t index) {
-      if (filter == nullptr || filter->feasible(index)) invalid_pools = true;
+      if ((filter == nullptr || filter->feasible(index)) && in_gang_scope(index)) invalid_pools = true;
     };
     for (std::size_t position = 0; position < candidates.size(); ++position) {
       if (failure) break;  // a missing template: nothing to try
@@ -600,6 +719,7 @@ class scenario_run {
       } else if (const auto indexed = node_index_.find(node); indexed != node_index_.end()) {
         index = indexed->second;
       }
+      if (gang_scope_ != nullptr && (!index || !in_gang_scope(*index))) continue;
       if (index)
         if (auto known = unfit_.known_unfit(shape, *index)) {
           if (*known) skipped_invalid(*index);
@@ -665,11 +785,13 @@ class scenario_run {
     std::vector<const model::node*> passed;
     if (filter != nullptr && chosen == nullptr && !failure)
       for (const model::node* n : candidates)
-        if (const auto indexed = node_index_.find(n); indexed != node_index_.end() && filter->feasible(indexed->second))
+        if (const auto indexed = node_index_.find(n); indexed != node_index_.end() && filter->feasible(indexed->second) &&
+                                                      in_gang_scope(indexed->second))
           passed.push_back(n);
     std::optional<model::explanation> why;
     const bool refused = filter != nullptr && chosen == nullptr && !failure && passed.empty();
-    if (!failure && chosen == nullptr && !invalid_pools && !refused)
+    const bool quiet = gang_scope_ != nullptr && !gang_scope_->explain;  // a gang's trial, rolled back if it fails
+    if (!failure && chosen == nullptr && !invalid_pools && !refused && !quiet)
       why = explain(filter != nullptr ? std::span<const model::node* const>(passed) : candidates, claims, shape);
     std::size_t k = 0;
     for (const auto& m : unit) {
@@ -679,6 +801,7 @@ class scenario_run {
         o.status = *failure;
       } else if (chosen != nullptr) {
         if (m.claim) run_allocation_[*m.claim] = report_.outcomes.size();
+        if (m.generated) generated_allocation_[*m.generated] = report_.outcomes.size();
         state_.add(results[k], o.claim);
         unfit_.committed(results[k]);
         if (usage_) usage_->add(results[k]);
@@ -693,7 +816,7 @@ class scenario_run {
       if (m.claim || m.generated) ++k;
       note_rejection(o);
       report_.outcomes.push_back(std::move(o));
-      report_.subjects.push_back({m.claim, m.generated, pod});
+      report_.subjects.push_back({m.claim, m.generated, pod, m.group});
     }
     return chosen;
   }
@@ -712,6 +835,9 @@ class scenario_run {
         unfit_.forget_fits();  // found in the policy's order of candidates, not first fit's
       }
   }
+
+  // Whether a gang's trial may use node i of the list (every node outside gangs).
+  bool in_gang_scope(std::size_t i) const { return gang_scope_ == nullptr || gang_scope_->nodes[i] != 0; }
 
   // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
   std::size_t owner_index(const model::node* node) const {
@@ -880,6 +1006,11 @@ class scenario_run {
   std::vector<sched::node_usage> resources_;  // per node of the list: what its pods request (bound, then placed)
   bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
   std::vector<std::optional<std::size_t>> run_allocation_;  // per scenario claim: its outcome, once this run allocated it
+  std::vector<std::optional<std::size_t>> generated_allocation_;  // per generated claim: its outcome, once allocated
+  const gang_scope* gang_scope_ = nullptr;  // while a gang's trial runs: the nodes it may use
+  std::optional<pod_group_index> groups_;  // the scenario's PodGroups and their pods (set when the run starts)
+  // Per PodGroup: the claims made from its template entries (entry name, index into report_.generated).
+  std::vector<std::vector<std::pair<model::text, std::size_t>>> group_generated_;
   std::optional<trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 

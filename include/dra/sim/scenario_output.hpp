@@ -29,13 +29,17 @@ struct run_effects {
   std::vector<const model::claim_allocated*> generated_allocated;  // per generated claim
   std::vector<std::optional<std::string_view>> pod_node;          // per pod: the node its unit went to
   std::vector<std::vector<std::size_t>> pod_generated;            // per pod: the claims generated for it
+  std::vector<std::vector<std::size_t>> group_generated;          // per PodGroup: the group claims generated for it
+  std::vector<std::optional<std::size_t>> claim_group;            // per scenario claim: the PodGroup it is reserved for
 
   run_effects(const model::scenario& s, const run_report& report)
       : claim_allocated(s.claims.size(), nullptr),
         claim_pod(s.claims.size()),
         generated_allocated(report.generated.size(), nullptr),
         pod_node(s.pods.size() + report.added_pods.size()),
-        pod_generated(s.pods.size() + report.added_pods.size()) {
+        pod_generated(s.pods.size() + report.added_pods.size()),
+        group_generated(s.pod_groups.size()),
+        claim_group(s.claims.size()) {
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
       const outcome_subject& subject = report.subjects[i];
@@ -44,25 +48,40 @@ struct run_effects {
       if (subject.claim) {
         claim_allocated[*subject.claim] = allocated;
         claim_pod[*subject.claim] = subject.pod;
+        claim_group[*subject.claim] = subject.pod_group;
       }
       if (subject.generated) generated_allocated[*subject.generated] = allocated;
       if (subject.pod) pod_node[*subject.pod] = allocated->node;
     }
-    for (std::size_t g = 0; g < report.generated.size(); ++g) pod_generated[report.generated[g].pod].push_back(g);
+    for (std::size_t g = 0; g < report.generated.size(); ++g) {
+      const generated_claim& made = report.generated[g];
+      (made.pod_group ? group_generated[*made.pod_group] : pod_generated[made.pod]).push_back(g);
+    }
     // Pods placed without a claim to allocate are bound too.
     for (const pod_outcome& p : report.pods)
       if (p.node) pod_node[p.pod] = *p.node;
   }
 };
 
-// status.allocation and status.reservedFor of a claim allocated for `pod` (if any), after `reserved` already there.
+// What a claim is reserved for: a pod, or (a PodGroup's claim) the PodGroup.
+struct claim_consumer {
+  std::string_view api_group;  // "" for pods
+  std::string_view resource;
+  const model::object_meta* meta = nullptr;
+};
+inline claim_consumer pod_consumer(const model::pod& pod) { return {"", "pods", &pod.meta}; }
+inline claim_consumer group_consumer(const model::pod_group& group) {
+  return {"scheduling.k8s.io", "podgroups", &group.meta};
+}
+
+// status.allocation and status.reservedFor of a claim allocated for `consumer` (if any), after `reserved` already there.
 inline std::vector<json::field_override> claim_status(
     const model::claim_allocated& allocated, const std::vector<model::resource_claim_consumer_reference>& reserved,
-    const model::pod* pod) {
+    std::optional<claim_consumer> consumer_of) {
   std::vector<json::field_override> out;
   out.push_back({{"status", "allocation"}, [&allocated](json::writer& w) { json::write(w, allocated.allocation); }});
-  if (pod == nullptr && reserved.empty()) return out;
-  out.push_back({{"status", "reservedFor"}, [&reserved, pod](json::writer& w) {
+  if (!consumer_of && reserved.empty()) return out;
+  out.push_back({{"status", "reservedFor"}, [&reserved, consumer_of](json::writer& w) {
                    auto consumer = [&w](std::string_view group, std::string_view resource, std::string_view name,
                                         std::string_view uid) {
                      w.begin_object();
@@ -71,7 +90,9 @@ inline std::vector<json::field_override> claim_status(
                    };
                    w.begin_array();
                    for (const auto& r : reserved) consumer(r.api_group, r.resource, r.name, r.uid);
-                   if (pod != nullptr) consumer("", "pods", pod->meta.name, pod->meta.uid);
+                   if (consumer_of)
+                     consumer(consumer_of->api_group, consumer_of->resource, consumer_of->meta->name,
+                              consumer_of->meta->uid);
                    w.end_array();
                  }});
   return out;
@@ -87,7 +108,7 @@ inline void write_string_map(json::writer& w, std::string_view key, const model:
 // A claim generated from a template, as the resourceclaim controller would create it: the template's apiVersion
 // and spec.spec as written, the generated name and the template's claim labels and annotations.
 inline dra::status write_generated(json::writer& w, const generated_claim& g, const model::scenario& s,
-                                   const model::claim_allocated* allocated, const model::pod& pod) {
+                                   const model::claim_allocated* allocated, const claim_consumer& consumer) {
   const auto& t = s.claim_templates[g.claim_template];
   auto defaulted = json::with_api_server_defaults(t.source.json);
   if (!defaulted) return std::move(defaulted).error().within(model::object_label("ResourceClaimTemplate", t.object.meta));
@@ -113,23 +134,21 @@ inline dra::status write_generated(json::writer& w, const generated_claim& g, co
   if (allocated != nullptr) {
     w.key("status").begin_object().key("allocation");
     json::write(w, allocated->allocation);
-    w.key("reservedFor").begin_array().begin_object().field("resource", "pods").field("name", pod.meta.name);
-    w.field("uid", pod.meta.uid).end_object().end_array().end_object();
+    w.key("reservedFor").begin_array().begin_object();
+    if (!consumer.api_group.empty()) w.field("apiGroup", consumer.api_group);
+    w.field("resource", consumer.resource).field("name", consumer.meta->name);
+    w.field("uid", consumer.meta->uid).end_object().end_array().end_object();
   }
   w.end_object();
   return {};
 }
 
-// The pod bound to its unit's node (when it named none) and linked to the claims generated for it.
-inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
-                                                     const std::vector<std::size_t>& generated,
-                                                     const run_report& report) {
-  std::vector<json::field_override> out;
-  if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
-  if (generated.empty()) return out;
-  out.push_back({{"status", "resourceClaimStatuses"}, [&pod, &generated, &report](json::writer& w) {
+// status.resourceClaimStatuses of a pod or PodGroup: the entries it had, then one per claim generated for it.
+inline json::field_override claim_statuses_change(const std::vector<model::pod_resource_claim_status>& statuses,
+                                                  const std::vector<std::size_t>& generated, const run_report& report) {
+  return {{"status", "resourceClaimStatuses"}, [&statuses, &generated, &report](json::writer& w) {
                    w.begin_array();
-                   for (const auto& st : pod.resource_claim_statuses) {
+                   for (const auto& st : statuses) {
                      w.begin_object().field("name", st.name);
                      if (st.resource_claim_name) w.field("resourceClaimName", *st.resource_claim_name);
                      w.end_object();
@@ -140,9 +159,19 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
                          .field("resourceClaimName", report.generated[g].claim.meta.name)
                          .end_object();
                    w.end_array();
-                 }});
+                 }};
+}
+
+// The pod bound to its unit's node (when it named none) and linked to the claims generated for it.
+inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
+                                                     const std::vector<std::size_t>& generated,
+                                                     const run_report& report) {
+  std::vector<json::field_override> out;
+  if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
+  if (!generated.empty()) out.push_back(claim_statuses_change(pod.resource_claim_statuses, generated, report));
   return out;
 }
+
 
 }  // namespace detail
 
@@ -156,13 +185,15 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
 //   status.resourceClaimStatuses (as Kubernetes' resourceclaim controller
 //   records the claims it makes);
 // - every claim generated from a template follows its pod (right after
-//   it), allocated or not, as the controller would have created it;
+//   it), allocated or not, as the controller would have created it; a
+//   PodGroup's claims follow the PodGroup, are reserved for it, and are
+//   named in its status.resourceClaimStatuses;
 // - claims and templates show the fields the API server defaults
 //   (json::api_server_defaults) where they were left out.
 // Feeding the result back in allocates nothing twice. Objects need the text
 // they were read from (scenarios built in C++ have none: an error).
 [[nodiscard]] inline result<std::string> scenario_after(const model::scenario& s, const run_report& report) {
-  enum class kind { claim, pod, other };
+  enum class kind { claim, pod, pod_group, other };
   struct item {
     std::size_t position;
     kind what;
@@ -180,6 +211,8 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
   add_all(s.taint_rules, kind::other);
   add_all(s.nodes, kind::other);
   add_all(s.pods, kind::pod);
+  add_all(s.pod_groups, kind::pod_group);
+  add_all(s.workloads, kind::other);
   add_all(s.others, kind::other);
   // Pods placed after the run's own (sim::capacity's copies) come last, as pods after the scenario's.
   for (std::size_t k = 0; k < report.added_pods.size(); ++k)
@@ -196,20 +229,31 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
     std::vector<json::field_override> changes;
     if (i.what == kind::claim && effects.claim_allocated[i.index] != nullptr) {
       const auto pod = effects.claim_pod[i.index];
+      const auto group = effects.claim_group[i.index];
+      std::optional<detail::claim_consumer> consumer;
+      if (group)
+        consumer = detail::group_consumer(s.pod_groups[*group].object);
+      else if (pod)
+        consumer = detail::pod_consumer(pod_at(s, report, *pod));
       changes = detail::claim_status(*effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
-                                     pod ? &pod_at(s, report, *pod) : nullptr);
+                                     consumer);
     } else if (i.what == kind::pod) {
       changes = detail::pod_changes(pod_at(s, report, i.index), effects.pod_node[i.index],
                                     effects.pod_generated[i.index], report);
+    } else if (i.what == kind::pod_group && !effects.group_generated[i.index].empty()) {
+      changes.push_back(detail::claim_statuses_change(s.pod_groups[i.index].object.resource_claim_statuses,
+                                                      effects.group_generated[i.index], report));
     }
     auto defaulted = json::with_api_server_defaults(i.json);
     if (!defaulted) return std::move(defaulted).error().within("items[" + std::to_string(i.position) + "]");
     if (auto written = json::write_overlaid(w, *defaulted ? std::string_view(**defaulted) : i.json, changes); !written)
       return std::move(written).error().within("items[" + std::to_string(i.position) + "]");
-    if (i.what != kind::pod) continue;
-    for (auto g : effects.pod_generated[i.index])
-      if (auto written = detail::write_generated(w, report.generated[g], s, effects.generated_allocated[g],
-                                                 pod_at(s, report, i.index));
+    if (i.what != kind::pod && i.what != kind::pod_group) continue;
+    const bool group = i.what == kind::pod_group;
+    const detail::claim_consumer consumer = group ? detail::group_consumer(s.pod_groups[i.index].object)
+                                                  : detail::pod_consumer(pod_at(s, report, i.index));
+    for (auto g : group ? effects.group_generated[i.index] : effects.pod_generated[i.index])
+      if (auto written = detail::write_generated(w, report.generated[g], s, effects.generated_allocated[g], consumer);
           !written)
         return std::move(written).error();
   }

@@ -6,6 +6,7 @@
 #include <dra/model/scenario.hpp>
 #include <dra/validate/device_class.hpp>
 #include <dra/validate/device_taint_rule.hpp>
+#include <dra/validate/pod_group.hpp>
 #include <dra/validate/pools.hpp>
 #include <dra/validate/resource_claim.hpp>
 #include <dra/validate/resource_slice.hpp>
@@ -28,7 +29,7 @@ namespace dra::validate {
   struct entry {
     std::size_t index;
     const void* object;
-    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule, 5 node, 6 pod
+    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule, 5 node, 6 pod, 7 pod group, 8 workload
     const model::source_position* source;
   };
   std::vector<entry> order;
@@ -40,6 +41,8 @@ namespace dra::validate {
   for (const auto& t : scenario.taint_rules) order.push_back({t.source.index, &t.object, 4, &t.source});
   for (const auto& n : scenario.nodes) order.push_back({n.source.index, &n.object, 5, &n.source});
   for (const auto& p : scenario.pods) order.push_back({p.source.index, &p.object, 6, &p.source});
+  for (const auto& g : scenario.pod_groups) order.push_back({g.source.index, &g.object, 7, &g.source});
+  for (const auto& w : scenario.workloads) order.push_back({w.source.index, &w.object, 8, &w.source});
   std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
 
   error_list errors;
@@ -61,6 +64,14 @@ namespace dra::validate {
     } else if (e.kind == 6) {
       const auto& pod = *static_cast<const model::pod*>(e.object);
       validate_pod(pod, errors, detail::located_label("Pod", pod.meta.namespace_, pod.meta.name, *e.source));
+    } else if (e.kind == 7) {
+      const auto& group = *static_cast<const model::pod_group*>(e.object);
+      validate_pod_group(group, errors,
+                         detail::located_label("PodGroup", group.meta.namespace_, group.meta.name, *e.source));
+    } else if (e.kind == 8) {
+      const auto& workload = *static_cast<const model::workload*>(e.object);
+      validate_workload(workload, errors,
+                        detail::located_label("Workload", workload.meta.namespace_, workload.meta.name, *e.source));
     } else if (e.kind == 4) {
       const auto& rule = *static_cast<const model::device_taint_rule*>(e.object);
       validate_device_taint_rule(rule, errors, detail::located_label("DeviceTaintRule", {}, rule.meta.name, *e.source));
@@ -168,6 +179,8 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
   detail::check_unique_names(errors, "ResourceClaim", scenario.claims);
   detail::check_unique_names(errors, "ResourceClaimTemplate", scenario.claim_templates);
   detail::check_unique_names(errors, "DeviceTaintRule", scenario.taint_rules);
+  detail::check_unique_names(errors, "PodGroup", scenario.pod_groups);
+  detail::check_unique_names(errors, "Workload", scenario.workloads);
   detail::check_selector_expressions(errors, scenario);
   validate_pools(scenario, errors);
   return errors;

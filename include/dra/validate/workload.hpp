@@ -119,6 +119,9 @@ inline void validate_pod(const model::pod& pod, error_list& errors, std::string 
   for (std::size_t i = 0; i < pod.containers.size(); ++i)
     detail::check_container(r, detail::index("spec.containers", i), pod.containers[i]);
   detail::check_resource_list(r, "spec.overhead", pod.overhead);
+  if (pod.pod_group_name)
+    r.add_name_problems("spec.schedulingGroup.podGroupName", *pod.pod_group_name,
+                        names::dns1123_subdomain(*pod.pod_group_name));
   if (pod.pod_requests) detail::check_resource_list(r, "spec.resources.requests", *pod.pod_requests);
   for (std::size_t i = 0; i < pod.scheduling_gates.size(); ++i) {
     const auto gate = pod.scheduling_gates[i];

@@ -1,4 +1,4 @@
-// Reading one object under JSON ingest: its kind, apiVersion and metadata first, then the fields of its kind (ResourceSlice, DeviceClass, ResourceClaim, templates, taint rules, Node, Pod, any other).
+// Reading one object under JSON ingest: its kind, apiVersion and metadata first, then the fields of its kind (ResourceSlice, DeviceClass, ResourceClaim, templates, taint rules, Node, Pod, PodGroup, Workload, any other).
 #pragma once
 
 #include <dra/json/detail/claim_fields.hpp>
@@ -29,7 +29,8 @@ struct object_header {
   model::object_meta meta;
 };
 
-enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, other };
+enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, pod_group, workload,
+                                        other };
 
 [[nodiscard]] constexpr object_kind kind_of(std::string_view kind) noexcept {
   if (is(kind, "ResourceSlice")) return object_kind::slice;
@@ -39,6 +40,8 @@ enum class object_kind : std::uint8_t { slice, device_class, claim, claim_templa
   if (is(kind, "DeviceTaintRule")) return object_kind::taint_rule;
   if (is(kind, "Node")) return object_kind::node;
   if (is(kind, "Pod")) return object_kind::pod;
+  if (is(kind, "PodGroup")) return object_kind::pod_group;
+  if (is(kind, "Workload")) return object_kind::workload;
   return object_kind::other;
 }
 
@@ -46,6 +49,12 @@ enum class object_kind : std::uint8_t { slice, device_class, claim, claim_templa
 [[nodiscard]] inline dra::status check_api_version(reader& r, object_kind kind, const object_header& header,
                                                    api_version version) {
   if (kind == object_kind::node || kind == object_kind::pod || kind == object_kind::other) return {};
+  if (kind == object_kind::pod_group || kind == object_kind::workload) {
+    if (is(header.api_version, "scheduling.k8s.io/v1beta1") || is(header.api_version, "scheduling.k8s.io/v1alpha3"))
+      return {};
+    return r.fail(concat("apiVersion ", quoted(header.api_version),
+                         " is not supported: use scheduling.k8s.io/v1beta1 or v1alpha3"));
+  }
   if (kind == object_kind::taint_rule) {
     if (version == api_version::v1 || version == api_version::v1beta2 || version == api_version::v1alpha3) return {};
     return r.fail(concat("apiVersion ", quoted(header.api_version),
@@ -69,7 +78,9 @@ inline dra::status read_header(reader& r, od::object& object, object_header& hea
     header.kind = *text;
   }
   const object_kind kind = kind_of(header.kind);
-  r.strict = kind != object_kind::node && kind != object_kind::pod && kind != object_kind::other;
+  // Kinds dra reads only part of skip the fields it does not read.
+  r.strict = kind != object_kind::node && kind != object_kind::pod && kind != object_kind::pod_group &&
+             kind != object_kind::workload && kind != object_kind::other;
   for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
     if (auto code = object.reset().error()) return r.fail(code);
     od::value value;
@@ -178,6 +189,26 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
         return {};
       });
       if (status) add(out.pods, std::move(pod));
+      break;
+    }
+    case object_kind::pod_group: {
+      model::pod_group group;
+      group.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        if (is(name, "spec")) return workload_reader(r).pod_group_spec(value, group.spec);
+        if (is(name, "status")) return workload_reader(r).pod_group_status(value, group);
+        return {};
+      });
+      if (status) add(out.pod_groups, std::move(group));
+      break;
+    }
+    case object_kind::workload: {
+      model::workload workload;
+      workload.meta = std::move(header.meta);
+      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
+        return is(name, "spec") ? workload_reader(r).workload_spec(value, workload) : dra::status{};
+      });
+      if (status) add(out.workloads, std::move(workload));
       break;
     }
     case object_kind::other: {

@@ -1,9 +1,11 @@
 // The readers of a Node's and a Pod's fields under JSON ingest: what scheduling looks at (taints, allocatable
 // resources, node selection, tolerations, requests, priority, gates) and a pod's claim references.
+// PodGroups and Workloads are read here too: their fields are scheduling fields of the same kind.
 #pragma once
 
 #include <dra/json/detail/fields.hpp>
 #include <dra/json/detail/reader.hpp>
+#include <dra/model/pod_group.hpp>
 #include <dra/model/workload.hpp>
 
 #include <simdjson.h>
@@ -55,7 +57,15 @@ class workload_reader : public field_reader {
         if (reader::is_null(value)) return {};  // YAML's `nodeName:` (Go's decoder skips null)
         return assign(out.node_name, r_.string(value));
       }
-      if (is(name, "resourceClaims")) return resource_claims(value, out);
+      if (is(name, "resourceClaims")) return resource_claims(value, out.resource_claims);
+      if (is(name, "schedulingGroup")) {
+        if (reader::is_null(value)) return {};
+        return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+          auto in = r_.field(field);
+          if (!is(field, "podGroupName") || reader::is_null(fv)) return {};
+          return assign(out.pod_group_name, r_.string(fv));
+        });
+      }
       if (is(name, "nodeSelector"))
         return r_.map(value, out.node_selector, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
       if (is(name, "affinity")) return affinity(value, out);
@@ -92,30 +102,96 @@ class workload_reader : public field_reader {
         return assign(out.phase, r_.string(value));
       }
       if (!is(name, "resourceClaimStatuses")) return {};
-      return r_.each_element(value, [&](od::value& s) -> dra::status {
-        model::pod_resource_claim_status& status = out.resource_claim_statuses.emplace_back();
-        return r_.each_field(s, [&](std::string_view sf, od::value& sv) -> dra::status {
-          auto in = r_.field(sf);
-          if (is(sf, "name")) return assign(status.name, r_.string(sv));
-          if (is(sf, "resourceClaimName")) {
-            if (reader::is_null(sv)) return {};
-            return assign(status.resource_claim_name, r_.string(sv));
-          }
-          return {};
-        });
+      return claim_statuses(value, out.resource_claim_statuses);
+    });
+  }
+
+  // ---- PodGroup and Workload (scheduling.k8s.io)
+
+  dra::status pod_group_status(od::value& v, model::pod_group& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      return is(name, "resourceClaimStatuses") ? claim_statuses(value, out.resource_claim_statuses) : dra::status{};
+    });
+  }
+
+  dra::status workload_spec(od::value& v, model::workload& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (!is(name, "podGroupTemplates")) return {};
+      return r_.each_element(value, [&](od::value& t) -> dra::status {
+        model::pod_group_template& group = out.pod_group_templates.emplace_back();
+        return pod_group_spec(t, group.spec, &group.name);
       });
     });
   }
 
+  // A PodGroup's spec, or a Workload's pod group template (which also has a name: `name` is given for those).
+  dra::status pod_group_spec(od::value& v, model::pod_group_spec& out, model::text* name = nullptr) {
+    return r_.each_field(v, [&](std::string_view field, od::value& value) -> dra::status {
+      auto at = r_.field(field);
+      if (name != nullptr && is(field, "name")) return assign(*name, r_.string(value));
+      if (reader::is_null(value)) return {};
+      if (is(field, "resourceClaims")) return resource_claims(value, out.resource_claims);
+      if (is(field, "schedulingPolicy")) return scheduling_policy(value, out);
+      if (is(field, "schedulingConstraints"))
+        return r_.each_field(value, [&](std::string_view cf, od::value& cv) -> dra::status {
+          auto in = r_.field(cf);
+          if (!is(cf, "topology") || reader::is_null(cv)) return {};
+          return r_.each_element(cv, [&](od::value& term) -> dra::status {
+            model::text& key = out.topology_keys.emplace_back();
+            return r_.each_field(term, [&](std::string_view tf, od::value& tv) -> dra::status {
+              auto key_at = r_.field(tf);
+              return is(tf, "key") ? assign(key, r_.string(tv)) : dra::status{};
+            });
+          });
+        });
+      return {};
+    });
+  }
+
  private:
+  dra::status scheduling_policy(od::value& v, model::pod_group_spec& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (reader::is_null(value)) return {};
+      if (is(name, "basic")) {
+        out.basic = true;
+        return r_.each_field(value, [](std::string_view, od::value&) -> dra::status { return {}; });
+      }
+      if (!is(name, "gang")) return {};
+      out.gang = true;
+      return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        if (!is(field, "minCount") || reader::is_null(fv)) return {};
+        return assign(out.gang_min_count, r_.integer(fv));
+      });
+    });
+  }
+
+  dra::status claim_statuses(od::value& v, std::vector<model::pod_resource_claim_status>& out) {
+    return r_.each_element(v, [&](od::value& s) -> dra::status {
+      model::pod_resource_claim_status& status = out.emplace_back();
+      return r_.each_field(s, [&](std::string_view sf, od::value& sv) -> dra::status {
+        auto in = r_.field(sf);
+        if (is(sf, "name")) return assign(status.name, r_.string(sv));
+        if (is(sf, "resourceClaimName")) {
+          if (reader::is_null(sv)) return {};
+          return assign(status.resource_claim_name, r_.string(sv));
+        }
+        return {};
+      });
+    });
+  }
+
   // A ResourceList: quantities by resource name.
   dra::status resources(od::value& v, model::resource_list& out) {
     return r_.map(v, out, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
   }
 
-  dra::status resource_claims(od::value& v, model::pod& out) {
+  dra::status resource_claims(od::value& v, std::vector<model::pod_resource_claim>& out) {
     return r_.each_element(v, [&](od::value& c) -> dra::status {
-      model::pod_resource_claim& claim = out.resource_claims.emplace_back();
+      model::pod_resource_claim& claim = out.emplace_back();
       return r_.each_field(c, [&](std::string_view cf, od::value& cv) -> dra::status {
         auto in = r_.field(cf);
         if (is(cf, "name")) return assign(claim.name, r_.string(cv));

@@ -174,6 +174,9 @@ class unfit_memo {
     }
   }
 
+  // Allocations were taken back (a gang's trial rolled back): anything remembered may fit now.
+  void forget() noexcept { ++shared_epoch_; }
+
  private:
   struct shape {
     std::vector<model::device_claim> specs;

@@ -1,0 +1,342 @@
+// PodGroups: the group's claims (one per group, allocated with its first placed pod, reserved for the group) and
+// gangs (all or nothing with minCount, one topology domain, the arrangement searched where one-by-one placement fails).
+#include "../support/source_dir.hpp"
+
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+const cel::selector_engine group_engine;
+
+struct gpu_node {
+  std::string name;
+  int gpus = 0;
+  int cpu = 4;
+  std::string rack = "";
+};
+
+// Nodes with `gpus` devices of gpu.example.com each in their own pool, a class and a one-GPU template `one-gpu`.
+std::string gpu_cluster(const std::vector<gpu_node>& nodes) {
+  std::string out = R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+)";
+  for (const auto& n : nodes) {
+    out += "---\napiVersion: v1\nkind: Node\nmetadata: {name: " + n.name + ", labels: {kubernetes.io/hostname: " + n.name;
+    if (!n.rack.empty()) out += ", rack: " + n.rack;
+    out += "}}\nstatus: {allocatable: {cpu: \"" + std::to_string(n.cpu) + "\", pods: \"110\"}}\n";
+    out += "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " + n.name +
+           "-gpus}\nspec:\n  driver: gpu.example.com\n  nodeName: " + n.name + "\n  pool: {name: " + n.name +
+           ", resourceSliceCount: 1}\n  devices: [";
+    for (int g = 0; g < n.gpus; ++g) out += (g ? ", " : "") + std::string("{name: gpu-") + std::to_string(g) + "}";
+    out += "]\n";
+  }
+  return out;
+}
+
+std::string pod_group(const std::string& name, std::optional<int> min_count, const std::string& extra = "") {
+  std::string out = "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: " + name +
+                    ", namespace: default}\nspec:\n  schedulingPolicy: ";
+  out += min_count ? "{gang: {minCount: " + std::to_string(*min_count) + "}}\n" : std::string("{basic: {}}\n");
+  return out + extra;
+}
+
+// A pod of `group` (none: no group) asking for `cpu` and, with `gpu_entry`, a claim entry.
+std::string group_pod(const std::string& name, const std::string& group, int cpu, const std::string& claims = "") {
+  std::string out = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: default}\nspec:\n";
+  if (!group.empty()) out += "  schedulingGroup: {podGroupName: " + group + "}\n";
+  out += "  containers: [{name: main, resources: {requests: {cpu: \"" + std::to_string(cpu) + "\"}}}]\n";
+  if (!claims.empty()) out += "  resourceClaims: " + claims + "\n";
+  return out;
+}
+const std::string own_gpu = "[{name: gpu, resourceClaimTemplateName: one-gpu}]";
+
+struct pod_place {
+  std::string pod;
+  std::optional<std::string> node;
+  friend bool operator==(const pod_place&, const pod_place&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const pod_place& p) {
+    return os << p.pod << " -> " << p.node.value_or("-");
+  }
+};
+
+std::vector<pod_place> gang_placements(const model::scenario& s, const sim::run_report& report) {
+  std::vector<pod_place> out;
+  for (const auto& p : report.pods) out.push_back({std::string(s.pods[p.pod].object.meta.name), p.node});
+  return out;
+}
+
+TEST(PodGroupClaims, OneClaimPerGroupAllocatedWithTheFirstPodAndFollowedByTheRest) {
+  // node-c (first, no GPU) would take w1 were it not bound to go where the group's claim went.
+  const std::string text = gpu_cluster({{"node-c", 0, 8}, {"node-a", 1}, {"node-b", 1}}) +
+                           pod_group("train", std::nullopt,
+                                     "  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]\n") +
+                           group_pod("w0", "train", 1, own_gpu) + group_pod("w1", "train", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report),
+            (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-a"}}));
+  ASSERT_EQ(report.generated.size(), 1u);  // one claim for the group, not one per pod
+  EXPECT_EQ(report.generated[0].claim.meta.name, "train-gpu");
+  EXPECT_EQ(report.generated[0].pod_group, 0u);
+  ASSERT_EQ(report.outcomes.size(), 1u);
+  ASSERT_NE(report.outcomes[0].allocated(), nullptr);
+  EXPECT_EQ(report.outcomes[0].allocated()->node, "node-a");
+
+  auto written = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(written) << written.error().to_string();
+  EXPECT_NE(written->find(R"("resourceClaimStatuses": [
+          {
+            "name": "gpu",
+            "resourceClaimName": "train-gpu")"),
+            std::string::npos)
+      << *written;
+  EXPECT_NE(written->find(R"("apiGroup": "scheduling.k8s.io",)"), std::string::npos) << *written;
+  EXPECT_NE(written->find(R"("resource": "podgroups",)"), std::string::npos) << *written;
+  // Read back, the run allocates nothing more and both pods stay where they are.
+  auto again = json::load(*written);
+  ASSERT_TRUE(again) << again.error().to_string();
+  const auto second = sim::run_scenario(again->scenario(), group_engine);
+  EXPECT_TRUE(second.outcomes.empty());
+  EXPECT_TRUE(second.generated.empty());
+}
+
+TEST(PodGroupClaims, AMissingGroupIsAnErrorForItsPods) {
+  auto doc = json::load(gpu_cluster({{"node-a", 1}}) + group_pod("w0", "nowhere", 1));
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  ASSERT_EQ(report.pods.size(), 1u);
+  EXPECT_FALSE(report.pods[0].node);
+  EXPECT_EQ(report.pods[0].unschedulable,
+            "0/1 nodes are available: pod default/w0: PodGroup default/nowhere not found.");
+}
+
+TEST(Gang, AllOrNothingLeavesNothingAllocated) {
+  // Three pods of one GPU each, two GPUs: the gang (minCount 3) is not placed, and the pod after it takes node-a.
+  const std::string text = gpu_cluster({{"node-a", 1}, {"node-b", 1}}) + pod_group("g", 3) +
+                           group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu) +
+                           group_pod("w2", "g", 1, own_gpu) + group_pod("after", "", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report),
+            (std::vector<pod_place>{{"w0", std::nullopt}, {"w1", std::nullopt}, {"w2", std::nullopt}, {"after", "node-a"}}));
+  EXPECT_EQ(report.pods[0].unschedulable,
+            "PodGroup default/g: 2 of minCount 3 pods fit; pod default/w2: 0/2 nodes are available: 2 cannot "
+            "allocate all claims.");
+  ASSERT_FALSE(report.pods[0].reasons.empty());
+  EXPECT_EQ(report.pods[0].reasons[0].reason.code, sched::node_reason_code::gang);
+  ASSERT_EQ(report.generated.size(), 1u);  // only `after`'s claim: the gang's were rolled back
+  EXPECT_EQ(report.generated[0].claim.meta.name, "after-gpu");
+}
+
+TEST(Gang, MinCountBelowTheGangPlacesThosePodsThatFit) {
+  const std::string text = gpu_cluster({{"node-a", 1}, {"node-b", 1}}) + pod_group("g", 2) +
+                           group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu) +
+                           group_pod("w2", "g", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report),
+            (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-b"}, {"w2", std::nullopt}}));
+}
+
+TEST(Gang, BoundPodsCountTowardsMinCount) {
+  std::string text = gpu_cluster({{"node-a", 1}, {"node-b", 1}}) + pod_group("g", 3) +
+                     group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu);
+  text += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: running, namespace: default}\nspec:\n"
+          "  nodeName: node-b\n  schedulingGroup: {podGroupName: g}\n";
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  // The bound pod and two GPUs make three: both pending pods are placed.
+  EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-b"}}));
+}
+
+TEST(Gang, TopologyKeepsTheGangOnOneLabelValue) {
+  // Rack r1 has one GPU, rack r2 two: the gang of two goes to r2 although node-a comes first.
+  const std::string text =
+      gpu_cluster({{"node-a", 1, 4, "r1"}, {"node-b", 1, 4, "r2"}, {"node-c", 1, 4, "r2"}, {"node-d", 1, 4, "r1"}}) +
+      pod_group("g", 2, "  schedulingConstraints: {topology: [{key: rack}]}\n") +
+      group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu) + group_pod("w2", "g", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  // r1 (first in node order) takes two of the three: minCount 2 is met there.
+  EXPECT_EQ(gang_placements(doc->scenario(), report),
+            (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-d"}, {"w2", std::nullopt}}));
+}
+
+TEST(Gang, TopologyMovesTheGangToTheDomainWhereItFits) {
+  const std::string text =
+      gpu_cluster({{"node-a", 1, 4, "r1"}, {"node-b", 1, 4, "r2"}, {"node-c", 1, 4, "r2"}, {"node-d", 1, 4, "r2"}}) +
+      pod_group("g", 3, "  schedulingConstraints: {topology: [{key: rack}]}\n") +
+      group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu) + group_pod("w2", "g", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report),
+            (std::vector<pod_place>{{"w0", "node-b"}, {"w1", "node-c"}, {"w2", "node-d"}}));
+}
+
+TEST(Gang, SearchPlacesWhatOneByOnePlacementLeavesPending) {
+  // The multi-host TPU case: upstream puts trainer-0 on host-1 with slice-a, then trainer-1 has nowhere to go.
+  auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/gang-tpu-slices.yaml");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report),
+            (std::vector<pod_place>{{"trainer-0", "host-3"}, {"trainer-1", "host-4"}}));
+  ASSERT_EQ(report.outcomes.size(), 1u);
+  ASSERT_NE(report.outcomes[0].allocated(), nullptr);
+  EXPECT_EQ(report.outcomes[0].allocated()->allocation.results.at(0).pool, "slice-b");
+  EXPECT_NE(std::find_if(report.warnings.begin(), report.warnings.end(),
+                         [](const std::string& w) { return w.find("kubernetes#138765") != std::string::npos; }),
+            report.warnings.end());
+}
+
+TEST(Gang, WhereOneByOneSucceedsFirstFitKeepsItsAnswer) {
+  // Upstream's answer packs node-a first; the search would find the same count elsewhere, but first fit keeps it.
+  const std::string text = gpu_cluster({{"node-a", 2, 8}, {"node-b", 2, 8}}) + pod_group("g", 2) +
+                           group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-a"}}));
+  EXPECT_TRUE(report.warnings.empty());
+}
+
+TEST(Gang, NodesPodsPickByNameAreNotInterchangeable) {
+  // w1 must run on n0, which one-by-one placement gives w0: the search moves w0 to n1 (alike n0 but for its name).
+  std::string text = gpu_cluster({{"n0", 0, 1}, {"n1", 0, 1}, {"n2", 0, 1}}) + pod_group("g", 2) + group_pod("w0", "g", 1);
+  text += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: w1, namespace: default}\nspec:\n"
+          "  schedulingGroup: {podGroupName: g}\n  nodeSelector: {kubernetes.io/hostname: n0}\n"
+          "  containers: [{name: main, resources: {requests: {cpu: \"1\"}}}]\n";
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "n1"}, {"w1", "n0"}}));
+}
+
+TEST(Gang, AnExhaustedSearchSaysSo) {
+  // Ten nodes that are not interchangeable (each its own zone), ten pods: nine fit anywhere, the last fits nowhere.
+  // Every order of the nine is a new arrangement: the search stops at its budget and says so.
+  std::string text = pod_group("g", 10);
+  for (int n = 0; n < 10; ++n)
+    text += "---\napiVersion: v1\nkind: Node\nmetadata: {name: n" + std::to_string(n) + ", labels: {zone: z" +
+            std::to_string(n) + "}}\nstatus: {allocatable: {cpu: \"1\", pods: \"110\"}}\n";
+  for (int p = 0; p < 10; ++p) text += group_pod("w" + std::to_string(p), "g", p == 9 ? 2 : 1);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  ASSERT_EQ(report.pods.size(), 10u);
+  EXPECT_FALSE(report.pods[0].node);
+  EXPECT_NE(report.pods[0].unschedulable.find("PodGroup default/g: 9 of minCount 10 pods fit; the search of the "
+                                              "gang's arrangements stopped at its budget of 20000 trials"),
+            std::string::npos)
+      << report.pods[0].unschedulable;
+}
+
+// ---- Property: the gang is placed exactly when some assignment of pods to nodes (or to none) places minCount pods,
+// brute force over every assignment on small gangs (GPUs and cpu per node; pods ask for both).
+
+struct small_gang {
+  std::vector<gpu_node> nodes;
+  std::vector<std::pair<int, int>> pods;  // cpu, gpus (0..2, one claim entry per GPU)
+  int min_count = 1;
+};
+
+bool brute_force_fits(const small_gang& g) {
+  const std::size_t choices = g.nodes.size() + 1;
+  std::size_t total = 1;
+  for (std::size_t i = 0; i < g.pods.size(); ++i) total *= choices;
+  for (std::size_t code = 0; code < total; ++code) {
+    std::vector<int> cpu(g.nodes.size(), 0), gpus(g.nodes.size(), 0);
+    int placed = 0;
+    std::size_t rest = code;
+    for (const auto& [pod_cpu, pod_gpus] : g.pods) {
+      const std::size_t choice = rest % choices;
+      rest /= choices;
+      if (choice == g.nodes.size()) continue;
+      cpu[choice] += pod_cpu;
+      gpus[choice] += pod_gpus;
+      ++placed;
+    }
+    bool ok = placed >= g.min_count;
+    for (std::size_t n = 0; n < g.nodes.size() && ok; ++n) ok = cpu[n] <= g.nodes[n].cpu && gpus[n] <= g.nodes[n].gpus;
+    if (ok) return true;
+  }
+  return false;
+}
+
+TEST(GangProperty, PlacedExactlyWhenSomeAssignmentFits) {
+  std::mt19937 random(36);
+  int placed_gangs = 0;
+  for (int round = 0; round < 150; ++round) {
+    small_gang g;
+    const int node_count = 1 + static_cast<int>(random() % 3);
+    for (int n = 0; n < node_count; ++n)
+      g.nodes.push_back({"n" + std::to_string(n), static_cast<int>(random() % 4), 1 + static_cast<int>(random() % 4)});
+    const int pod_count = 2 + static_cast<int>(random() % 3);
+    for (int p = 0; p < pod_count; ++p)
+      g.pods.emplace_back(1 + static_cast<int>(random() % 3), static_cast<int>(random() % 3));
+    g.min_count = 1 + static_cast<int>(random() % pod_count);
+    std::string text = gpu_cluster(g.nodes) + pod_group("g", g.min_count);
+    for (int p = 0; p < pod_count; ++p) {
+      std::string claims;
+      for (int k = 0; k < g.pods[p].second; ++k)
+        claims += std::string(k ? ", " : "[") + "{name: gpu" + std::to_string(k) + ", resourceClaimTemplateName: one-gpu}";
+      if (!claims.empty()) claims += "]";
+      text += group_pod("w" + std::to_string(p), "g", g.pods[p].first, claims);
+    }
+    auto doc = json::load(text);
+    ASSERT_TRUE(doc) << doc.error().to_string();
+    const auto report = sim::run_scenario(doc->scenario(), group_engine);
+    ASSERT_EQ(report.pods.size(), g.pods.size());
+    int placed = 0;
+    std::vector<int> cpu(g.nodes.size(), 0), gpus(g.nodes.size(), 0);
+    for (const auto& p : report.pods) {
+      if (!p.node) continue;
+      ++placed;
+      const std::size_t n = static_cast<std::size_t>(std::stoi(p.node->substr(1)));
+      cpu[n] += g.pods[p.pod - 0].first;
+      gpus[n] += g.pods[p.pod].second;
+    }
+    const bool fits = brute_force_fits(g);
+    EXPECT_EQ(placed >= g.min_count, fits) << "round " << round << ":\n" << text;
+    EXPECT_TRUE(placed == 0 || placed >= g.min_count) << "round " << round;
+    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+      EXPECT_LE(cpu[n], g.nodes[n].cpu) << "round " << round;
+      EXPECT_LE(gpus[n], g.nodes[n].gpus) << "round " << round;
+    }
+    placed_gangs += fits ? 1 : 0;
+  }
+  EXPECT_GT(placed_gangs, 30);  // both answers are exercised
+  EXPECT_LT(placed_gangs, 140);
+}
+
+}  // namespace
