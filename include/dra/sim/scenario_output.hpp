@@ -84,10 +84,44 @@ inline void write_string_map(json::writer& w, std::string_view key, const model:
   w.end_object();
 }
 
+// status.allocation and reservedFor (the pod) of a generated claim, when allocated; then the end of the claim.
+inline void end_generated(json::writer& w, const model::claim_allocated* allocated, const model::pod& pod) {
+  if (allocated != nullptr) {
+    w.key("status").begin_object().key("allocation");
+    json::write(w, allocated->allocation);
+    w.key("reservedFor").begin_array().begin_object().field("resource", "pods").field("name", pod.meta.name);
+    w.field("uid", pod.meta.uid).end_object().end_array().end_object();
+  }
+  w.end_object();
+}
+
+// The claim kube-scheduler creates for a pod's extended resources at PreBind: annotated, owned by the pod, one
+// ExactCount request per container and resource.
+inline void write_extended(json::writer& w, const generated_claim& g, const model::claim_allocated* allocated,
+                           const model::pod& pod) {
+  w.begin_object().field("apiVersion", "resource.k8s.io/v1").field("kind", "ResourceClaim");
+  w.key("metadata").begin_object().field("name", g.claim.meta.name);
+  if (!g.claim.meta.namespace_.empty()) w.field("namespace", g.claim.meta.namespace_);
+  write_string_map(w, "annotations", g.claim.meta.annotations);
+  w.key("ownerReferences").begin_array().begin_object().field("apiVersion", "v1").field("kind", "Pod");
+  w.field("name", pod.meta.name).field("uid", pod.meta.uid).key("controller").boolean(true).end_object().end_array();
+  w.end_object().key("spec").begin_object().key("devices").begin_object().key("requests").begin_array();
+  for (const auto& r : g.extended->requests) {
+    w.begin_object().field("name", r.name).key("exactly").begin_object().field("deviceClassName", r.device_class);
+    w.field("allocationMode", "ExactCount").key("count").integer(r.count).end_object().end_object();
+  }
+  w.end_array().end_object().end_object();
+  end_generated(w, allocated, pod);
+}
+
 // A claim generated from a template, as the resourceclaim controller would create it: the template's apiVersion
 // and spec.spec as written, the generated name and the template's claim labels and annotations.
 inline dra::status write_generated(json::writer& w, const generated_claim& g, const model::scenario& s,
                                    const model::claim_allocated* allocated, const model::pod& pod) {
+  if (g.extended) {
+    if (allocated != nullptr) write_extended(w, g, allocated, pod);  // made at PreBind: only for a pod that fits
+    return {};
+  }
   const auto& t = s.claim_templates[g.claim_template];
   auto defaulted = json::with_api_server_defaults(t.source.json);
   if (!defaulted) return std::move(defaulted).error().within(model::object_label("ResourceClaimTemplate", t.object.meta));
@@ -110,24 +144,38 @@ inline dra::status write_generated(json::writer& w, const generated_claim& g, co
     json::write_element(w, spec);
   else
     w.begin_object().end_object();
-  if (allocated != nullptr) {
-    w.key("status").begin_object().key("allocation");
-    json::write(w, allocated->allocation);
-    w.key("reservedFor").begin_array().begin_object().field("resource", "pods").field("name", pod.meta.name);
-    w.field("uid", pod.meta.uid).end_object().end_array().end_object();
-  }
-  w.end_object();
+  end_generated(w, allocated, pod);
   return {};
+}
+
+// status.extendedResourceClaimStatus of a pod whose extended-resource claim was allocated, as PreBind writes it.
+inline json::field_override extended_status(const generated_claim& g) {
+  return {{"status", "extendedResourceClaimStatus"}, [&g](json::writer& w) {
+            w.begin_object().key("requestMappings").begin_array();
+            for (const auto& m : g.extended->mappings)
+              w.begin_object()
+                  .field("containerName", m.container)
+                  .field("resourceName", m.resource)
+                  .field("requestName", m.request)
+                  .end_object();
+            w.end_array().field("resourceClaimName", g.claim.meta.name).end_object();
+          }};
 }
 
 // The pod bound to its unit's node (when it named none) and linked to the claims generated for it.
 inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
-                                                     const std::vector<std::size_t>& generated,
-                                                     const run_report& report) {
+                                                     std::vector<std::size_t> generated, const run_report& report,
+                                                     const std::vector<const model::claim_allocated*>& allocated) {
   std::vector<json::field_override> out;
   if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
+  // The extended-resource claim is recorded in its own status field, once allocated (PreBind).
+  const auto extended = std::find_if(generated.begin(), generated.end(), [&](std::size_t g) { return report.generated[g].extended != nullptr; });
+  if (extended != generated.end()) {
+    if (allocated[*extended] != nullptr) out.push_back(extended_status(report.generated[*extended]));
+    generated.erase(extended);
+  }
   if (generated.empty()) return out;
-  out.push_back({{"status", "resourceClaimStatuses"}, [&pod, &generated, &report](json::writer& w) {
+  out.push_back({{"status", "resourceClaimStatuses"}, [&pod, generated, &report](json::writer& w) {
                    w.begin_array();
                    for (const auto& st : pod.resource_claim_statuses) {
                      w.begin_object().field("name", st.name);
@@ -196,7 +244,7 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
                                      pod ? &s.pods[*pod].object : nullptr);
     } else if (i.what == kind::pod) {
       changes = detail::pod_changes(s.pods[i.index].object, effects.pod_node[i.index],
-                                    effects.pod_generated[i.index], report);
+                                    effects.pod_generated[i.index], report, effects.generated_allocated);
     }
     auto defaulted = json::with_api_server_defaults(i.json);
     if (!defaulted) return std::move(defaulted).error().within("items[" + std::to_string(i.position) + "]");
