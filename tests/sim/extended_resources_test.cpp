@@ -206,4 +206,28 @@ TEST(ExtendedResources, AClaimInThePodsStatusIsUsed) {
   EXPECT_EQ(r.report.pods[0].node, "node-a");
 }
 
+// kubernetes PR #141898: a request for all devices of a pool being updated rules out that node only.
+TEST(AllDevices, AnIncompletePoolRulesOutItsNodeOnly) {
+  const std::string incomplete = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "a"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "node-a", "pool": {"name": "node-a", "resourceSliceCount": 2}, "devices": [{"name": "gpu-0"}]}}
+)";
+  const std::string claim = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "all", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "gpus", "exactly": {"deviceClassName": "gpu.example.com", "allocationMode": "All"}}]}}}
+)";
+  const std::string cls = R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"}}
+)";
+  auto r = run_extended(cls + incomplete + gpu_slice("node-b", 2) + claim);
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  ASSERT_NE(r.report.outcomes[0].allocated(), nullptr) << r.report.outcomes[0].error()->message;
+  EXPECT_EQ(r.report.outcomes[0].allocated()->node, "node-b");
+  // Alone, the node's message is the claim's error, as before.
+  r = run_extended(cls + incomplete + claim);
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  ASSERT_NE(r.report.outcomes[0].error(), nullptr);
+  EXPECT_EQ(r.report.outcomes[0].error()->code, errc::pool_unavailable);
+  EXPECT_EQ(r.report.outcomes[0].error()->message,
+            "claim default/all, request gpus: asks for all devices, but resource pool gpu.example.com/node-a is currently "
+            "being updated");
+}
+
 }  // namespace

@@ -537,6 +537,7 @@ class scenario_run {
     else
       candidates = nodes_.nodes;
     bool invalid_pools = false;
+    std::string all_devices_error;  // the first node's whose pool a request wanting all devices could not have
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
     std::pair<double, double> chosen_cost;  // counters stranded, placements lost
@@ -575,6 +576,13 @@ class scenario_run {
         break;
       }
       report_.search_steps += outcome->search_steps;
+      // A node ruled out by a request for all devices of its pool (kubernetes PR #141898) keeps its own message:
+      // neither remembered nor shared with its outcome class.
+      if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty()) {
+        if (all_devices_error.empty()) all_devices_error = bad->all_devices_error;
+        invalid_pools = true;
+        continue;
+      }
       if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || !outcome->fit())) {
         if (!classified) outcome_class = trials.class_of(position);
         if (outcome_class)
@@ -624,7 +632,8 @@ class scenario_run {
       } else if (refused) {
         o.status = model::claim_unschedulable{"its pod fits no node: " + filter->refusal().message, std::nullopt};
       } else if (invalid_pools) {
-        o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
+        o.status = dra::error{all_devices_error.empty() ? std::string(alloc::invalid_pools::message) : all_devices_error,
+                              "", "", errc::pool_unavailable};
       } else {
         o.status = model::claim_unschedulable{std::string(alloc::unschedulable::message), why};
       }

@@ -217,7 +217,13 @@ status basic_allocator<Policy, Engine>::search::prepare_requests() {
 
 template <allocation_policy Policy, selector_engine Engine>
 result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
-  if (auto prepared = prepare_requests(); !prepared) return std::move(prepared).error();
+  if (auto prepared = prepare_requests(); !prepared) {
+    if (prepared.error().code != errc::pool_unavailable) return std::move(prepared).error();
+    // All devices of a pool being updated or invalid: this node is out, others may still take the claims.
+    allocation_outcome out;
+    out.result = invalid_pools{prepared.error().message};
+    return out;
+  }
   symmetric_ = a_.interchangeable_pruning_ && symmetry_applies();
   auto found = allocate_one(0, 0, 0, 0, detail::alternative::undecided, 0);
   if (!found) return found.error();
