@@ -551,6 +551,7 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
     d.device = c.st->id.device;
     if (r.request->admin_access) d.admin_access = true;
     d.tolerations = r.request->spec->tolerations;
+    if (f_.optional_node_operations) d.skip_node_operations = c.st->slice->skip_node_operations;
     if (f_.device_binding_and_status) {
       d.binding_conditions = c.st->view.base().binding_conditions;
       d.binding_failure_conditions = c.st->view.base().binding_failure_conditions;
