@@ -7,6 +7,7 @@
 #include <dra/alloc/features.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sim/explain_pod.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -89,29 +90,62 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
   }
 }
 
+// A pod's answer, then its claims' explanations.
+inline void print_pods(const std::vector<dra::sim::pod_explanation>& pods, std::ostream& out) {
+  for (const auto& p : pods) {
+    out << "pod " << p.pod << ": " << dra::sim::name_of(p.status);
+    if (p.node) out << (p.status == dra::sim::pod_status::placed ? " on " : ", bound to ") << *p.node;
+    out << "\n";
+    if (!p.unschedulable.empty()) out << "  " << p.unschedulable << "\n";
+    for (const auto& r : p.reasons)
+      out << "  " << r.nodes << " of " << p.nodes << " nodes: " << dra::model::name_of(r.reason.code) << ": "
+          << r.reason.message << "\n";
+    print_explanations(p.claims, out);
+  }
+}
+
 }  // namespace detail
 
-// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named. Exit code 1 when a named claim does not
-// exist, 2 when --features is invalid.
-inline int run_explain(const invocation& call, const std::vector<std::string>& claims, const dra::json::document& doc,
+// `dra explain [FILE] [CLAIM... | pod/NAME...]`: every pending claim when nothing is named; `pod/NAME` (NAME as
+// kubectl takes it: namespace/name, or name in the default namespace) explains a pod. Exit code 1 when a named claim
+// or pod does not exist, 2 when --features is invalid.
+inline int run_explain(const invocation& call, const std::vector<std::string>& names, const dra::json::document& doc,
                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
+  std::vector<std::string> claims, pods;
+  for (const auto& name : names)
+    if (name.starts_with("pod/"))
+      pods.push_back(name.substr(4));
+    else
+      claims.push_back(name);
   const dra::cel::selector_engine engine;
   auto report =
       dra::sim::run_scenario(doc.scenario(), engine, features, dra::alloc::first_fit{}, machine_run_options());
-  auto explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
-  if (call.output == output_format::json)
-    out << dra::sim::to_json(explanations);
-  else
+  std::vector<dra::sim::claim_explanation> explanations;
+  if (pods.empty() || !claims.empty())
+    explanations = dra::sim::explain_claims(doc.scenario(), report, engine, features, claims);
+  const auto pod_explanations = dra::sim::explain_pods(doc.scenario(), report, engine, features, pods);
+  if (call.output == output_format::json) {
+    out << (pods.empty() ? dra::sim::to_json(explanations)
+                         : dra::sim::to_json(pod_explanations, claims.empty() ? nullptr : &explanations));
+  } else {
+    detail::print_pods(pod_explanations, out);
     detail::print_explanations(explanations, out);
+  }
+  int code = 0;
   for (const auto& e : explanations)
     if (e.status == dra::model::claim_status::not_found) {
       err << "dra: claim " << e.claim << " not found\n";
-      return 1;
+      code = 1;
     }
-  return 0;
+  for (const auto& p : pod_explanations)
+    if (p.status == dra::sim::pod_status::not_found) {
+      err << "dra: pod " << p.pod << " not found\n";
+      code = 1;
+    }
+  return code;
 }
 
 }  // namespace dra_cli

@@ -13,6 +13,18 @@
 
 namespace dra::sim {
 
+// A refused pod's `explanation`: {"nodes": N, "reasons": [{"code", "nodes", "message"}]}.
+inline void write_reason_counts(json::writer& w, std::size_t nodes, const std::vector<sched::reason_count>& reasons) {
+  w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(nodes)).key("reasons").begin_array();
+  for (const auto& r : reasons)
+    w.begin_object()
+        .field("code", model::name_of(r.reason.code))
+        .field("nodes", static_cast<std::int64_t>(r.nodes))
+        .field("message", r.reason.message)
+        .end_object();
+  w.end_array().end_object();
+}
+
 // One `pods` entry: {"pod": "ns/name", "node": "node-b"}, or node null with kube-scheduler's `unschedulable` text and
 // an `explanation` counting the nodes that gave each reason.
 inline void write_pod_outcome(json::writer& w, const model::scenario& s, const pod_outcome& p) {
@@ -23,16 +35,7 @@ inline void write_pod_outcome(json::writer& w, const model::scenario& s, const p
   else
     w.null();
   if (!p.node) w.field("unschedulable", p.unschedulable);
-  if (!p.node && !p.reasons.empty()) {
-    w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(p.nodes)).key("reasons").begin_array();
-    for (const auto& r : p.reasons)
-      w.begin_object()
-          .field("code", model::name_of(r.reason.code))
-          .field("nodes", static_cast<std::int64_t>(r.nodes))
-          .field("message", r.reason.message)
-          .end_object();
-    w.end_array().end_object();
-  }
+  if (!p.node && !p.reasons.empty()) write_reason_counts(w, p.nodes, p.reasons);
   w.end_object();
 }
 
