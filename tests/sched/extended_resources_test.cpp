@@ -165,6 +165,12 @@ TEST(ExtendedClasses, NodeResourcesFitLeavesToDraWhatTheNodeHasNoneOf) {
             (std::vector<std::string>{"Insufficient example.com/gpu", "Insufficient example.com/other"}));
   EXPECT_TRUE(sched::left_to_dra(dra_node, "example.com/gpu"));
   EXPECT_FALSE(sched::left_to_dra(plugin_node, "example.com/gpu"));
+  model::node zero_node = dra_node;  // listed as 0: no device plugin serves it either
+  zero_node.allocatable->push_back({"example.com/gpu", *quantity::parse("0")});
+  model::sort_by_key(*zero_node.allocatable);
+  EXPECT_TRUE(sched::left_to_dra(zero_node, "example.com/gpu"));
+  model::node unlimited;  // no allocatable at all (hand-written scenarios)
+  EXPECT_TRUE(sched::left_to_dra(unlimited, "example.com/gpu"));
 }
 
 }  // namespace

@@ -202,6 +202,7 @@ TEST(ExtendedResources, AClaimInThePodsStatusIsUsed) {
   const auto r = run_extended(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 1) + claim + pod);
   ASSERT_EQ(r.report.outcomes.size(), 1u);
   EXPECT_EQ(r.report.outcomes[0].claim, "default/trainer-extended-resources-x1y2z");
+  EXPECT_TRUE(r.report.subjects[0].pod);  // allocated in the pod's unit of work, not as a claim no pod uses
   EXPECT_TRUE(r.report.generated.empty());
   EXPECT_EQ(r.report.pods[0].node, "node-a");
 }
