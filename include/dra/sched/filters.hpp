@@ -155,8 +155,9 @@ inline constexpr std::string_view outside_affinity_names_reason = "node(s) didn'
   }
   for (const auto& [resource, wanted] : requests) {
     if (!is_scalar_resource(resource) || wanted <= 0) continue;
-    const bool backed = std::any_of(dra_backed.begin(), dra_backed.end(), [&](const dra_resource& r) { return r.name == resource; });
-    if (backed && left_to_dra(node, resource)) continue;
+    const std::string_view name = resource;  // a structured binding is not captured (before C++20's P1091 in clang)
+    const bool backed = std::any_of(dra_backed.begin(), dra_backed.end(), [name](const dra_resource& r) { return r.name == name; });
+    if (backed && left_to_dra(node, name)) continue;
     if (short_of(resource, wanted)) out.push_back({node_reason_code::resources, "Insufficient " + std::string(resource)});
   }
   return out;

@@ -224,7 +224,7 @@ class scenario_run {
                         "", "", errc::invalid_object};
     }
     const model::resource_claim_template& t = s_.claim_templates[it->second].object;
-    generated_claim g{pod_index, ref.name, it->second, {}, name};
+    generated_claim g{pod_index, ref.name, it->second, {}, name, nullptr};
     g.claim.meta.name = *g.name;
     g.claim.meta.namespace_ = pod.meta.namespace_;
     g.claim.meta.labels = t.claim_meta.labels;
