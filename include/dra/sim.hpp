@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dra/sim/explain.hpp>
+#include <dra/sim/explain_pod.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/node_usage.hpp>

@@ -27,7 +27,7 @@ inline constexpr std::string_view extended_resource_claim_suffix = "-extended-re
 
 // IsDRAExtendedResourceName: an extended resource name, or a class's implicit name.
 [[nodiscard]] inline bool is_dra_extended_resource_name(std::string_view resource) {
-  return resource.starts_with(implicit_class_resource_prefix) || validate::detail::is_extended_resource_name(resource);
+  return resource.starts_with(implicit_class_resource_prefix) || validate::is_extended_resource_name(resource);
 }
 
 // The class that serves `resource`: the one its implicit name names, else among the classes whose
