@@ -8,6 +8,7 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/explain_pod_group.hpp>
+#include <dra/sim/explain_pod.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/capacity.hpp>
 #include <dra/sim/runner.hpp>
@@ -92,6 +93,20 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
   }
 }
 
+// A pod's answer, then its claims' explanations.
+inline void print_pods(const std::vector<dra::sim::pod_explanation>& pods, std::ostream& out) {
+  for (const auto& p : pods) {
+    out << "pod " << p.pod << ": " << dra::sim::name_of(p.status);
+    if (p.node) out << (p.status == dra::sim::pod_status::placed ? " on " : ", bound to ") << *p.node;
+    out << "\n";
+    if (!p.unschedulable.empty()) out << "  " << p.unschedulable << "\n";
+    for (const auto& r : p.reasons)
+      out << "  " << r.nodes << " of " << p.nodes << " nodes: " << dra::model::name_of(r.reason.code) << ": "
+          << r.reason.message << "\n";
+    print_explanations(p.claims, out);
+  }
+}
+
 }  // namespace detail
 
 namespace detail {
@@ -109,28 +124,11 @@ inline void print_pod_group(const dra::sim::pod_group_explanation& e, std::ostre
 
 }  // namespace detail
 
-// The names to explain with each `pod/NAME` (kubectl's form; `pod/NAMESPACE/NAME` too) replaced by the claims the run
-// handled for that pod (a pod without any keeps its name, which is then not found).
-inline std::vector<std::string> pods_expanded(const dra::model::scenario& s, const dra::sim::run_report& report,
-                                              const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const auto& name : names) {
-    const std::string_view view(name);
-    const auto pod = view.starts_with("pod/") ? dra::sim::find_pod(s, view.substr(4))
-                                               : dra::result<const dra::model::located<dra::model::pod>*>(nullptr);
-    const std::size_t before = out.size();
-    if (pod && *pod != nullptr)
-      for (std::size_t i = 0; i < report.outcomes.size(); ++i)
-        if (report.subjects[i].pod && &s.pods[*report.subjects[i].pod] == *pod) out.push_back(report.outcomes[i].claim);
-    if (out.size() == before) out.push_back(name);
-  }
-  return out;
-}
-
-// `dra explain [FILE] [CLAIM...]`: every pending claim when none is named; `pod/NAME` explains the claims the run
-// handled for that pod, `podgroup/NAME` (or `podgroup/NAMESPACE/NAME`) a PodGroup: its pods' answers, then its claims.
-// Exit code 1 when a named claim, pod or PodGroup does not exist, 2 when --features is invalid.
-inline int run_explain(const invocation& call, const std::vector<std::string>& named, const dra::model::scenario& s,
+// `dra explain [FILE] [CLAIM... | pod/NAME... | podgroup/NAME...]`: every pending claim when nothing is named;
+// `pod/NAME` (NAME as kubectl takes it: namespace/name, or name in the default namespace) explains a pod, its answer
+// then its claims; `podgroup/NAME` a PodGroup, its pods' answers then its claims. Exit code 1 when a named claim, pod
+// or PodGroup does not exist, 2 when --features is invalid.
+inline int run_explain(const invocation& call, const std::vector<std::string>& names, const dra::model::scenario& s,
                        std::ostream& out, std::ostream& err) {
   const auto requested = requested_features(call, err);
   if (!requested) return 2;
@@ -138,10 +136,14 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& n
   const dra::cel::selector_engine engine;
   auto report =
       dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options());
-  constexpr std::string_view group_prefix = "podgroup/";
-  std::vector<std::string> claims;
+  constexpr std::string_view pod_prefix = "pod/", group_prefix = "podgroup/";
+  std::vector<std::string> claims, pods;
   bool groups_named = false;
-  for (const std::string& name : named) {
+  for (const std::string& name : names) {
+    if (name.starts_with(pod_prefix)) {
+      pods.push_back(name.substr(pod_prefix.size()));
+      continue;
+    }
     if (!name.starts_with(group_prefix)) {
       claims.push_back(name);
       continue;
@@ -155,18 +157,29 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& n
     if (call.output != output_format::json) detail::print_pod_group(group, out);
     claims.insert(claims.end(), group.claims.begin(), group.claims.end());
   }
-  if (groups_named && claims.empty()) return 0;
-  auto explanations = dra::sim::explain_claims(s, report, engine, features, pods_expanded(s, report, claims));
-  if (call.output == output_format::json)
-    out << dra::sim::to_json(explanations);
-  else
+  std::vector<dra::sim::claim_explanation> explanations;
+  if ((pods.empty() && !groups_named) || !claims.empty())
+    explanations = dra::sim::explain_claims(s, report, engine, features, claims);
+  const auto pod_explanations = dra::sim::explain_pods(s, report, engine, features, pods);
+  if (call.output == output_format::json) {
+    out << (pods.empty() ? dra::sim::to_json(explanations)
+                         : dra::sim::to_json(pod_explanations, claims.empty() ? nullptr : &explanations));
+  } else {
+    detail::print_pods(pod_explanations, out);
     detail::print_explanations(explanations, out);
+  }
+  int code = 0;
   for (const auto& e : explanations)
     if (e.status == dra::model::claim_status::not_found) {
       err << "dra: claim " << e.claim << " not found\n";
-      return 1;
+      code = 1;
     }
-  return 0;
+  for (const auto& p : pod_explanations)
+    if (p.status == dra::sim::pod_status::not_found) {
+      err << "dra: pod " << p.pod << " not found\n";
+      code = 1;
+    }
+  return code;
 }
 
 }  // namespace dra_cli

@@ -2,6 +2,7 @@
 // order and its refusal text.
 #pragma once
 
+#include <dra/sched/extended_resources.hpp>
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/node_usage.hpp>

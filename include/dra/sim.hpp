@@ -7,6 +7,7 @@
 #include <dra/sim/capacity_output.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/explain_pod_group.hpp>
+#include <dra/sim/explain_pod.hpp>
 #include <dra/sim/explain_report.hpp>
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/node_usage.hpp>

@@ -38,7 +38,8 @@ std::vector<placed> pods_of(const model::scenario& s, const sim::run_report& rep
 const cel::selector_engine engine;
 
 TEST(PodPlacement, TheNodeHalfDecidesWhereClaimsMayGo) {
-  // node-a is cordoned, node-c tainted; trainer selects gpu=h100 (node-b, node-c) and takes node-b's only GPU.
+  // node-a is cordoned, node-c tainted; trainer selects gpu=h100 (node-b, node-c) and takes node-b's only GPU;
+  // inference asks for nvidia.com/gpu, which a DeviceClass maps.
   auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/placement.yaml");
   ASSERT_TRUE(doc) << doc.error().to_string();
   const auto report = sim::run_scenario(doc->scenario(), engine);
@@ -53,8 +54,9 @@ TEST(PodPlacement, TheNodeHalfDecidesWhereClaimsMayGo) {
                  "unschedulable."},
                 {"gated", std::nullopt, "Scheduling is blocked due to non-empty scheduling gates"},
                 {"second-trainer", std::nullopt, all_taken},
+                {"inference", "node-c", ""},  // nvidia.com/gpu through DRA, on the node whose taint it tolerates
             }));
-  ASSERT_EQ(report.outcomes.size(), 2u);
+  ASSERT_EQ(report.outcomes.size(), 3u);
   ASSERT_NE(report.outcomes[0].allocated(), nullptr);
   EXPECT_EQ(report.outcomes[0].allocated()->node, "node-b");
   ASSERT_NE(report.outcomes[1].unschedulable(), nullptr);

@@ -58,14 +58,22 @@ struct unschedulable {
 // rules out this node only (another node may still take the claims).
 struct invalid_pools {
   static constexpr std::string_view message = "invalid resource pools were encountered";
+  // Set when a request asks for all devices of a pool that is being updated or invalid: upstream's error for it,
+  // which rules out this node only since kubernetes PR #141898 (before, it failed the whole attempt).
+  std::string all_devices_error;
+  [[nodiscard]] std::string_view reason() const noexcept {
+    return all_devices_error.empty() ? message : std::string_view(all_devices_error);
+  }
 };
 
 // The message of an outcome that does not fit (unschedulable, invalid_pools); empty for one that does.
 template <class... Outcome>
 [[nodiscard]] std::string_view reason_of(const std::variant<Outcome...>& outcome) noexcept {
   return std::visit(
-      []<class T>(const T&) {
-        if constexpr (requires { T::message; })
+      []<class T>(const T& o) {
+        if constexpr (requires { o.reason(); })
+          return o.reason();
+        else if constexpr (requires { T::message; })
           return std::string_view(T::message);
         else
           return std::string_view();

@@ -19,18 +19,19 @@ struct features {
   bool device_compatibility_groups = true;  // KEP-5963 (alpha in 1.37)
   bool device_taints = true;
   bool list_type_attributes = true;
+  bool optional_node_operations = true;  // KEP-5945 (alpha in 1.37)
   bool partitionable_devices = true;
   bool prioritized_list = true;
 
   [[nodiscard]] static constexpr features all() noexcept { return {}; }
   [[nodiscard]] static constexpr features none() noexcept {
-    return {false, false, false, false, false, false, false, false, false};
+    return {false, false, false, false, false, false, false, false, false, false};
   }
 
   // "all", "none", or a comma-separated list of upstream feature names
   // (AdminAccess, ConsumableCapacity, DerivedAttributes, DeviceBindingAndStatus,
   // DeviceCompatibilityGroups, DeviceTaints, ListTypeAttributes,
-  // PartitionableDevices, PrioritizedList); a list
+  // OptionalNodeOperations, PartitionableDevices, PrioritizedList); a list
   // enables exactly the features it names.
   [[nodiscard]] static result<features> parse(std::string_view text);
 
@@ -48,7 +49,7 @@ struct features {
 
  private:
   using field = std::pair<std::string_view, bool features::*>;
-  static constexpr std::array<field, 9> fields() noexcept {
+  static constexpr std::array<field, 10> fields() noexcept {
     return {{{"AdminAccess", &features::admin_access},
              {"ConsumableCapacity", &features::consumable_capacity},
              {"DerivedAttributes", &features::derived_attributes},
@@ -56,6 +57,7 @@ struct features {
              {"DeviceCompatibilityGroups", &features::device_compatibility_groups},
              {"DeviceTaints", &features::device_taints},
              {"ListTypeAttributes", &features::list_type_attributes},
+             {"OptionalNodeOperations", &features::optional_node_operations},
              {"PartitionableDevices", &features::partitionable_devices},
              {"PrioritizedList", &features::prioritized_list}}};
   }
@@ -67,7 +69,7 @@ struct features {
 // so such a constraint is an unsupported, empty one there.
 [[nodiscard]] constexpr bool served_by_stable_allocator(const features& f) noexcept {
   return !f.consumable_capacity && !f.device_binding_and_status && !f.list_type_attributes &&
-         !f.device_compatibility_groups && !f.derived_attributes;
+         !f.device_compatibility_groups && !f.derived_attributes && !f.optional_node_operations;
 }
 
 inline result<features> features::parse(std::string_view text) {

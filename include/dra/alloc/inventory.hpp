@@ -156,8 +156,8 @@ class inventory_allocator {
       p.results_ = std::move(fit->results);
       p.texts_ = state_;
       out.result = std::move(p);
-    } else if (std::holds_alternative<invalid_pools>(found->result)) {
-      out.result = invalid_pools{};
+    } else if (const auto* invalid = std::get_if<invalid_pools>(&found->result)) {
+      out.result = *invalid;
     } else {
       out.result = unschedulable{};
     }

@@ -179,6 +179,14 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
 
 }  // namespace detail
 
+// KEP-5945: devices whose node-local operations are skipped go only to nodes whose kubelet declares it can skip them
+// (status.declaredFeatures; the gate's spelling is accepted too).
+[[nodiscard]] inline bool declares_optional_node_operations(const model::node& node) noexcept {
+  return std::ranges::any_of(node.declared_features, [](model::text feature) {
+    return feature == "DraOptionalNodeOperations" || feature == "DRAOptionalNodeOperations";
+  });
+}
+
 // Upstream's GatherPools: `for_node` are the slices with this node's name
 // plus those without a node name; `all` indexes every slice by pool.
 [[nodiscard]] inline result<std::vector<pool>> gather_pools(std::span<const model::resource_slice* const> for_node,
@@ -187,6 +195,8 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
   std::map<pool_key, std::vector<const model::resource_slice*>> relevant;
   for (const auto* slice : for_node) {
     if (!f.partitionable_devices && (slice->per_device_node_selection || !slice->shared_counters.empty())) continue;
+    if (f.optional_node_operations && !slice->skip_node_operations.empty() && !declares_optional_node_operations(node))
+      continue;
     bool is_relevant = false;
     model::text node_name = slice->node_name.value_or(model::text{});
     bool all_nodes = slice->all_nodes.value_or(false);

@@ -99,6 +99,7 @@ inline void write(writer& w, const model::device_request_allocation_result& r) {
     for (const auto& [name, q] : r.consumed_capacity) w.field(name, q.to_string());
     w.end_object();
   }
+  detail::write_strings(w, "skipNodeOperations", r.skip_node_operations);
   w.end_object();
 }
 
@@ -279,6 +280,7 @@ inline void write(writer& w, const model::resource_slice& slice) {
     w.end_array();
   }
   if (slice.per_device_node_selection) w.field("perDeviceNodeSelection", *slice.per_device_node_selection);
+  detail::write_strings(w, "skipNodeOperations", slice.skip_node_operations);
   if (!slice.shared_counters.empty()) {
     w.key("sharedCounters").begin_array();
     for (const auto& s : slice.shared_counters) {

@@ -101,6 +101,7 @@ struct device_request_allocation_result {
   std::vector<text> binding_failure_conditions;
   std::optional<std::string> share_id;
   sorted_map<quantity> consumed_capacity;
+  std::vector<text> skip_node_operations;  // the device's slice's, when it was allocated (KEP-5945)
   friend bool operator==(const device_request_allocation_result&, const device_request_allocation_result&) = default;
 };
 

@@ -191,6 +191,9 @@ struct resource_slice {
   std::vector<device> devices;
   std::vector<counter_set> shared_counters;
   std::optional<resource_slice_mixins> mixins;
+  // KEP-5945 (alpha in 1.37): node-local operations the kubelet skips for these devices ("NodePrepareResources",
+  // "NodeUnprepareResources", "*"); copied into each allocation result of them.
+  std::vector<text> skip_node_operations;
   friend bool operator==(const resource_slice&, const resource_slice&) = default;
 };
 

@@ -46,6 +46,22 @@ struct pod_resource_claim_status {
   friend bool operator==(const pod_resource_claim_status&, const pod_resource_claim_status&) = default;
 };
 
+// ContainerExtendedResourceRequest: which request of the pod's extended-resource claim serves a container's resource.
+struct container_extended_resource_request {
+  text container_name;
+  text resource_name;
+  text request_name;
+  friend bool operator==(const container_extended_resource_request&, const container_extended_resource_request&) = default;
+};
+
+// PodExtendedResourceClaimStatus: the claim kube-scheduler made for the pod's extended resources served through DRA
+// (KEP-5004), recorded once the pod was bound.
+struct pod_extended_resource_claim_status {
+  std::vector<container_extended_resource_request> request_mappings;
+  text resource_claim_name;
+  friend bool operator==(const pod_extended_resource_claim_status&, const pod_extended_resource_claim_status&) = default;
+};
+
 // A container or init container: what it requests, and whether it is a sidecar (an init container with
 // restartPolicy Always, which keeps running beside the regular containers).
 struct container {
@@ -74,6 +90,7 @@ struct pod {
   std::vector<text> scheduling_gates;                      // spec.schedulingGates[].name
   text phase;                                              // status.phase ("" when absent)
   std::optional<text> pod_group_name;                      // spec.schedulingGroup.podGroupName
+  std::optional<pod_extended_resource_claim_status> extended_resource_claim_status;  // status.extendedResourceClaimStatus
   friend bool operator==(const pod&, const pod&) = default;
 };
 

@@ -5,12 +5,14 @@
 #include <dra/alloc/node_match.hpp>
 #include <dra/model/explanation_codes.hpp>
 #include <dra/model/workload.hpp>
+#include <dra/sched/extended_resources.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
 
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,9 +125,11 @@ inline constexpr std::string_view outside_affinity_names_reason = "node(s) didn'
 
 // NodeResourcesFit: each resource the pod requests, on top of what the node's pods already request, within the
 // node's allocatable; one reason per resource short ("Insufficient cpu"), and "Too many pods" first. A node without
-// allocatable is not limited. `requests` is pod_requests(pod).
+// allocatable is not limited. `requests` is pod_requests(pod); of `dra_backed` (the requested resources a DeviceClass
+// serves), those the node has none of are left to DRA (KEP-5004) and not checked here.
 [[nodiscard]] inline std::vector<node_reason> insufficient_resources(const amounts& requests, const model::node& node,
-                                                                     const node_usage& usage) {
+                                                                     const node_usage& usage,
+                                                                     std::span<const dra_resource> dra_backed = {}) {
   std::vector<node_reason> out;
   if (!node.allocatable) return out;
   const model::resource_list& allocatable = *node.allocatable;
@@ -151,6 +155,9 @@ inline constexpr std::string_view outside_affinity_names_reason = "node(s) didn'
   }
   for (const auto& [resource, wanted] : requests) {
     if (!is_scalar_resource(resource) || wanted <= 0) continue;
+    const std::string_view name = resource;  // a structured binding is not captured (before C++20's P1091 in clang)
+    const bool backed = std::any_of(dra_backed.begin(), dra_backed.end(), [name](const dra_resource& r) { return r.name == name; });
+    if (backed && left_to_dra(node, name)) continue;
     if (short_of(resource, wanted)) out.push_back({node_reason_code::resources, "Insufficient " + std::string(resource)});
   }
   return out;
@@ -159,13 +166,14 @@ inline constexpr std::string_view outside_affinity_names_reason = "node(s) didn'
 // The filters in kube-scheduler's default order; the first that refuses gives the node's reasons (NodeResourcesFit
 // may give several). Empty: the node is feasible for the pod, device claims aside.
 [[nodiscard]] inline std::vector<node_reason> filter_node(const model::pod& pod, const amounts& requests,
-                                                          const model::node& node, const node_usage& usage) {
+                                                          const model::node& node, const node_usage& usage,
+                                                          std::span<const dra_resource> dra_backed = {}) {
   if (!passes_unschedulable(pod, node)) return {{node_reason_code::node_unschedulable, std::string(unschedulable_reason)}};
   if (!passes_node_name(pod, node)) return {{node_reason_code::node_name, std::string(node_name_reason)}};
   if (untolerated_taint(pod, node) != nullptr)
     return {{node_reason_code::node_taint, std::string(untolerated_taint_reason)}};
   if (!passes_node_affinity(pod, node)) return {{node_reason_code::node_affinity, std::string(node_affinity_reason)}};
-  return insufficient_resources(requests, node, usage);
+  return insufficient_resources(requests, node, usage, dra_backed);
 }
 
 }  // namespace dra::sched

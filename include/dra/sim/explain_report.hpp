@@ -152,57 +152,64 @@ template <alloc::selector_engine Engine>
   return out;
 }
 
+namespace detail {
+
+// One claim's explanation as a JSON object (an element of to_json's `claims`).
+inline void write_claim_explanation(json::writer& w, const claim_explanation& e) {
+  auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+  w.begin_object().field("claim", e.claim).field("status", model::name_of(e.status));
+  if (e.node) w.field("node", *e.node);
+  if (!e.error.empty()) w.field("error", e.error);
+  if (!e.chosen.empty()) {
+    w.key("devices").begin_array();
+    for (const auto& [request, device] : e.chosen)
+      w.begin_object().field("request", request).field("device", device).end_object();
+    w.end_array();
+  }
+  if (e.summary) {
+    w.key("explanation").begin_object().field("nodes", count(e.summary->nodes)).key("reasons").begin_array();
+    for (const auto& r : e.summary->reasons)
+      w.begin_object().field("code", model::name_of(r.code)).field("nodes", count(r.nodes)).field("claim", r.claim)
+          .field("request", r.request).field("message", r.message).end_object();
+    w.end_array().end_object();
+  }
+  w.key("nodes").begin_array();
+  for (const auto& n : e.diagnosis.nodes) {
+    w.begin_object().field("node", n.node).field("code", model::name_of(n.verdict));
+    if (n.verdict != model::explanation_code::fits) w.field("claim", n.claim).field("request", n.request);
+    w.field("message", n.message).key("requests").begin_array();
+    for (const auto& c : n.claims)
+      for (const auto& alternatives : c.requests)
+        for (const auto& f : alternatives) {
+          w.begin_object().field("claim", f.claim).field("request", f.request).field("needed", count(f.needed));
+          w.key("funnel").begin_object().field("reachable", count(f.reachable))
+              .field("inUsablePools", count(f.in_usable_pools)).field("class", count(f.class_match))
+              .field("selectors", count(f.selector_match)).field("selectorErrors", count(f.selector_errors))
+              .field("free", count(f.free)).field("countersLeft", count(f.counters_left))
+              .field("capacityLeft", count(f.capacity_left)).field("tolerated", count(f.tolerated)).end_object();
+          if (!f.constraint.empty())
+            w.key("constraint").begin_object().field("constraint", f.constraint)
+                .field("best", count(f.constraint_best)).end_object();
+          w.field("code", model::name_of(f.verdict)).field("message", f.message).key("devices").begin_array();
+          for (const auto& d : f.devices) {
+            w.begin_object().field("device", d.device).field("stage", model::name_of(d.dropped));
+            if (!d.why.empty()) w.field("why", d.why);
+            w.end_object();
+          }
+          w.end_array().end_object();
+        }
+    w.end_array().end_object();
+  }
+  w.end_array().end_object();
+}
+
+}  // namespace detail
+
 // {"claims": [{"claim", "status", "node", "devices", "explanation", "nodes": [{"node", "code", …, "requests": […]}]}]}
 [[nodiscard]] inline std::string to_json(const std::vector<claim_explanation>& explanations) {
   json::writer w(2);
-  auto count = [](std::size_t v) { return static_cast<std::int64_t>(v); };
   w.begin_object().key("claims").begin_array();
-  for (const auto& e : explanations) {
-    w.begin_object().field("claim", e.claim).field("status", model::name_of(e.status));
-    if (e.node) w.field("node", *e.node);
-    if (!e.error.empty()) w.field("error", e.error);
-    if (!e.chosen.empty()) {
-      w.key("devices").begin_array();
-      for (const auto& [request, device] : e.chosen)
-        w.begin_object().field("request", request).field("device", device).end_object();
-      w.end_array();
-    }
-    if (e.summary) {
-      w.key("explanation").begin_object().field("nodes", count(e.summary->nodes)).key("reasons").begin_array();
-      for (const auto& r : e.summary->reasons)
-        w.begin_object().field("code", model::name_of(r.code)).field("nodes", count(r.nodes)).field("claim", r.claim)
-            .field("request", r.request).field("message", r.message).end_object();
-      w.end_array().end_object();
-    }
-    w.key("nodes").begin_array();
-    for (const auto& n : e.diagnosis.nodes) {
-      w.begin_object().field("node", n.node).field("code", model::name_of(n.verdict));
-      if (n.verdict != model::explanation_code::fits) w.field("claim", n.claim).field("request", n.request);
-      w.field("message", n.message).key("requests").begin_array();
-      for (const auto& c : n.claims)
-        for (const auto& alternatives : c.requests)
-          for (const auto& f : alternatives) {
-            w.begin_object().field("claim", f.claim).field("request", f.request).field("needed", count(f.needed));
-            w.key("funnel").begin_object().field("reachable", count(f.reachable))
-                .field("inUsablePools", count(f.in_usable_pools)).field("class", count(f.class_match))
-                .field("selectors", count(f.selector_match)).field("selectorErrors", count(f.selector_errors))
-                .field("free", count(f.free)).field("countersLeft", count(f.counters_left))
-                .field("capacityLeft", count(f.capacity_left)).field("tolerated", count(f.tolerated)).end_object();
-            if (!f.constraint.empty())
-              w.key("constraint").begin_object().field("constraint", f.constraint)
-                  .field("best", count(f.constraint_best)).end_object();
-            w.field("code", model::name_of(f.verdict)).field("message", f.message).key("devices").begin_array();
-            for (const auto& d : f.devices) {
-              w.begin_object().field("device", d.device).field("stage", model::name_of(d.dropped));
-              if (!d.why.empty()) w.field("why", d.why);
-              w.end_object();
-            }
-            w.end_array().end_object();
-          }
-      w.end_array().end_object();
-    }
-    w.end_array().end_object();
-  }
+  for (const auto& e : explanations) detail::write_claim_explanation(w, e);
   w.end_array().end_object();
   return std::move(w).str() + "\n";
 }

@@ -13,19 +13,23 @@
 
 namespace dra::sim {
 
-// A pod outcome's `unschedulable` text and `explanation` (how many nodes gave each reason), when no node took it.
-inline void write_pod_refusal(json::writer& w, const pod_outcome& p) {
-  if (p.node) return;
-  w.field("unschedulable", p.unschedulable);
-  if (p.reasons.empty()) return;
-  w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(p.nodes)).key("reasons").begin_array();
-  for (const auto& r : p.reasons)
+// A refused pod's `explanation`: {"nodes": N, "reasons": [{"code", "nodes", "message"}]}.
+inline void write_reason_counts(json::writer& w, std::size_t nodes, const std::vector<sched::reason_count>& reasons) {
+  w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(nodes)).key("reasons").begin_array();
+  for (const auto& r : reasons)
     w.begin_object()
         .field("code", model::name_of(r.reason.code))
         .field("nodes", static_cast<std::int64_t>(r.nodes))
         .field("message", r.reason.message)
         .end_object();
   w.end_array().end_object();
+}
+
+// A pod outcome's `unschedulable` text and `explanation` (how many nodes gave each reason), when no node took it.
+inline void write_pod_refusal(json::writer& w, const pod_outcome& p) {
+  if (p.node) return;
+  w.field("unschedulable", p.unschedulable);
+  if (!p.reasons.empty()) write_reason_counts(w, p.nodes, p.reasons);
 }
 
 // One `pods` entry: {"pod": "ns/name", "node": "node-b"}, or node null with kube-scheduler's `unschedulable` text and

@@ -7,11 +7,13 @@
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sched/extended_resources.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
 #include <dra/sched/queue.hpp>
 #include <dra/sim/detail/gang.hpp>
+#include <dra/sim/detail/extended_claims.hpp>
 #include <dra/sim/detail/node_trials.hpp>
 #include <dra/sim/detail/pod_groups.hpp>
 #include <dra/sim/detail/pod_nodes.hpp>
@@ -39,13 +41,17 @@ namespace dra::sim {
 // make it: `<pod>-<entry>` in the pod's namespace (without the random suffix
 // Kubernetes adds), the template's spec.spec as its spec, spec.metadata's
 // labels and annotations as its own.
+//
+// Or the claim kube-scheduler makes for a pod's extended resources served through DRA (KEP-5004), when `extended`
+// is set: `<pod>-extended-resources`, its requests and container mappings in `extended` (no entry, no template).
 struct generated_claim {
   std::size_t pod = 0;             // index into scenario.pods
   model::text entry;               // the pod's spec.resourceClaims[].name
   std::size_t claim_template = 0;  // index into scenario.claim_templates
-  model::resource_claim claim;     // its name views `name`; everything else views the scenario
+  model::resource_claim claim;     // its name views `name`; everything else views the scenario (or `extended`)
   std::shared_ptr<const std::string> name;
   std::optional<std::size_t> pod_group;  // a PodGroup's claim (`<podgroup>-<entry>`): index into scenario.pod_groups
+  std::shared_ptr<const sched::extended_claim_requests> extended;
 };
 
 // What one outcome is about: a claim of the scenario, a generated claim, or
@@ -367,7 +373,7 @@ class scenario_run {
                         "", "", errc::invalid_object};
     }
     const model::resource_claim_template& t = s_.claim_templates[it->second].object;
-    generated_claim g{pod_index, ref.name, it->second, {}, name, group};
+    generated_claim g{pod_index, ref.name, it->second, {}, name, group, nullptr};
     g.claim.meta.name = *g.name;
     g.claim.meta.namespace_ = pod.meta.namespace_;
     g.claim.meta.labels = t.claim_meta.labels;
@@ -444,6 +450,9 @@ class scenario_run {
       }
       if (auto failure = generate(pod_index, ref, unit); failure && !error) error = std::move(failure);
     }
+    // The claim kube-scheduler made for the pod's extended resources in an earlier attempt.
+    if (pod.extended_resource_claim_status)
+      add_claim(find_claim(pod, pod.extended_resource_claim_status->resource_claim_name, " (extended resources)"));
     for (const auto& m : unit)
       if (m.claim) handled_[*m.claim] = true;
     if (!bound) {
@@ -489,16 +498,21 @@ class scenario_run {
     const model::pod& pod = pod_at(pod_index);
     const sched::amounts requests = sched::pod_requests(pod);
     std::vector<const model::node_selector*> allocated = allocated_claims_of(pod);
+    // Requested resources DeviceClasses serve (KEP-5004): left to DRA on nodes that have none of them.
+    const std::vector<sched::dra_resource> dra_backed = sched::dra_backed_resources(requests, classes_);
     // Nodes without taints, cordons or allocatable, a pod without node selection and claims allocated nowhere yet:
     // every node passes, so none is filtered (scenarios without scheduling fields pay nothing).
     const bool filters_apply = node_fields_ || !pod.node_selector.empty() || pod.required_node_affinity ||
-                               !allocated.empty();
+                               !allocated.empty() || !dra_backed.empty();
     std::optional<pod_node_filter> filter;
-    if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, resources_, std::move(allocated));
+    if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, resources_, std::move(allocated), dra_backed);
     // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
     const std::string broken_claim = error ? error->message : std::string();
     const model::node* chosen = nullptr;
-    if (unit.empty() && !error) {
+    // Their claim is made here unless the pod's status names the one made before.
+    if (!dra_backed.empty() && !error && !pod.extended_resource_claim_status) {
+      chosen = place_with_extended_resources(pod_index, unit, *filter, dra_backed);
+    } else if (unit.empty() && !error) {
       // No claims: the first node the filters leave (node order is first fit's tie-break).
       for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
         if ((!filter || filter->feasible(i)) && in_gang_scope(i)) chosen = nodes_.nodes[i];
@@ -522,6 +536,79 @@ class scenario_run {
       outcome.unschedulable = sched::fit_error_message(nodes_.nodes.size(), outcome.reasons);
     }
     report_.pods.push_back(std::move(outcome));
+  }
+
+  // A pending pod asking for extended resources DeviceClasses serve: its nodes tried in runs of consecutive nodes
+  // that leave the same of those resources to DRA, each run with the claim kube-scheduler makes for them there (none
+  // where device plugins serve them all) beside the pod's other claims, until a run has a node for the pod. When
+  // none has, the claims' answers are those of the first run that tried the extended-resource claim.
+  const model::node* place_with_extended_resources(std::size_t pod_index, const std::vector<member>& unit,
+                                                   pod_node_filter& filter, std::span<const sched::dra_resource> backed) {
+    const model::pod& pod = pod_at(pod_index);
+    const model::node* chosen = nullptr;
+    std::optional<unit_answers> kept;
+    for (const node_run& run : runs_by_dra_path(nodes_.nodes, backed)) {
+      filter.restrict_to(run.nodes);
+      std::vector<member> attempt = unit;
+      if (!run.left_to_dra.empty()) {
+        report_.generated.push_back(extended_claim(pod_index, sched::extended_claim_for(pod, run.left_to_dra)));
+        generated_allocation_.emplace_back();
+        attempt.push_back({std::nullopt, report_.generated.size() - 1, {}});
+      }
+      const std::size_t before = report_.outcomes.size();
+      if (attempt.empty()) {
+        for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
+          if (filter.feasible(i)) chosen = nodes_.nodes[i];
+      } else {
+        chosen = run_unit(attempt, pod_index, nullptr, std::nullopt, &filter);
+      }
+      if (chosen != nullptr) break;
+      // Taken back: the run's claims and answers (kept aside when they are the ones to report).
+      unit_answers answers;
+      answers.outcomes.assign(std::make_move_iterator(report_.outcomes.begin() + static_cast<std::ptrdiff_t>(before)),
+                              std::make_move_iterator(report_.outcomes.end()));
+      answers.subjects.assign(report_.subjects.begin() + static_cast<std::ptrdiff_t>(before), report_.subjects.end());
+      report_.outcomes.resize(before);
+      report_.subjects.resize(before);
+      if (!run.left_to_dra.empty()) {
+        answers.extended = std::move(report_.generated.back());
+        report_.generated.pop_back();
+        generated_allocation_.pop_back();
+      }
+      if (!kept || (answers.extended && !kept->extended)) kept = std::move(answers);
+    }
+    filter.restrict_to({});
+    if (chosen == nullptr && kept) {
+      if (kept->extended) {
+        for (auto& subject : kept->subjects)
+          if (subject.generated) subject.generated = report_.generated.size();
+        report_.generated.push_back(std::move(*kept->extended));
+        generated_allocation_.emplace_back();
+      }
+      std::move(kept->outcomes.begin(), kept->outcomes.end(), std::back_inserter(report_.outcomes));
+      report_.subjects.insert(report_.subjects.end(), kept->subjects.begin(), kept->subjects.end());
+    }
+    return chosen;
+  }
+
+  // What one unit of work answered, taken back from the report.
+  struct unit_answers {
+    std::vector<model::claim_outcome> outcomes;
+    std::vector<outcome_subject> subjects;
+    std::optional<generated_claim> extended;
+  };
+
+  // The claim made for `pod_index`'s extended resources with `requests`; its texts live as long as the run.
+  generated_claim extended_claim(std::size_t pod_index, sched::extended_claim_requests requests) {
+    const model::pod& pod = s_.pods[pod_index].object;
+    generated_claim g;
+    g.pod = pod_index;
+    g.name = std::make_shared<const std::string>(std::string(pod.meta.name) +
+                                                 std::string(sched::extended_resource_claim_suffix));
+    g.extended = std::make_shared<const sched::extended_claim_requests>(std::move(requests));
+    g.claim = claim_for_extended_resources(pod, *g.name, *g.extended);
+    extended_specs_.push_back(g.extended);  // remembered shapes view its texts
+    return g;
   }
 
   // The node selectors of the claims `pod` uses that are allocated already, in the input or by an earlier pod's unit
@@ -627,6 +714,7 @@ class scenario_run {
       for (const auto& status : pod.resource_claim_statuses)
         if (status.name == ref.name && status.resource_claim_name) add(*status.resource_claim_name);
     }
+    if (pod.extended_resource_claim_status) add(pod.extended_resource_claim_status->resource_claim_name);
     return out;
   }
 
@@ -691,6 +779,7 @@ class scenario_run {
     const std::span<const model::node* const> candidates =
         in_node_order ? std::span<const model::node* const>(nodes_.nodes) : std::span<const model::node* const>(ordered);
     bool invalid_pools = false;
+    std::string all_devices_error;  // the first node's whose pool a request wanting all devices could not have
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
     std::pair<double, double> chosen_cost;  // counters stranded, placements lost
@@ -755,6 +844,13 @@ class scenario_run {
         break;
       }
       report_.search_steps += outcome->search_steps;
+      // A node ruled out by a request for all devices of its pool (kubernetes PR #141898) keeps its own message:
+      // neither remembered nor shared with its outcome class.
+      if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty()) {
+        if (all_devices_error.empty()) all_devices_error = bad->all_devices_error;
+        invalid_pools = true;
+        continue;
+      }
       if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || !outcome->fit())) {
         if (!classified) outcome_class = trials.class_of(position);
         if (outcome_class)
@@ -809,7 +905,8 @@ class scenario_run {
       } else if (refused) {
         o.status = model::claim_unschedulable{"its pod fits no node: " + filter->refusal().message, std::nullopt};
       } else if (invalid_pools) {
-        o.status = dra::error{std::string(alloc::invalid_pools::message), "", "", errc::pool_unavailable};
+        o.status = dra::error{all_devices_error.empty() ? std::string(alloc::invalid_pools::message) : all_devices_error,
+                              "", "", errc::pool_unavailable};
       } else {
         o.status = model::claim_unschedulable{std::string(alloc::unschedulable::message), why};
       }
@@ -1003,6 +1100,7 @@ class scenario_run {
   std::set<std::pair<model::text, model::text>> generated_names_;  // namespace, name of each claim made
   std::vector<bool> handled_;
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
+  std::vector<std::shared_ptr<const sched::extended_claim_requests>> extended_specs_;  // every extended claim's texts
   std::vector<sched::node_usage> resources_;  // per node of the list: what its pods request (bound, then placed)
   bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
   std::vector<std::optional<std::size_t>> run_allocation_;  // per scenario claim: its outcome, once this run allocated it

@@ -105,10 +105,48 @@ inline void write_string_map(json::writer& w, std::string_view key, const model:
   w.end_object();
 }
 
+// status.allocation and reservedFor (its consumer: the pod, or a PodGroup) of a generated claim, when allocated; then
+// the end of the claim.
+inline void end_generated(json::writer& w, const model::claim_allocated* allocated, const claim_consumer& consumer) {
+  if (allocated != nullptr) {
+    w.key("status").begin_object().key("allocation");
+    json::write(w, allocated->allocation);
+    w.key("reservedFor").begin_array().begin_object();
+    if (!consumer.api_group.empty()) w.field("apiGroup", consumer.api_group);
+    w.field("resource", consumer.resource).field("name", consumer.meta->name);
+    w.field("uid", consumer.meta->uid).end_object().end_array().end_object();
+  }
+  w.end_object();
+}
+
+// The claim kube-scheduler creates for a pod's extended resources at PreBind: annotated, owned by the pod, one
+// ExactCount request per container and resource.
+inline void write_extended(json::writer& w, const generated_claim& g, const model::claim_allocated* allocated,
+                           const claim_consumer& pod) {
+  w.begin_object().field("apiVersion", "resource.k8s.io/v1").field("kind", "ResourceClaim");
+  w.key("metadata").begin_object().field("name", g.claim.meta.name);
+  if (!g.claim.meta.namespace_.empty()) w.field("namespace", g.claim.meta.namespace_);
+  write_string_map(w, "annotations", g.claim.meta.annotations);
+  w.key("ownerReferences").begin_array().begin_object().field("apiVersion", "v1").field("kind", "Pod");
+  w.field("name", pod.meta->name).field("uid", pod.meta->uid).key("controller").boolean(true).end_object().end_array();
+  w.end_object().key("spec").begin_object().key("devices").begin_object().key("requests").begin_array();
+  for (const auto& r : g.extended->requests) {
+    w.begin_object().field("name", r.name).key("exactly").begin_object().field("deviceClassName", r.device_class);
+    w.field("allocationMode", "ExactCount").key("count").integer(r.count).end_object().end_object();
+  }
+  w.end_array().end_object().end_object();
+  end_generated(w, allocated, pod);
+}
+
 // A claim generated from a template, as the resourceclaim controller would create it: the template's apiVersion
-// and spec.spec as written, the generated name and the template's claim labels and annotations.
+// and spec.spec as written, the generated name and the template's claim labels and annotations; or a pod's
+// extended-resource claim, as kube-scheduler makes it.
 inline dra::status write_generated(json::writer& w, const generated_claim& g, const model::scenario& s,
                                    const model::claim_allocated* allocated, const claim_consumer& consumer) {
+  if (g.extended) {
+    if (allocated != nullptr) write_extended(w, g, allocated, consumer);  // made at PreBind: only for a pod that fits
+    return {};
+  }
   const auto& t = s.claim_templates[g.claim_template];
   auto defaulted = json::with_api_server_defaults(t.source.json);
   if (!defaulted) return std::move(defaulted).error().within(model::object_label("ResourceClaimTemplate", t.object.meta));
@@ -131,22 +169,14 @@ inline dra::status write_generated(json::writer& w, const generated_claim& g, co
     json::write_element(w, spec);
   else
     w.begin_object().end_object();
-  if (allocated != nullptr) {
-    w.key("status").begin_object().key("allocation");
-    json::write(w, allocated->allocation);
-    w.key("reservedFor").begin_array().begin_object();
-    if (!consumer.api_group.empty()) w.field("apiGroup", consumer.api_group);
-    w.field("resource", consumer.resource).field("name", consumer.meta->name);
-    w.field("uid", consumer.meta->uid).end_object().end_array().end_object();
-  }
-  w.end_object();
+  end_generated(w, allocated, consumer);
   return {};
 }
 
 // status.resourceClaimStatuses of a pod or PodGroup: the entries it had, then one per claim generated for it.
 inline json::field_override claim_statuses_change(const std::vector<model::pod_resource_claim_status>& statuses,
-                                                  const std::vector<std::size_t>& generated, const run_report& report) {
-  return {{"status", "resourceClaimStatuses"}, [&statuses, &generated, &report](json::writer& w) {
+                                                  std::vector<std::size_t> generated, const run_report& report) {
+  return {{"status", "resourceClaimStatuses"}, [&statuses, generated = std::move(generated), &report](json::writer& w) {
                    w.begin_array();
                    for (const auto& st : statuses) {
                      w.begin_object().field("name", st.name);
@@ -162,16 +192,36 @@ inline json::field_override claim_statuses_change(const std::vector<model::pod_r
                  }};
 }
 
-// The pod bound to its unit's node (when it named none) and linked to the claims generated for it.
-inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
-                                                     const std::vector<std::size_t>& generated,
-                                                     const run_report& report) {
-  std::vector<json::field_override> out;
-  if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
-  if (!generated.empty()) out.push_back(claim_statuses_change(pod.resource_claim_statuses, generated, report));
-  return out;
+// status.extendedResourceClaimStatus of a pod whose extended-resource claim was allocated, as PreBind writes it.
+inline json::field_override extended_status(const generated_claim& g) {
+  return {{"status", "extendedResourceClaimStatus"}, [&g](json::writer& w) {
+            w.begin_object().key("requestMappings").begin_array();
+            for (const auto& m : g.extended->mappings)
+              w.begin_object()
+                  .field("containerName", m.container)
+                  .field("resourceName", m.resource)
+                  .field("requestName", m.request)
+                  .end_object();
+            w.end_array().field("resourceClaimName", g.claim.meta.name).end_object();
+          }};
 }
 
+// The pod bound to its unit's node (when it named none) and linked to the claims generated for it: the
+// extended-resource claim in its own status field once allocated (PreBind), the others in resourceClaimStatuses.
+inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
+                                                     std::vector<std::size_t> generated, const run_report& report,
+                                                     const std::vector<const model::claim_allocated*>& allocated) {
+  std::vector<json::field_override> out;
+  if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
+  const auto extended = std::find_if(generated.begin(), generated.end(),
+                                     [&](std::size_t g) { return report.generated[g].extended != nullptr; });
+  if (extended != generated.end()) {
+    if (allocated[*extended] != nullptr) out.push_back(extended_status(report.generated[*extended]));
+    generated.erase(extended);
+  }
+  if (!generated.empty()) out.push_back(claim_statuses_change(pod.resource_claim_statuses, std::move(generated), report));
+  return out;
+}
 
 }  // namespace detail
 
@@ -239,7 +289,7 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
                                      consumer);
     } else if (i.what == kind::pod) {
       changes = detail::pod_changes(pod_at(s, report, i.index), effects.pod_node[i.index],
-                                    effects.pod_generated[i.index], report);
+                                    effects.pod_generated[i.index], report, effects.generated_allocated);
     } else if (i.what == kind::pod_group && !effects.group_generated[i.index].empty()) {
       changes.push_back(detail::claim_statuses_change(s.pod_groups[i.index].object.resource_claim_statuses,
                                                       effects.group_generated[i.index], report));

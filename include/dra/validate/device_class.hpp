@@ -10,8 +10,6 @@
 
 namespace dra::validate {
 
-namespace detail {
-
 // v1helper.IsExtendedResourceName: a qualified name outside the
 // kubernetes.io namespace whose quota form "requests.<name>" is a valid
 // label key.
@@ -22,6 +20,8 @@ namespace detail {
   if (name.starts_with("requests.")) return false;
   return names::label_key(concat("requests.", name)).empty();
 }
+
+namespace detail {
 
 inline void check_class(reporter& r, const model::device_class& c) {
   check_object_meta(r, c.meta, scope::cluster);

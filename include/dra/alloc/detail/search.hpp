@@ -233,7 +233,13 @@ status basic_allocator<Policy, Engine>::search::prepare_requests() {
 
 template <allocation_policy Policy, selector_engine Engine>
 result<allocation_outcome> basic_allocator<Policy, Engine>::search::search_and_build() {
-  if (auto prepared = prepare_requests(); !prepared) return std::move(prepared).error();
+  if (auto prepared = prepare_requests(); !prepared) {
+    if (prepared.error().code != errc::pool_unavailable) return std::move(prepared).error();
+    // All devices of a pool being updated or invalid: this node is out, others may still take the claims.
+    allocation_outcome out;
+    out.result = invalid_pools{prepared.error().message};
+    return out;
+  }
   if constexpr (uses_facts<Policy>) rank_candidates();
   symmetric_ = a_.interchangeable_pruning_ && symmetry_applies();
   auto found = allocate_one(0, 0, 0, 0, detail::alternative::undecided, 0);
@@ -562,6 +568,7 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
     d.device = c.st->id.device;
     if (r.request->admin_access) d.admin_access = true;
     d.tolerations = r.request->spec->tolerations;
+    if (f_.optional_node_operations) d.skip_node_operations = c.st->slice->skip_node_operations;
     if (f_.device_binding_and_status) {
       d.binding_conditions = c.st->view.base().binding_conditions;
       d.binding_failure_conditions = c.st->view.base().binding_failure_conditions;

@@ -264,6 +264,7 @@ class claim_reader : public field_reader {
       }
       if (is(name, "consumedCapacity"))
         return r_.map(value, out.consumed_capacity, [&](od::value& q, quantity& amount) { return assign(amount, r_.quantity_value(q)); });
+      if (is(name, "skipNodeOperations")) return assign(out.skip_node_operations, r_.strings(value));
       return r_.unknown();
     });
   }

@@ -274,6 +274,7 @@ class slice_reader : public field_reader {
       }
       if (is(name, "allNodes")) return assign(out.all_nodes, r_.boolean(value));
       if (is(name, "perDeviceNodeSelection")) return assign(out.per_device_node_selection, r_.boolean(value));
+      if (is(name, "skipNodeOperations")) return assign(out.skip_node_operations, r_.strings(value));
       if (is(name, "devices"))
         return r_.list(value, out.devices, [&](od::value& d, model::device& device_out) { return device(d, device_out, version); });
       if (is(name, "sharedCounters"))

@@ -101,6 +101,10 @@ class workload_reader : public field_reader {
         if (reader::is_null(value)) return {};
         return assign(out.phase, r_.string(value));
       }
+      if (is(name, "extendedResourceClaimStatus")) {
+        if (reader::is_null(value)) return {};
+        return extended_resource_claim_status(value, out.extended_resource_claim_status.emplace());
+      }
       if (!is(name, "resourceClaimStatuses")) return {};
       return claim_statuses(value, out.resource_claim_statuses);
     });
@@ -180,6 +184,24 @@ class workload_reader : public field_reader {
           return assign(status.resource_claim_name, r_.string(sv));
         }
         return {};
+      });
+    });
+  }
+
+  dra::status extended_resource_claim_status(od::value& v, model::pod_extended_resource_claim_status& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "resourceClaimName")) return assign(out.resource_claim_name, r_.string(value));
+      if (!is(name, "requestMappings")) return {};
+      return r_.each_element(value, [&](od::value& m) -> dra::status {
+        model::container_extended_resource_request& mapping = out.request_mappings.emplace_back();
+        return r_.each_field(m, [&](std::string_view mf, od::value& mv) -> dra::status {
+          auto in = r_.field(mf);
+          if (is(mf, "containerName")) return assign(mapping.container_name, r_.string(mv));
+          if (is(mf, "resourceName")) return assign(mapping.resource_name, r_.string(mv));
+          if (is(mf, "requestName")) return assign(mapping.request_name, r_.string(mv));
+          return {};
+        });
       });
     });
   }

@@ -28,19 +28,27 @@ inline constexpr std::string_view claim_elsewhere_reason = "resourceclaim not av
 class pod_node_filter {
  public:
   // `usage[i]`: what node i's pods take already; `allocated`: the node selectors of the claims the pod uses that are
-  // allocated already (a node outside one of them refuses the pod, as DynamicResources' filter does).
+  // allocated already (a node outside one of them refuses the pod, as DynamicResources' filter does); `dra_backed`:
+  // the requested resources DeviceClasses serve (nodes without them leave them to DRA).
   pod_node_filter(const model::pod& pod, const sched::amounts& requests, std::span<const model::node* const> nodes,
-                  std::span<const sched::node_usage> usage, std::vector<const model::node_selector*> allocated)
+                  std::span<const sched::node_usage> usage, std::vector<const model::node_selector*> allocated,
+                  std::span<const sched::dra_resource> dra_backed = {})
       : pod_(pod), requests_(requests), nodes_(nodes), usage_(usage), allocated_(std::move(allocated)),
+        dra_backed_(dra_backed),
         verdicts_(nodes.size(), verdict::unknown), named_(sched::affinity_node_names(pod)) {
     if (named_ && named_->empty()) pre_filter_failure_ = sched::affinity_conflict_reason;
   }
 
   // Whether node i passes every filter.
   [[nodiscard]] bool feasible(std::size_t i) {
+    if (!only_.empty() && !only_[i]) return false;
     if (verdicts_[i] == verdict::unknown) verdicts_[i] = reasons_of(i).empty() ? verdict::feasible : verdict::refused;
     return verdicts_[i] == verdict::feasible;
   }
+
+  // Narrows feasible() to the nodes `only` marks (empty: every node), for trying the pod's nodes group by group; the
+  // refusal still counts every node.
+  void restrict_to(std::vector<bool> only) { only_ = std::move(only); }
 
   // Why no node took the pod, the nodes that passed the filters having refused its claims.
   struct refusal_text {
@@ -76,7 +84,7 @@ class pod_node_filter {
     const model::node& node = *nodes_[i];
     if (named_ && !std::binary_search(named_->begin(), named_->end(), node.meta.name))
       return {{sched::node_reason_code::node_affinity, std::string(sched::outside_affinity_names_reason)}};
-    auto reasons = sched::filter_node(pod_, requests_, node, usage_[i]);
+    auto reasons = sched::filter_node(pod_, requests_, node, usage_[i], dra_backed_);
     if (!reasons.empty()) return reasons;
     for (const model::node_selector* selector : allocated_) {
       const auto matches = alloc::node_selector_matches(*selector, node);
@@ -90,6 +98,8 @@ class pod_node_filter {
   std::span<const model::node* const> nodes_;
   std::span<const sched::node_usage> usage_;
   std::vector<const model::node_selector*> allocated_;
+  std::span<const sched::dra_resource> dra_backed_;
+  std::vector<bool> only_;
   std::vector<verdict> verdicts_;
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;

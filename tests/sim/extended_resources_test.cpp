@@ -1,0 +1,234 @@
+// Pods asking for extended resources in their containers, served through DRA where a DeviceClass maps the name and
+// the node's allocatable has none of it (KEP-5004): the claim kube-scheduler makes, where it goes, what is written.
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sim/runner.hpp>
+#include <dra/sim/scenario_output.hpp>
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+const cel::selector_engine extended_engine;
+
+std::string gpu_class(std::string_view name, std::string_view driver, std::string_view created = "2026-01-01T00:00:00Z") {
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": ")" + std::string(name) +
+         R"(", "creationTimestamp": ")" + std::string(created) +
+         R"("}, "spec": {"extendedResourceName": "example.com/gpu", "selectors": [{"cel": {"expression": "device.driver == ')" +
+         std::string(driver) + R"('"}}]}})" + "\n";
+}
+
+std::string gpu_node(std::string_view name, std::string_view gpus = "") {
+  std::string allocatable = R"("cpu": "8", "memory": "16Gi", "pods": "110")";
+  if (!gpus.empty()) allocatable += R"(, "example.com/gpu": ")" + std::string(gpus) + "\"";
+  return R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + std::string(name) +
+         R"("}, "status": {"allocatable": {)" + allocatable + "}}}\n";
+}
+
+std::string gpu_slice(std::string_view node, int devices, std::string_view driver = "gpu.example.com") {
+  std::string list;
+  for (int i = 0; i < devices; ++i) list += std::string(i ? ", " : "") + R"({"name": "gpu-)" + std::to_string(i) + "\"}";
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" + std::string(node) +
+         "-" + std::string(driver) + R"("}, "spec": {"driver": ")" + std::string(driver) + R"(", "nodeName": ")" +
+         std::string(node) + R"(", "pool": {"name": ")" + std::string(node) + R"(", "resourceSliceCount": 1}, "devices": [)" +
+         list + "]}}\n";
+}
+
+std::string gpu_pod(std::string_view name, std::string_view gpus, std::string_view resource = "example.com/gpu") {
+  return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + std::string(name) +
+         R"(", "namespace": "default", "uid": "uid-)" + std::string(name) +
+         R"("}, "spec": {"containers": [{"name": "main", "resources": {"requests": {"cpu": "1", ")" + std::string(resource) +
+         R"(": ")" + std::string(gpus) + R"("}, "limits": {")" + std::string(resource) + R"(": ")" + std::string(gpus) +
+         "\"}}}]}}\n";
+}
+
+struct extended_run {
+  std::optional<json::document> doc;
+  sim::run_report report;
+};
+
+extended_run run_extended(const std::string& text) {
+  extended_run out;
+  auto doc = json::load(text);
+  EXPECT_TRUE(doc) << doc.error().to_string();
+  if (!doc) return out;
+  out.doc.emplace(std::move(*doc));
+  out.report = sim::run_scenario(out.doc->scenario(), extended_engine);
+  return out;
+}
+
+std::vector<std::string> devices_of(const model::claim_outcome& o) {
+  std::vector<std::string> out;
+  if (const auto* a = o.allocated())
+    for (const auto& r : a->allocation.results)
+      out.push_back(r.request + " " + std::string(r.driver) + "/" + std::string(r.device));
+  return out;
+}
+
+TEST(ExtendedResources, APureDraNodeGetsTheClaim) {
+  const auto r = run_extended(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 2) +
+                     gpu_pod("trainer", "2"));
+  ASSERT_EQ(r.report.pods.size(), 1u);
+  EXPECT_EQ(r.report.pods[0].node, "node-a");
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  EXPECT_EQ(r.report.outcomes[0].claim, "default/trainer-extended-resources");
+  // Sorted requests of the container: cpu, example.com/gpu: the request is its second.
+  EXPECT_EQ(devices_of(r.report.outcomes[0]),
+            (std::vector<std::string>{"container-0-request-1 gpu.example.com/gpu-0",
+                                      "container-0-request-1 gpu.example.com/gpu-1"}));
+}
+
+TEST(ExtendedResources, ADevicePluginNodeKeepsNodeResourcesFit) {
+  const auto r = run_extended(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a", "4") + gpu_slice("node-a", 2) +
+                     gpu_pod("trainer", "3") + gpu_pod("second", "2"));
+  ASSERT_EQ(r.report.pods.size(), 2u);
+  EXPECT_EQ(r.report.pods[0].node, "node-a");
+  EXPECT_TRUE(r.report.outcomes.empty());  // no claim where the device plugin serves the resource
+  EXPECT_EQ(r.report.pods[1].unschedulable, "0/1 nodes are available: 1 Insufficient example.com/gpu.");
+}
+
+TEST(ExtendedResources, InAMixedClusterTheNodeOrderDecides) {
+  const std::string classes = gpu_class("gpu.example.com", "gpu.example.com");
+  // The device-plugin node first, too small: the DRA node after it takes the pod with a claim.
+  auto r = run_extended(classes + gpu_node("plugin", "1") + gpu_node("dra") + gpu_slice("dra", 2) + gpu_pod("trainer", "2"));
+  ASSERT_EQ(r.report.pods.size(), 1u);
+  EXPECT_EQ(r.report.pods[0].node, "dra");
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  EXPECT_EQ(r.report.outcomes[0].allocated()->node, "dra");
+  // The DRA node first, too small: the device-plugin node after it takes the pod, and no claim is made.
+  r = run_extended(classes + gpu_node("dra") + gpu_slice("dra", 1) + gpu_node("plugin", "4") + gpu_pod("trainer", "2"));
+  EXPECT_EQ(r.report.pods[0].node, "plugin");
+  EXPECT_TRUE(r.report.outcomes.empty());
+  // Neither fits: each node's own reason; the claim keeps the DRA node's answer.
+  r = run_extended(classes + gpu_node("dra") + gpu_slice("dra", 1) + gpu_node("plugin", "1") + gpu_pod("trainer", "2"));
+  EXPECT_EQ(r.report.pods[0].unschedulable,
+            "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 cannot allocate all claims.");
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  EXPECT_EQ(r.report.outcomes[0].claim, "default/trainer-extended-resources");
+  ASSERT_NE(r.report.outcomes[0].unschedulable(), nullptr);
+  ASSERT_EQ(r.report.generated.size(), 1u);
+  EXPECT_TRUE(r.report.generated[0].extended);
+}
+
+TEST(ExtendedResources, NoClassAndNoNodeMeansInsufficient) {
+  const auto r = run_extended(gpu_node("node-a") + gpu_slice("node-a", 2) + gpu_pod("trainer", "1"));
+  EXPECT_EQ(r.report.pods[0].unschedulable, "0/1 nodes are available: 1 Insufficient example.com/gpu.");
+  EXPECT_TRUE(r.report.outcomes.empty());
+}
+
+TEST(ExtendedResources, TheClassCreatedLastServesTheName) {
+  const std::string slices = gpu_slice("node-a", 1, "old.example.com") + gpu_slice("node-a", 1, "new.example.com");
+  auto r = run_extended(gpu_class("old", "old.example.com", "2026-01-01T00:00:00Z") +
+               gpu_class("new", "new.example.com", "2026-03-01T00:00:00Z") + gpu_node("node-a") + slices +
+               gpu_pod("trainer", "1"));
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  EXPECT_EQ(devices_of(r.report.outcomes[0]), (std::vector<std::string>{"container-0-request-1 new.example.com/gpu-0"}));
+  // Created at once: the first name.
+  r = run_extended(gpu_class("b-class", "new.example.com", "2026-01-01T00:00:00Z") +
+          gpu_class("a-class", "old.example.com", "2026-01-01T00:00:00Z") + gpu_node("node-a") + slices +
+          gpu_pod("trainer", "1"));
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  EXPECT_EQ(devices_of(r.report.outcomes[0]), (std::vector<std::string>{"container-0-request-1 old.example.com/gpu-0"}));
+}
+
+TEST(ExtendedResources, TheImplicitNameServesToo) {
+  const auto r = run_extended(gpu_class("gpu", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 1) +
+                     gpu_pod("trainer", "1", "deviceclass.resource.kubernetes.io/gpu"));
+  EXPECT_EQ(r.report.pods[0].node, "node-a");
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  // Sorted requests: cpu, deviceclass.resource.kubernetes.io/gpu.
+  EXPECT_EQ(devices_of(r.report.outcomes[0]), (std::vector<std::string>{"container-0-request-1 gpu.example.com/gpu-0"}));
+}
+
+TEST(ExtendedResources, InitContainersShareTheClaim) {
+  const std::string pod = R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+ "spec": {"initContainers": [{"name": "setup", "resources": {"limits": {"example.com/gpu": "1"}}},
+                             {"name": "load", "resources": {"requests": {"memory": "1Gi"}, "limits": {"example.com/gpu": "3"}}}],
+          "containers": [{"name": "main", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"example.com/gpu": "2"}}}]}}
+)";
+  const auto r = run_extended(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 3) + pod);
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  // setup (0) uses main's 2 devices; load (1) needs 1 more of its own (example.com/gpu sorts before memory); main is
+  // container 2 (cpu, example.com/gpu, memory).
+  EXPECT_EQ(devices_of(r.report.outcomes[0]),
+            (std::vector<std::string>{"container-1-request-0 gpu.example.com/gpu-0",
+                                      "container-2-request-1 gpu.example.com/gpu-1",
+                                      "container-2-request-1 gpu.example.com/gpu-2"}));
+}
+
+TEST(ExtendedResources, TheScenarioRecordsTheClaimAndThePodsStatus) {
+  const auto r = run_extended(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 1) +
+                     gpu_pod("trainer", "1"));
+  auto after = sim::scenario_after(r.doc->scenario(), r.report);
+  ASSERT_TRUE(after) << after.error().to_string();
+  EXPECT_NE(after->find(R"("extendedResourceClaimStatus": {
+          "requestMappings": [
+            {
+              "containerName": "main",
+              "resourceName": "example.com/gpu",
+              "requestName": "container-0-request-1"
+            }
+          ],
+          "resourceClaimName": "trainer-extended-resources"
+        })"),
+            std::string::npos)
+      << *after;
+  EXPECT_NE(after->find(R"("resource.kubernetes.io/extended-resource-claim": "true")"), std::string::npos) << *after;
+  EXPECT_NE(after->find(R"("deviceClassName": "gpu.example.com",)"), std::string::npos) << *after;
+  // Run again: the pod is bound and its claim allocated, nothing is left to do.
+  auto again = json::load(*after);
+  ASSERT_TRUE(again) << again.error().to_string();
+  const auto second = sim::run_scenario(again->scenario(), extended_engine);
+  EXPECT_TRUE(second.outcomes.empty());
+  EXPECT_TRUE(second.pods.empty());
+}
+
+TEST(ExtendedResources, AClaimInThePodsStatusIsUsed) {
+  const std::string claim = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+ "metadata": {"name": "trainer-extended-resources-x1y2z", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "container-0-request-1", "exactly": {"deviceClassName": "gpu.example.com", "count": 1}}]}}}
+)";
+  const std::string pod = R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer", "namespace": "default"},
+ "spec": {"containers": [{"name": "main", "resources": {"requests": {"cpu": "1"}, "limits": {"example.com/gpu": "1"}}}]},
+ "status": {"extendedResourceClaimStatus": {"resourceClaimName": "trainer-extended-resources-x1y2z",
+   "requestMappings": [{"containerName": "main", "resourceName": "example.com/gpu", "requestName": "container-0-request-1"}]}}}
+)";
+  const auto r = run_extended(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 1) + claim + pod);
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  EXPECT_EQ(r.report.outcomes[0].claim, "default/trainer-extended-resources-x1y2z");
+  EXPECT_TRUE(r.report.subjects[0].pod);  // allocated in the pod's unit of work, not as a claim no pod uses
+  EXPECT_TRUE(r.report.generated.empty());
+  EXPECT_EQ(r.report.pods[0].node, "node-a");
+}
+
+// kubernetes PR #141898: a request for all devices of a pool being updated rules out that node only.
+TEST(AllDevices, AnIncompletePoolRulesOutItsNodeOnly) {
+  const std::string incomplete = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "a"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "node-a", "pool": {"name": "node-a", "resourceSliceCount": 2}, "devices": [{"name": "gpu-0"}]}}
+)";
+  const std::string claim = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "all", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "gpus", "exactly": {"deviceClassName": "gpu.example.com", "allocationMode": "All"}}]}}}
+)";
+  const std::string cls = R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"}}
+)";
+  auto r = run_extended(cls + incomplete + gpu_slice("node-b", 2) + claim);
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  ASSERT_NE(r.report.outcomes[0].allocated(), nullptr) << r.report.outcomes[0].error()->message;
+  EXPECT_EQ(r.report.outcomes[0].allocated()->node, "node-b");
+  // Alone, the node's message is the claim's error, as before.
+  r = run_extended(cls + incomplete + claim);
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  ASSERT_NE(r.report.outcomes[0].error(), nullptr);
+  EXPECT_EQ(r.report.outcomes[0].error()->code, errc::pool_unavailable);
+  EXPECT_EQ(r.report.outcomes[0].error()->message,
+            "claim default/all, request gpus: asks for all devices, but resource pool gpu.example.com/node-a is currently "
+            "being updated");
+}
+
+}  // namespace
