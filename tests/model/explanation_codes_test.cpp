@@ -41,7 +41,7 @@ TEST(ExplanationNames, EveryValueRoundTripsThroughItsName) {
   expect_round_trips(model::explanation_code::conflict);
   expect_round_trips(model::funnel_stage::usable);
   expect_round_trips(model::claim_status::already_allocated);
-  expect_round_trips(model::pod_reason_code::scheduling_gated);
+  expect_round_trips(model::pod_reason_code::gang);
 }
 
 
