@@ -13,6 +13,7 @@
 #include <dra/sim/node_usage.hpp>
 #include <dra/sim/occupancy.hpp>
 #include <dra/sim/run_output.hpp>
+#include <dra/sim/run_report.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 #include <dra/sim/select.hpp>

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gang_world.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <random>
@@ -18,61 +20,13 @@
 namespace {
 
 using namespace dra;
+using dra_test::gpu_cluster;
+using dra_test::gpu_node;
+using dra_test::group_pod;
+using dra_test::pod_group;
 
 const cel::selector_engine group_engine;
 
-struct gpu_node {
-  std::string name;
-  int gpus = 0;
-  int cpu = 4;
-  std::string rack = "";
-};
-
-// Nodes with `gpus` devices of gpu.example.com each in their own pool, a class and a one-GPU template `one-gpu`.
-std::string gpu_cluster(const std::vector<gpu_node>& nodes) {
-  std::string out = R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-gpu, namespace: default}
-spec:
-  spec:
-    devices:
-      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
-)";
-  for (const auto& n : nodes) {
-    out += "---\napiVersion: v1\nkind: Node\nmetadata: {name: " + n.name + ", labels: {kubernetes.io/hostname: " + n.name;
-    if (!n.rack.empty()) out += ", rack: " + n.rack;
-    out += "}}\nstatus: {allocatable: {cpu: \"" + std::to_string(n.cpu) + "\", pods: \"110\"}}\n";
-    out += "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " + n.name +
-           "-gpus}\nspec:\n  driver: gpu.example.com\n  nodeName: " + n.name + "\n  pool: {name: " + n.name +
-           ", resourceSliceCount: 1}\n  devices: [";
-    for (int g = 0; g < n.gpus; ++g) out += (g ? ", " : "") + std::string("{name: gpu-") + std::to_string(g) + "}";
-    out += "]\n";
-  }
-  return out;
-}
-
-std::string pod_group(const std::string& name, std::optional<int> min_count, const std::string& extra = "") {
-  std::string out = "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: " + name +
-                    ", namespace: default}\nspec:\n  schedulingPolicy: ";
-  out += min_count ? "{gang: {minCount: " + std::to_string(*min_count) + "}}\n" : std::string("{basic: {}}\n");
-  return out + extra;
-}
-
-// A pod of `group` (none: no group) asking for `cpu` and, with `gpu_entry`, a claim entry.
-std::string group_pod(const std::string& name, const std::string& group, int cpu, const std::string& claims = "") {
-  std::string out = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: default}\nspec:\n";
-  if (!group.empty()) out += "  schedulingGroup: {podGroupName: " + group + "}\n";
-  out += "  containers: [{name: main, resources: {requests: {cpu: \"" + std::to_string(cpu) + "\"}}}]\n";
-  if (!claims.empty()) out += "  resourceClaims: " + claims + "\n";
-  return out;
-}
 const std::string own_gpu = "[{name: gpu, resourceClaimTemplateName: one-gpu}]";
 
 struct pod_place {
@@ -261,43 +215,13 @@ TEST(Gang, AnExhaustedSearchSaysSo) {
       << report.pods[0].unschedulable;
 }
 
-// ---- Property: the gang is placed exactly when some assignment of pods to nodes (or to none) places minCount pods,
-// brute force over every assignment on small gangs (GPUs and cpu per node; pods ask for both).
-
-struct small_gang {
-  std::vector<gpu_node> nodes;
-  std::vector<std::pair<int, int>> pods;  // cpu, gpus (0..2, one claim entry per GPU)
-  int min_count = 1;
-};
-
-bool brute_force_fits(const small_gang& g) {
-  const std::size_t choices = g.nodes.size() + 1;
-  std::size_t total = 1;
-  for (std::size_t i = 0; i < g.pods.size(); ++i) total *= choices;
-  for (std::size_t code = 0; code < total; ++code) {
-    std::vector<int> cpu(g.nodes.size(), 0), gpus(g.nodes.size(), 0);
-    int placed = 0;
-    std::size_t rest = code;
-    for (const auto& [pod_cpu, pod_gpus] : g.pods) {
-      const std::size_t choice = rest % choices;
-      rest /= choices;
-      if (choice == g.nodes.size()) continue;
-      cpu[choice] += pod_cpu;
-      gpus[choice] += pod_gpus;
-      ++placed;
-    }
-    bool ok = placed >= g.min_count;
-    for (std::size_t n = 0; n < g.nodes.size() && ok; ++n) ok = cpu[n] <= g.nodes[n].cpu && gpus[n] <= g.nodes[n].gpus;
-    if (ok) return true;
-  }
-  return false;
-}
+// ---- Property: the gang is placed exactly when some assignment of pods to nodes (or to none) places minCount pods.
 
 TEST(GangProperty, PlacedExactlyWhenSomeAssignmentFits) {
   std::mt19937 random(36);
   int placed_gangs = 0;
   for (int round = 0; round < 150; ++round) {
-    small_gang g;
+    dra_test::small_gang g;
     const int node_count = 1 + static_cast<int>(random() % 3);
     for (int n = 0; n < node_count; ++n)
       g.nodes.push_back({"n" + std::to_string(n), static_cast<int>(random() % 4), 1 + static_cast<int>(random() % 4)});
@@ -305,35 +229,12 @@ TEST(GangProperty, PlacedExactlyWhenSomeAssignmentFits) {
     for (int p = 0; p < pod_count; ++p)
       g.pods.emplace_back(1 + static_cast<int>(random() % 3), static_cast<int>(random() % 3));
     g.min_count = 1 + static_cast<int>(random() % pod_count);
-    std::string text = gpu_cluster(g.nodes) + pod_group("g", g.min_count);
-    for (int p = 0; p < pod_count; ++p) {
-      std::string claims;
-      for (int k = 0; k < g.pods[p].second; ++k)
-        claims += std::string(k ? ", " : "[") + "{name: gpu" + std::to_string(k) + ", resourceClaimTemplateName: one-gpu}";
-      if (!claims.empty()) claims += "]";
-      text += group_pod("w" + std::to_string(p), "g", g.pods[p].first, claims);
-    }
+    const std::string text = dra_test::small_gang_text(g);
     auto doc = json::load(text);
     ASSERT_TRUE(doc) << doc.error().to_string();
     const auto report = sim::run_scenario(doc->scenario(), group_engine);
-    ASSERT_EQ(report.pods.size(), g.pods.size());
-    int placed = 0;
-    std::vector<int> cpu(g.nodes.size(), 0), gpus(g.nodes.size(), 0);
-    for (const auto& p : report.pods) {
-      if (!p.node) continue;
-      ++placed;
-      const std::size_t n = static_cast<std::size_t>(std::stoi(p.node->substr(1)));
-      cpu[n] += g.pods[p.pod - 0].first;
-      gpus[n] += g.pods[p.pod].second;
-    }
-    const bool fits = brute_force_fits(g);
-    EXPECT_EQ(placed >= g.min_count, fits) << "round " << round << ":\n" << text;
-    EXPECT_TRUE(placed == 0 || placed >= g.min_count) << "round " << round;
-    for (std::size_t n = 0; n < g.nodes.size(); ++n) {
-      EXPECT_LE(cpu[n], g.nodes[n].cpu) << "round " << round;
-      EXPECT_LE(gpus[n], g.nodes[n].gpus) << "round " << round;
-    }
-    placed_gangs += fits ? 1 : 0;
+    EXPECT_EQ(dra_test::small_gang_verdict(g, report), "") << "round " << round << ":\n" << text;
+    placed_gangs += dra_test::brute_force_fits(g) ? 1 : 0;
   }
   EXPECT_GT(placed_gangs, 30);  // both answers are exercised
   EXPECT_LT(placed_gangs, 140);

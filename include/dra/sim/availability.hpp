@@ -15,12 +15,14 @@
 #include <dra/sim/select.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -99,6 +101,11 @@ struct attribute_text_visitor {
 }
 
 using device_key = std::tuple<std::string_view, std::string_view, std::string_view>;  // driver, pool, name
+struct device_key_hash {
+  std::size_t operator()(const device_key& k) const noexcept {
+    return alloc::device_ref_hash{}(alloc::device_ref{std::get<0>(k), std::get<1>(k), std::get<2>(k)});
+  }
+};
 
 // The state a new one-device claim meets: what is held, the counters left, the taints rules add.
 class free_devices {
@@ -144,30 +151,48 @@ class free_devices {
     return true;
   }
 
-  // Hands the device out, as an allocation of it would: held, its counters taken.
+  // Hands the device out, as an allocation of it would: held, its counters taken (until undo_takes()).
   void take(const model::resource_slice& slice, const flatten::mixin_device_view& device) {
-    const bool first = held_.insert(device_key{slice.driver, slice.pool.name, device.name()}).second;
-    if (!first) return;
+    const device_key key{slice.driver, slice.pool.name, device.name()};
+    if (!held_.insert(key).second) return;
+    taken_devices_.push_back(key);
     for (const auto consumption : device.counter_consumptions())
       for (const auto e : consumption.counters())
         if (const auto left = left_.find({slice.driver, slice.pool.name, consumption.counter_set(), e.name});
-            left != left_.end())
-          left->second -= e.value->approximate_double();
+            left != left_.end()) {
+          const double amount = e.value->approximate_double();
+          left->second -= amount;
+          taken_counters_.emplace_back(&left->second, amount);
+        }
+  }
+
+  // Gives back everything take() handed out: the state is the one it was made with again.
+  void undo_takes() {
+    for (const device_key& key : taken_devices_) held_.erase(key);
+    for (const auto& [left, amount] : taken_counters_) *left += amount;
+    taken_devices_.clear();
+    taken_counters_.clear();
   }
 
  private:
-  struct key_hash {
-    std::size_t operator()(const device_key& k) const noexcept {
-      return alloc::device_ref_hash{}(alloc::device_ref{std::get<0>(k), std::get<1>(k), std::get<2>(k)});
-    }
-  };
-  std::unordered_set<device_key, key_hash> held_;
+  std::unordered_set<device_key, device_key_hash> held_;
   // The names below view now_'s strings, which copies of this state share.
   std::shared_ptr<const occupancy> now_;
   using counter_key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
-  std::map<counter_key, double> left_;      // driver, pool, counter set, counter: what is left
-  std::map<device_key, bool> shared_room_;  // some capacity left
+  struct counter_key_hash {
+    std::size_t operator()(const counter_key& k) const noexcept {
+      const std::hash<std::string_view> h;
+      std::size_t seed = h(std::get<0>(k));
+      for (const std::string_view part : {std::get<1>(k), std::get<2>(k), std::get<3>(k)})
+        seed ^= h(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+      return seed;
+    }
+  };
+  std::unordered_map<counter_key, double, counter_key_hash> left_;  // driver, pool, counter set, counter: what is left
+  std::unordered_map<device_key, bool, device_key_hash> shared_room_;  // some capacity left
   std::vector<const model::device_taint_rule*> rules_;
+  std::vector<device_key> taken_devices_;                  // what take() handed out, for undo_takes()
+  std::vector<std::pair<double*, double>> taken_counters_;  // the counters it took from (unordered_map values stay put)
 };
 
 struct located_device {
@@ -180,13 +205,13 @@ inline class_availability class_figures(std::string name, const std::vector<loca
                                         const free_devices& now, std::optional<std::string_view> by) {
   class_availability out{std::move(name), devices.size(), 0, 0, {}, {}};
   std::vector<std::pair<std::string, std::vector<const located_device*>>> values;  // in order of first device
+  // The class's pools in order of first device, found by (node, driver, pool): a cluster has thousands.
+  std::unordered_map<device_key, std::size_t, device_key_hash> pool_index;
   for (const auto& d : devices) {
-    const std::string node(d.slice->node_name.value_or(model::text{}));
-    auto pool = std::ranges::find_if(out.pools, [&](const pool_availability& p) {
-      return p.driver == d.slice->driver && p.pool == d.slice->pool.name && p.node == node;
-    });
-    if (pool == out.pools.end())
-      pool = out.pools.insert(out.pools.end(), {node, std::string(d.slice->driver), std::string(d.slice->pool.name)});
+    const model::text node = d.slice->node_name.value_or(model::text{});
+    const auto [at, added] = pool_index.try_emplace(device_key{node, d.slice->driver, d.slice->pool.name}, out.pools.size());
+    if (added) out.pools.push_back({std::string(node), std::string(d.slice->driver), std::string(d.slice->pool.name)});
+    pool_availability* pool = &out.pools[at->second];
     ++pool->devices;
     if (now.held({d.slice->driver, d.slice->pool.name, d.view.name()})) {
       ++out.allocated;
@@ -204,14 +229,16 @@ inline class_availability class_figures(std::string name, const std::vector<loca
     if (it == values.end()) it = values.insert(values.end(), {std::move(value), {}});
     it->second.push_back(&d);
   }
+  if (values.empty()) return out;
+  free_devices state = now;  // each value's count starts from the current state: its takes are undone after it
   for (const auto& [value, members] : values) {
-    free_devices state = now;  // each value's count starts from the current state
     partition_availability p{value, members.size(), 0};
     for (const located_device* d : members)
       if (state.can_take(*d->slice, d->view)) {
         state.take(*d->slice, d->view);
         ++p.available;
       }
+    state.undo_takes();
     out.partitions.push_back(std::move(p));
   }
   return out;

@@ -1,0 +1,136 @@
+// What a scenario run reports (claims' outcomes, pods' answers, the claims it made) and how it is run (run_options).
+#pragma once
+
+#include <dra/model/outcome.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/sched/extended_resources.hpp>
+#include <dra/sched/fit_error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace dra::sim {
+
+// A claim made from a ResourceClaimTemplate for a pod whose status names no
+// claim for that entry yet, as Kubernetes' resourceclaim controller would
+// make it: `<pod>-<entry>` in the pod's namespace (without the random suffix
+// Kubernetes adds), the template's spec.spec as its spec, spec.metadata's
+// labels and annotations as its own.
+//
+// Or the claim kube-scheduler makes for a pod's extended resources served through DRA (KEP-5004), when `extended`
+// is set: `<pod>-extended-resources`, its requests and container mappings in `extended` (no entry, no template).
+struct generated_claim {
+  std::size_t pod = 0;             // index into scenario.pods
+  model::text entry;               // the pod's spec.resourceClaims[].name
+  std::size_t claim_template = 0;  // index into scenario.claim_templates
+  model::resource_claim claim;     // its name views `name`; everything else views the scenario (or `extended`)
+  std::shared_ptr<const std::string> name;
+  std::optional<std::size_t> pod_group;  // a PodGroup's claim (`<podgroup>-<entry>`): index into scenario.pod_groups
+  std::shared_ptr<const sched::extended_claim_requests> extended;
+};
+
+// What one outcome is about: a claim of the scenario, a generated claim, or
+// (for a template that does not exist) neither.
+struct outcome_subject {
+  std::optional<std::size_t> claim;      // index into scenario.claims
+  std::optional<std::size_t> generated;  // index into run_report::generated
+  std::optional<std::size_t> pod;        // the pod whose unit of work it was part of
+  std::optional<std::size_t> pod_group;  // the PodGroup whose claim it is (reserved for the group, not the pod)
+};
+
+// What became of a pending pod (one neither bound to a node nor finished): the node it was placed on, or why no node
+// takes it, in kube-scheduler's words.
+struct pod_outcome {
+  std::size_t pod = 0;                         // index into scenario.pods
+  std::optional<std::string> node;             // where it was placed
+  std::string unschedulable;                   // when not placed: "0/3 nodes are available: …", or why it waits
+  bool gated = false;                          // held back by its scheduling gates
+  std::size_t nodes = 0;                       // the nodes it was tried on
+  std::vector<sched::reason_count> reasons;    // when not placed: how many nodes gave each reason
+};
+
+// Borrows from the scenario it was run on (names, allocation results).
+struct run_report {
+  std::vector<model::claim_outcome> outcomes;  // one per pending claim, in processing order
+  std::vector<outcome_subject> subjects;       // what each outcome is about, same order
+  std::vector<pod_outcome> pods;               // one per pending pod, in queue order
+  std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
+  std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
+  std::uint64_t search_steps = 0;
+  // Whose placements these are, for a policy guarded by first fit (alloc::guarded_by_first_fit).
+  enum class answer : std::uint8_t {
+    policy,                       // the policy's own
+    first_fit_after_rejection,    // the policy's up to the queue's first rejection, first fit's after it
+    first_fit,                    // first fit's: both others would have placed less by some count
+  } placements = answer::policy;
+  // Pods placed after the scenario's own (scenario_run::place): pod index scenario.pods.size() + k is added_pods[k].
+  // A deque, so that the pods stay where they are while more are added.
+  std::deque<model::located<model::pod>> added_pods;
+};
+
+// What the dra command says when a guarded policy's own placements are not the ones reported; empty otherwise.
+[[nodiscard]] inline std::string_view answer_note(run_report::answer a) {
+  switch (a) {
+    case run_report::answer::policy:
+      return {};
+    case run_report::answer::first_fit_after_rejection:
+      return "the policy's placements alone would have placed fewer claims or pods in all than first fit's; its "
+             "placements are reported up to the queue's first rejection, first fit's after it";
+    case run_report::answer::first_fit:
+      return "the policy's placements would have placed less than first fit's on this scenario; first fit's are "
+             "reported";
+  }
+  return {};
+}
+
+// What a run placed, for comparing two policies' answers on one scenario: claims allocated (all, and before the
+// queue's first claim that fits nowhere) and pods placed. The queue's order does not depend on the policy, so more
+// claims before the first rejection means the same claims and then some.
+struct placement_counts {
+  std::size_t claims = 0;
+  std::size_t claims_before_first_rejection = 0;
+  std::size_t pods = 0;
+};
+
+// Whether `a` places less than `b` by any of the three counts.
+[[nodiscard]] inline bool places_less(const placement_counts& a, const placement_counts& b) {
+  return a.claims < b.claims || a.claims_before_first_rejection < b.claims_before_first_rejection || a.pods < b.pods;
+}
+
+[[nodiscard]] inline placement_counts count_placements(const run_report& report) {
+  placement_counts counts;
+  bool rejected = false;
+  for (const auto& outcome : report.outcomes) {
+    if (outcome.allocated() != nullptr) {
+      ++counts.claims;
+      if (!rejected) ++counts.claims_before_first_rejection;
+    } else if (std::holds_alternative<model::claim_unschedulable>(outcome.status)) {
+      rejected = true;
+    }
+  }
+  for (const auto& pod : report.pods) counts.pods += pod.node.has_value() ? 1 : 0;
+  return counts;
+}
+
+// The pod a report's pod index names: one of the scenario's, or one placed after them.
+[[nodiscard]] inline const model::pod& pod_at(const model::scenario& s, const run_report& report, std::size_t index) {
+  return index < s.pods.size() ? s.pods[index].object : report.added_pods[index - s.pods.size()].object;
+}
+
+// How a scenario is run, beyond the policy and the features.
+struct run_options {
+  // Threads that try a unit of work's nodes at once: any number gives the same results (the same node wins, with
+  // the same devices and share IDs, as with one). The first nodes a unit needs searched are searched one by one,
+  // so that units that fit where they are first tried (most of them) pay nothing for the threads; the rest are split
+  // among the threads, each node always to the same one (whose allocator keeps what it learnt of the node).
+  unsigned threads = 1;
+};
+
+}  // namespace dra::sim
