@@ -395,7 +395,7 @@ class scenario_run {
       if (!run.left_to_dra.empty()) {
         report_.generated.push_back(extended_claim(pod_index, sched::extended_claim_for(pod, run.left_to_dra)));
         generated_allocation_.emplace_back();
-        attempt.push_back({std::nullopt, report_.generated.size() - 1, {}});
+        attempt.push_back({std::nullopt, report_.generated.size() - 1, {}, std::nullopt});
       }
       const std::size_t before = report_.outcomes.size();
       if (attempt.empty()) {
