@@ -175,6 +175,7 @@ inline int run_allocate(const invocation& call, const dra::model::scenario& s, d
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
+  if (call.score) return run_allocate_with<dra::sched::kube_score>(engine, features, call, s, format, out, err);
   if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, s, format, out, err);
   if (call.policy == "shared_capacity")
     return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, s, format, out, err);

@@ -24,21 +24,21 @@ inline constexpr std::string_view usage_text =
     "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json|scenario|svg]\n"
     "\n"
     "commands:\n"
-    "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity]\n"
+    "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity] [--score kube]\n"
     "           [--output text|json|scenario]  allocate every pending claim (the default command);\n"
     "                                             --output scenario prints the input objects with the\n"
     "                                             allocations written back, in the input's format\n"
     "  explain  [FILE] [CLAIM... | pod/NAME...]   why each claim (all pending ones by default) got its devices or none,\n"
     "                                             or why a pod went to its node or to none:\n"
     "                                             per node and request, the devices left after each check\n"
-    "  capacity [FILE] --pod POD [--max N] [--policy P] [--output text|json|scenario]\n"
+    "  capacity [FILE] --pod POD [--max N] [--policy P] [--score kube] [--output text|json|scenario]\n"
     "                                             how many more copies of POD (namespace/name, or a file with\n"
     "                                             one Pod and its templates) fit after the pending pods, per\n"
     "                                             node, and why the next one does not\n"
     "  capacity [FILE] [--by ATTRIBUTE] [--output text|json|prometheus]\n"
     "                                             devices per class (and partition value), allocated and\n"
     "                                             available; shared devices' capacity; nodes' resources\n"
-    "  occupancy [FILE] [--policy P] [--output text|json|svg]\n"
+    "  occupancy [FILE] [--policy P] [--score kube] [--output text|json|svg]\n"
     "                                             after allocating, what each claim holds of every counter\n"
     "                                             set (memory slices as cells) and shared device\n"
     "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
@@ -51,6 +51,8 @@ inline constexpr std::string_view usage_text =
     "or a file, else the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
     "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
     "--output svg (occupancy only) draws a standalone SVG picture.\n"
+    "--score kube (allocate, capacity --pod, occupancy) puts each pending pod on the node kube-scheduler's\n"
+    "default scoring ranks highest among those that fit it, rather than the first (devices as first_fit).\n"
     "--add-node NODE=K (allocate, capacity, explain; repeatable) adds K copies of node NODE and its\n"
     "ResourceSlices, named NODE-whatif-0...; --drain NODE (repeatable) removes the node: its pods are\n"
     "pending again and its devices' allocations released. Both change only the scenario in memory.\n"
@@ -118,6 +120,11 @@ inline constexpr std::string_view usage_text =
       if (*v != "first_fit" && *v != "sorted" && *v != "shared_capacity")
         return dra::error{"--policy must be first_fit, sorted or shared_capacity, not \"" + *v + "\""};
       parsed.policy = std::move(*v);
+    } else if (flag == "--score") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      if (*v != "kube") return dra::error{"--score must be kube, not \"" + *v + "\""};
+      parsed.score = std::move(*v);
     } else if (flag == "--pod" || flag == "--by" || flag == "--drain") {
       auto v = value();
       if (!v) return std::move(v).error();
@@ -164,6 +171,11 @@ inline constexpr std::string_view usage_text =
     return dra::error{"--output svg is only for the occupancy command"};
   if (parsed.output == output_format::prometheus && (parsed.command != "capacity" || parsed.pod))
     return dra::error{"--output prometheus is only for capacity without --pod"};
+  if (parsed.score && parsed.command != "allocate" && parsed.command != "occupancy" &&
+      !(parsed.command == "capacity" && parsed.pod))
+    return dra::error{"--score is for allocate, occupancy and capacity --pod"};
+  if (parsed.score && parsed.policy && *parsed.policy != "first_fit")
+    return dra::error{"--score kube chooses devices as first_fit does: it does not combine with --policy " + *parsed.policy};
   if ((parsed.pod || parsed.max || parsed.by) && parsed.command != "capacity")
     return dra::error{"--pod, --max and --by are only for the capacity command"};
   if ((!parsed.add_nodes.empty() || !parsed.drain.empty()) && parsed.command != "allocate" &&

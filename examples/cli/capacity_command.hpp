@@ -163,6 +163,7 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
 inline int run_capacity(const invocation& call, const dra::model::scenario& s, dra::json::input_format format,
                         std::ostream& out, std::ostream& err) {
   if (call.pod) {
+    if (call.score) return run_capacity_of_pod<dra::sched::kube_score>(call, s, format, out, err);
     if (call.policy == "sorted") return run_capacity_of_pod<dra::alloc::sorted>(call, s, format, out, err);
     if (call.policy == "shared_capacity")
       return run_capacity_of_pod<dra::alloc::shared_capacity>(call, s, format, out, err);

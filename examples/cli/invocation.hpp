@@ -21,6 +21,7 @@ struct invocation {
   std::optional<std::string> device_class;  // select --class NAME
   std::optional<std::string> features;      // allocate/occupancy --features all|none|A,B
   std::optional<std::string> policy;        // allocate/occupancy/capacity --policy first_fit|sorted|shared_capacity
+  std::optional<std::string> score;         // allocate/occupancy/capacity --score kube
   std::optional<std::string> pod;           // capacity --pod NAMESPACE/NAME or a file with one Pod
   std::optional<std::size_t> max;           // capacity --max N
   std::optional<std::string> by;            // capacity --by ATTRIBUTE

@@ -479,6 +479,7 @@ inline int run_occupancy(const invocation& call, const dra::json::document& doc,
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
+  if (call.score) return run_occupancy_with<dra::sched::kube_score>(engine, features, call, doc, out, err);
   if (call.policy == "sorted") return run_occupancy_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
   if (call.policy == "shared_capacity")
     return run_occupancy_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);

@@ -8,3 +8,4 @@
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
 #include <dra/sched/queue.hpp>
+#include <dra/sched/scoring.hpp>

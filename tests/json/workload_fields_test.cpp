@@ -18,7 +18,9 @@ constexpr const char* node_and_pod = R"([
  "spec": {"nodeSelector": {"gpu": "h100"}, "priority": 100, "schedulingGates": [{"name": "example.com/quota"}],
           "tolerations": [{"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"}],
           "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-             {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a", "b"]}]}]}}},
+             {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a", "b"]}]}]},
+             "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 7, "preference": {
+               "matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["n"]}]}}]}},
           "initContainers": [{"name": "setup", "resources": {"requests": {"cpu": "1"}}},
                              {"name": "proxy", "restartPolicy": "Always", "resources": {"limits": {"memory": "1Gi"}}}],
           "containers": [{"name": "main", "resources": {"requests": {"cpu": "2", "nvidia.com/gpu": "1"}}}],
@@ -51,6 +53,10 @@ TEST(WorkloadFields, NodeAndPodSchedulingFieldsAreRead) {
   EXPECT_EQ(pod.tolerations[0].op, dra::model::toleration_operator::exists);
   ASSERT_TRUE(pod.required_node_affinity);
   EXPECT_EQ(pod.required_node_affinity->terms.at(0).match_expressions.at(0).values.size(), 2u);
+  ASSERT_EQ(pod.preferred_node_affinity.size(), 1u);
+  EXPECT_EQ(pod.preferred_node_affinity[0].weight, 7);
+  ASSERT_EQ(pod.preferred_node_affinity[0].preference.match_fields.size(), 1u);
+  EXPECT_EQ(pod.preferred_node_affinity[0].preference.match_fields[0].op, dra::model::node_selector_operator::not_in);
   ASSERT_EQ(pod.init_containers.size(), 2u);
   EXPECT_FALSE(pod.init_containers[0].sidecar);
   EXPECT_TRUE(pod.init_containers[1].sidecar);
@@ -78,6 +84,10 @@ TEST(WorkloadFields, BadValuesNameTheObjectAndField) {
       R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "spec": {"taints": {"key": "k"}}})");
   ASSERT_FALSE(bad_taints);
   EXPECT_EQ(bad_taints.error().path, "spec.taints");
+  auto bad_weight = dra::json::load(R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d"},
+    "spec": {"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": "heavy"}]}}}})");
+  ASSERT_FALSE(bad_weight);
+  EXPECT_EQ(bad_weight.error().path, "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight");
 }
 
 }  // namespace

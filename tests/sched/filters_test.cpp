@@ -189,7 +189,7 @@ sched::amounts amounts(std::vector<std::pair<std::string_view, std::int64_t>> en
   return out;
 }
 sched::node_usage used(std::vector<std::pair<std::string_view, std::int64_t>> entries, std::int64_t pods = 1) {
-  return {amounts(std::move(entries)), pods};
+  return {amounts(std::move(entries)), {}, pods};
 }
 
 TEST(NodeResourcesFit, EachResourceShortGivesItsOwnReason) {
@@ -280,10 +280,14 @@ TEST(ClusterUsage, CountsBoundUnfinishedPodsWhereTheyRunAndPlacedOnes) {
   pending.node_name.reset();
   const std::vector<const pod*> pods = {&running, &finished, &pending};
   sched::cluster_usage usage(pods);
-  EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2000}}), 1}));
+  // Scoring counts 200Mi for the container that asks no memory.
+  constexpr std::int64_t mi200 = 200 * 1024 * 1024;
+  EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2000}}), {2000, mi200}, 1}));
   EXPECT_EQ(usage.of("b"), sched::node_usage{});
-  usage.place("a", amounts({{"cpu", 500}, {"memory", 1}}));
-  EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2500}, {"memory", 1}}), 2}));
+  pod small = pending;
+  small.containers = {model::container{"c", {{"cpu", *quantity::parse("500m")}, {"memory", *quantity::parse("1")}}, {}, false}};
+  usage.place("a", small);
+  EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2500}, {"memory", 1}}), {2500, mi200 + 1}, 2}));
 }
 
 }  // namespace

@@ -20,32 +20,32 @@ resource_list resources(std::vector<std::pair<std::string_view, std::string_view
   dra::model::sort_by_key(out);
   return out;
 }
-container regular(std::string_view cpu) { return container{"c", resources({{"cpu", cpu}}), {}, false}; }
+container regular_container(std::string_view cpu) { return container{"c", resources({{"cpu", cpu}}), {}, false}; }
 container sidecar(std::string_view cpu) { return container{"s", resources({{"cpu", cpu}}), {}, true}; }
 
 std::int64_t cpu_of(const pod& p) { return amount_of(dra::sched::pod_requests(p), "cpu"); }
 
 TEST(PodRequests, InitContainersRaiseTheSumToTheirPeak) {
   pod p;
-  p.init_containers = {regular("4")};
-  p.containers = {regular("1")};
+  p.init_containers = {regular_container("4")};
+  p.containers = {regular_container("1")};
   EXPECT_EQ(cpu_of(p), 4000);
-  p.init_containers = {regular("2")};
-  p.containers = {regular("2"), regular("3")};
+  p.init_containers = {regular_container("2")};
+  p.containers = {regular_container("2"), regular_container("3")};
   EXPECT_EQ(cpu_of(p), 5000);  // the containers' sum beats the init container
 }
 
 TEST(PodRequests, SidecarsRunBesideTheContainersAndUnderLaterInitContainers) {
   pod p;
   p.init_containers = {sidecar("1")};
-  p.containers = {regular("1")};
+  p.containers = {regular_container("1")};
   EXPECT_EQ(cpu_of(p), 2000);
-  p.init_containers = {regular("5"), sidecar("1"), sidecar("2"), sidecar("3")};
+  p.init_containers = {regular_container("5"), sidecar("1"), sidecar("2"), sidecar("3")};
   EXPECT_EQ(cpu_of(p), 7000);  // max(5, 1 + 1 + 2 + 3)
-  p.init_containers = {regular("5"), sidecar("1"), sidecar("2"), regular("5"), sidecar("3")};
+  p.init_containers = {regular_container("5"), sidecar("1"), sidecar("2"), regular_container("5"), sidecar("3")};
   EXPECT_EQ(cpu_of(p), 8000);  // the second init container runs beside the first two sidecars: 5 + 1 + 2
-  p.init_containers = {sidecar("10"), regular("200")};
-  p.containers = {regular("100")};
+  p.init_containers = {sidecar("10"), regular_container("200")};
+  p.containers = {regular_container("100")};
   EXPECT_EQ(cpu_of(p), 210000);
 }
 
@@ -77,7 +77,7 @@ TEST(PodRequests, PodLevelRequestsReplaceOnlyCpuMemoryAndHugepages) {
 
 TEST(PodRequests, OverheadIsAddedAfterPodLevelRequests) {
   pod p;
-  p.containers = {regular("1")};
+  p.containers = {regular_container("1")};
   p.pod_requests = resources({{"cpu", "2"}});
   p.overhead = resources({{"cpu", "250m"}, {"memory", "120Mi"}});
   const auto requests = dra::sched::pod_requests(p);

@@ -67,6 +67,23 @@ TEST(WorkloadValidation, PodTolerationsRequestsAndGates) {
             }));
 }
 
+TEST(WorkloadValidation, PreferredNodeAffinityTerms) {
+  // Weights 1-100; each preference is a node selector term (its requirements checked as the required ones').
+  EXPECT_EQ(problems_of(R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d"},
+    "spec": {"containers": [{"name": "c"}], "affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+      {"weight": 0, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}},
+      {"weight": 100, "preference": {"matchExpressions": [{"key": "zone", "operator": "In"}]}},
+      {"weight": 101, "preference": {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n"]}]}}]}}}})"),
+            (std::vector<std::string>{
+                "Pod/d/p: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: "
+                "Invalid value: 0: must be in the range 1-100",
+                "Pod/d/p: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].preference."
+                "matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+                "Pod/d/p: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[2].weight: "
+                "Invalid value: 101: must be in the range 1-100",
+            }));
+}
+
 TEST(WorkloadValidation, ARealisticNodeAndPodAreValid) {
   EXPECT_EQ(problems_of(R"([
     {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n", "labels": {"gpu": "h100"}},

@@ -147,9 +147,17 @@ struct shared_capacity {
   }
 };
 
+// Whether a policy tries candidates in upstream's order, as first fit does (opt in with a static
+// `upstream_candidate_order = true`, e.g. a policy that only changes how the runner picks nodes): the allocator then
+// searches exactly as for first fit, with its bounds.
+template <class P>
+inline constexpr bool keeps_upstream_order = std::is_same_v<P, first_fit> || requires {
+  requires P::upstream_candidate_order;
+};
+
 // Whether the allocator computes candidate_facts for a policy: first fit ignores them and pays nothing.
 template <class P>
-inline constexpr bool uses_facts = !std::is_same_v<P, first_fit>;
+inline constexpr bool uses_facts = !keeps_upstream_order<P>;
 
 static_assert(allocation_policy<first_fit>);
 static_assert(allocation_policy<shared_capacity>);

@@ -72,6 +72,13 @@ struct container {
   friend bool operator==(const container&, const container&) = default;
 };
 
+// PreferredSchedulingTerm: a node matching `preference` adds `weight` (1-100) to NodeAffinity's score.
+struct preferred_scheduling_term {
+  std::int32_t weight = 0;
+  node_selector_term preference;
+  friend bool operator==(const preferred_scheduling_term&, const preferred_scheduling_term&) = default;
+};
+
 struct pod {
   object_meta meta;
   std::vector<pod_resource_claim> resource_claims;
@@ -80,6 +87,7 @@ struct pod {
 
   sorted_map<text> node_selector;                         // spec.nodeSelector
   std::optional<model::node_selector> required_node_affinity;  // affinity.nodeAffinity.requiredDuringScheduling…
+  std::vector<preferred_scheduling_term> preferred_node_affinity;  // affinity.nodeAffinity.preferredDuringScheduling…
   std::vector<pod_toleration> tolerations;                 // spec.tolerations
   std::vector<container> init_containers;                  // spec.initContainers, in order
   std::vector<container> containers;                       // spec.containers

@@ -15,12 +15,17 @@
 namespace dra::sched {
 
 struct node_usage {
-  amounts requested;     // the sum of the pods' requests
-  std::int64_t pods = 0;  // how many pods the node runs
+  amounts requested;        // the sum of the pods' requests
+  non_zero_amounts scored;  // the sum of their cpu and memory as scoring counts them (counted_requests)
+  std::int64_t pods = 0;    // how many pods the node runs
   friend bool operator==(const node_usage&, const node_usage&) = default;
 
-  void add(const amounts& pod_requests) {
+  // Adds `pod`, whose requests are `pod_requests` (pod_requests(pod)).
+  void add(const model::pod& pod, const amounts& pod_requests) {
     detail::add_into(requested, pod_requests);
+    const non_zero_amounts counted = counted_requests(pod, pod_requests);
+    scored.cpu = detail::saturating_add(scored.cpu, counted.cpu);
+    scored.memory = detail::saturating_add(scored.memory, counted.memory);
     ++pods;
   }
 };
@@ -31,7 +36,7 @@ class cluster_usage {
   cluster_usage() = default;
   explicit cluster_usage(std::span<const model::pod* const> pods) {
     for (const model::pod* p : pods)
-      if (p->node_name && !p->node_name->empty() && !model::is_terminal(*p)) place(*p->node_name, pod_requests(*p));
+      if (p->node_name && !p->node_name->empty() && !model::is_terminal(*p)) place(*p->node_name, *p);
   }
 
   [[nodiscard]] const node_usage& of(std::string_view node) const {
@@ -39,7 +44,7 @@ class cluster_usage {
     const auto it = usage_.find(node);
     return it != usage_.end() ? it->second : none;
   }
-  void place(std::string_view node, const amounts& pod_requests) { usage_[node].add(pod_requests); }
+  void place(std::string_view node, const model::pod& pod) { usage_[node].add(pod, pod_requests(pod)); }
 
  private:
   std::unordered_map<std::string_view, node_usage> usage_;

@@ -72,11 +72,14 @@ inline void max_into(amounts& into, const amounts& other) {
 }
 
 // A container's requests; a resource with a limit and no request requests its limit (the API server's default).
-inline amounts container_requests(const model::container& c) {
+// `missing` gives amounts for resources the container does not request at all.
+inline amounts container_requests(const model::container& c, const amounts& missing = {}) {
   amounts out;
   for (const auto& [name, q] : c.requests) out.push_back({name, scheduler_units(name, q)});
   for (const auto& [name, q] : c.limits)
     if (model::find(c.requests, name) == nullptr) slot(out, name) = scheduler_units(name, q);
+  for (const auto& [name, value] : missing)
+    if (model::find(out, name) == nullptr) slot(out, name) = value;
   return out;
 }
 
@@ -84,14 +87,15 @@ inline amounts container_requests(const model::container& c) {
 
 // The pod's requests (component-helpers' PodRequests): the regular containers' sum plus the sidecars', raised to
 // what the init phase needs at its peak (each regular init container plus the sidecars started before it), with
-// pod-level requests for cpu, memory and hugepages where set, plus the pod's overhead.
-[[nodiscard]] inline amounts pod_requests(const model::pod& pod) {
+// pod-level requests for cpu, memory and hugepages where set, plus the pod's overhead. `missing` (PodRequests'
+// NonMissingContainerRequests) stands in for what a container does not request.
+[[nodiscard]] inline amounts pod_requests(const model::pod& pod, const amounts& missing = {}) {
   amounts total;
-  for (const auto& c : pod.containers) detail::add_into(total, detail::container_requests(c));
+  for (const auto& c : pod.containers) detail::add_into(total, detail::container_requests(c, missing));
   amounts sidecars;
   amounts init_peak;
   for (const auto& c : pod.init_containers) {
-    const amounts own = detail::container_requests(c);
+    const amounts own = detail::container_requests(c, missing);
     amounts during = own;
     if (c.sidecar) {
       detail::add_into(total, own);
@@ -111,6 +115,42 @@ inline amounts container_requests(const model::container& c) {
     sum = detail::saturating_add(sum, scheduler_units(name, q));
   }
   return total;
+}
+
+// kube-scheduler's stand-ins for a container that requests no cpu or memory, when it scores nodes and counts what
+// their pods take (schedutil.DefaultMilliCPURequest, DefaultMemoryRequest): 100m and 200Mi.
+inline constexpr std::int64_t default_milli_cpu_request = 100;
+inline constexpr std::int64_t default_memory_request = 200 * 1024 * 1024;
+
+// cpu and memory as kube-scheduler's scoring counts them ("non-zero" requests).
+struct non_zero_amounts {
+  std::int64_t cpu = 0;     // thousandths of a core
+  std::int64_t memory = 0;  // bytes
+  friend bool operator==(const non_zero_amounts&, const non_zero_amounts&) = default;
+};
+
+namespace detail {
+inline non_zero_amounts cpu_and_memory(const amounts& requests) {
+  return {amount_of(requests, "cpu"), amount_of(requests, "memory")};
+}
+}  // namespace detail
+
+// What the scorers (NodeResourcesFit, resource_allocation.go) take a pod to request: every container that requests
+// no cpu (memory) counts the default, before pod-level requests and overhead apply.
+[[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod) {
+  static const amounts defaults{{"cpu", default_milli_cpu_request}, {"memory", default_memory_request}};
+  return detail::cpu_and_memory(pod_requests(pod, defaults));
+}
+
+// What a node's pod adds to the node's non-zero requested amounts (framework NodeInfo.NonZeroRequested): as
+// scored_requests, except that a pod with pod-level requests takes the defaults only for a resource that neither
+// its containers nor its pod-level requests name.
+[[nodiscard]] inline non_zero_amounts counted_requests(const model::pod& pod, const amounts& requests) {
+  if (!pod.pod_requests || pod.pod_requests->empty()) return scored_requests(pod);
+  amounts missing;
+  if (model::find(requests, std::string_view("cpu")) == nullptr) missing.push_back({"cpu", default_milli_cpu_request});
+  if (model::find(requests, std::string_view("memory")) == nullptr) missing.push_back({"memory", default_memory_request});
+  return detail::cpu_and_memory(missing.empty() ? requests : pod_requests(pod, missing));
 }
 
 }  // namespace dra::sched

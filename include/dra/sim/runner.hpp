@@ -12,6 +12,7 @@
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
 #include <dra/sched/queue.hpp>
+#include <dra/sched/scoring.hpp>
 #include <dra/sim/detail/gang.hpp>
 #include <dra/sim/detail/extended_claims.hpp>
 #include <dra/sim/detail/first_fit_guard.hpp>
@@ -19,6 +20,7 @@
 #include <dra/sim/detail/node_trials.hpp>
 #include <dra/sim/detail/pod_groups.hpp>
 #include <dra/sim/detail/pod_nodes.hpp>
+#include <dra/sim/detail/scored_nodes.hpp>
 #include <dra/sim/detail/unfit_memo.hpp>
 #include <dra/sim/explain.hpp>
 #include <dra/sim/node_usage.hpp>
@@ -46,6 +48,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class scenario_run {
  public:
   using allocator_type = alloc::basic_allocator<Policy, Engine>;
+  // Whether a pending pod's node is the best scored of those that fit it rather than the first (`--score kube`).
+  static constexpr bool scores_nodes = sched::node_scoring_policy<Policy>;
 
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
                run_options options = {})
@@ -69,6 +73,13 @@ class scenario_run {
     pinned_nodes_.reserve(s.pods.size());
     // Only policies that rank nodes need to know how used each node is.
     if constexpr (alloc::node_ranking_policy<Policy>) usage_.emplace(s, nodes_.nodes);
+    if constexpr (scores_nodes)
+      for (const model::node* n : nodes_.nodes) {
+        node_resources_.push_back(sched::resources_of(*n));
+        nodes_prefer_no_schedule_ = nodes_prefer_no_schedule_ ||
+                                    std::any_of(n->taints.begin(), n->taints.end(),
+                                                [](const model::node_taint& t) { return t.effect == "PreferNoSchedule"; });
+      }
     // Policies that weigh facts weigh them by what the queue still asks for; first fit pays nothing for it.
     if constexpr (alloc::uses_facts<Policy>) {
       gather_demand();
@@ -239,7 +250,7 @@ class scenario_run {
     for (const auto& located : s_.pods) {
       const model::pod& p = located.object;
       if (!p.node_name || p.node_name->empty() || model::is_terminal(p)) continue;
-      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) resources_[it->second].add(sched::pod_requests(p));
+      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) resources_[it->second].add(p, sched::pod_requests(p));
     }
   }
 
@@ -348,6 +359,15 @@ class scenario_run {
                                !allocated.empty() || !dra_backed.empty();
     std::optional<pod_node_filter> filter;
     if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, resources_, std::move(allocated), dra_backed);
+    std::optional<sched::pod_scoring> scoring;
+    if constexpr (scores_nodes) {
+      scoring.emplace(pod, requests);
+      for_each_allocated_claim(pod, [&](const model::resource_claim& claim, const model::allocation_result& allocation) {
+        if (features_.prioritized_list)
+          scoring->allocated_claims_score += sched::prioritized_list_score(claim.spec, allocation);
+      });
+    }
+    const scoped_scoring scored_by(scoring_, scoring ? &*scoring : nullptr);
     // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
     const std::string broken_claim = error ? error->message : std::string();
     const model::node* chosen = nullptr;
@@ -355,15 +375,15 @@ class scenario_run {
     if (!dra_backed.empty() && !error && !pod.extended_resource_claim_status) {
       chosen = place_with_extended_resources(pod_index, unit, *filter, dra_backed);
     } else if (unit.empty() && !error) {
-      // No claims: the first node the filters leave (node order is first fit's tie-break).
-      for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
-        if ((!filter || filter->feasible(i)) && in_gang_scope(i)) chosen = nodes_.nodes[i];
+      chosen = node_without_claims(filter ? &*filter : nullptr);
     } else {
       chosen = run_unit(unit, pod_index, nullptr, std::move(error), filter ? &*filter : nullptr);
     }
     pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
     if (chosen != nullptr) {
-      resources_[node_index_.at(chosen)].add(requests);
+      const std::size_t taken = node_index_.at(chosen);
+      resources_[taken].add(pod, requests);
+      rankings_.changed(taken);
       outcome.node = std::string(chosen->meta.name);
     } else if (!broken_claim.empty()) {
       outcome.unschedulable = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
@@ -399,8 +419,7 @@ class scenario_run {
       }
       const std::size_t before = report_.outcomes.size();
       if (attempt.empty()) {
-        for (std::size_t i = 0; i < nodes_.nodes.size() && chosen == nullptr; ++i)
-          if (filter.feasible(i)) chosen = nodes_.nodes[i];
+        chosen = node_without_claims(&filter);
       } else {
         chosen = run_unit(attempt, pod_index, nullptr, std::nullopt, &filter);
       }
@@ -433,6 +452,33 @@ class scenario_run {
     return chosen;
   }
 
+  // The node for a pod without claims to allocate: the first the filters leave (node order is first fit's tie-break),
+  // or under a scoring policy the best scored of them.
+  const model::node* node_without_claims(pod_node_filter* filter) {
+    if (scoring_ != nullptr && ranked_by_resources_alone(*scoring_->pod, nodes_prefer_no_schedule_, {}, false)) {
+      for (const auto& [score, i] : rankings_.order_for(*scoring_, node_resources_, resources_))
+        if ((filter == nullptr || filter->feasible(i)) && in_gang_scope(i)) return nodes_.nodes[i];
+      return nullptr;
+    }
+    std::optional<scored_nodes> scored;
+    if (scoring_ != nullptr) scored.emplace(*scoring_, nodes_.nodes, node_resources_, resources_);
+    for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
+      if ((filter != nullptr && !filter->feasible(i)) || !in_gang_scope(i)) continue;
+      if (!scored) return nodes_.nodes[i];
+      scored->add(i, 0);
+    }
+    return scored && !scored->empty() ? nodes_.nodes[scored->best()] : nullptr;
+  }
+
+  // Points scoring_ at a pod's scoring while its units run.
+  struct scoped_scoring {
+    const sched::pod_scoring*& slot;
+    scoped_scoring(const sched::pod_scoring*& s, const sched::pod_scoring* value) : slot(s) { slot = value; }
+    scoped_scoring(const scoped_scoring&) = delete;
+    scoped_scoring& operator=(const scoped_scoring&) = delete;
+    ~scoped_scoring() { slot = nullptr; }
+  };
+
   // What one unit of work answered, taken back from the report.
   struct unit_answers {
     std::vector<model::claim_outcome> outcomes;
@@ -457,18 +503,27 @@ class scenario_run {
   // (a claim several pods share): the pod may only go where they are.
   std::vector<const model::node_selector*> allocated_claims_of(const model::pod& pod) const {
     std::vector<const model::node_selector*> out;
-    auto add = [&](const model::allocation_result* allocation) {
-      if (allocation != nullptr && allocation->node_selector) out.push_back(&*allocation->node_selector);
+    for_each_allocated_claim(pod, [&](const model::resource_claim&, const model::allocation_result& allocation) {
+      if (allocation.node_selector) out.push_back(&*allocation.node_selector);
+    });
+    return out;
+  }
+
+  // Calls visit(claim, allocation) for each claim `pod` uses that is allocated already (see allocated_claims_of).
+  template <class Visit>
+  void for_each_allocated_claim(const model::pod& pod, Visit visit) const {
+    auto scenario_claim = [&](std::size_t c) {
+      if (const model::allocation_result* allocation = allocation_of(c)) visit(s_.claims[c].object, *allocation);
     };
-    for (std::size_t c : claims_named_by(pod)) add(allocation_of(c));
+    for (std::size_t c : claims_named_by(pod)) scenario_claim(c);
     for (const auto& ref : pod.resource_claims)
       if (const model::pod_resource_claim* entry = group_entry(pod, ref)) {
         const group_claim found = find_group_claim(*groups_->of(pod).group, pod, *entry);
-        if (found.claim) add(allocation_of(*found.claim));
+        if (found.claim) scenario_claim(*found.claim);
         if (found.generated && generated_allocation_[*found.generated])
-          add(&report_.outcomes[*generated_allocation_[*found.generated]].allocated()->allocation);
+          visit(report_.generated[*found.generated].claim,
+                report_.outcomes[*generated_allocation_[*found.generated]].allocated()->allocation);
       }
-    return out;
   }
 
   // A scenario claim's allocation: in the input, or made by this run; nullptr when it has none yet.
@@ -611,6 +666,16 @@ class scenario_run {
     std::vector<const model::resource_claim*> claims;
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
+    const std::size_t shape = unfit_.shape_of(claims);
+    // A scoring policy whose normalised scores come out alike: the first node that fits in the resource scores' order
+    // (found below), or, when none does, the node-order run answers as first fit does.
+    bool resource_ranked = false;
+    if constexpr (scores_nodes)
+      if (scoring_ != nullptr && only == nullptr && !failure &&
+          ranked_by_resources_alone(*scoring_->pod, nodes_prefer_no_schedule_, claims, features_.prioritized_list)) {
+        resource_ranked = true;
+        if (const auto best = first_fit_by_resource_score(claims, shape, filter)) only = nodes_.nodes[*best];
+      }
     std::vector<const model::node*> ordered;  // the candidates when they are not the node list itself
     if (only != nullptr)
       ordered.push_back(only);
@@ -625,12 +690,16 @@ class scenario_run {
     const model::node* chosen = nullptr;
     std::vector<model::allocation_result> results;
     std::pair<double, double> chosen_cost;  // counters stranded, placements lost
-    const std::size_t shape = unfit_.shape_of(claims);
     // What the first node of each outcome class (alloc::basic_allocator::outcome_class) found: whether its pools
     // were invalid when nothing fit, nullopt when it fit. Another node of the class finds the same: it cannot fit
     // at a lower cost than the first, which ties go to, and it does not fit when the first does not.
     std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit;
     node_trials trials(*this, candidates, claims, shape, filter);
+    // A scoring policy tries a pending pod's unit on every node and takes the best scored where it fits (below).
+    std::optional<scored_nodes> scored;
+    if (scoring_ != nullptr && only == nullptr && !resource_ranked)
+      scored.emplace(*scoring_, nodes_.nodes, node_resources_, resources_);
+    std::unordered_map<std::uint32_t, std::int64_t> class_score;  // a fitting outcome class's DynamicResources score
     // A node known not to fit the claims is passed over before its filters run (most nodes a long queue meets are
     // full); its invalid pools count only where the pod may run.
     auto skipped_invalid = [&](std::size_t index) {
@@ -659,6 +728,16 @@ class scenario_run {
       if (filter != nullptr && (!index || !filter->feasible(*index))) continue;
       // A node-ranking policy compares every node's fit: one found for a like unit holds while nothing it depends on
       // changed (a unit commits to one node; the others keep their answers).
+      if ((scored || resource_ranked) && index)
+        if (const auto* known = unfit_.fit_on(shape, *index, demand_.epoch())) {
+          if (!scored) {  // the node found first in the resource scores' order
+            chosen = node;
+            results = known->results;
+            break;
+          }
+          scored->add(*index, unit_score(claims, known->results));
+          continue;
+        }
       if constexpr (alloc::node_ranking_policy<Policy>)
         if (const auto* known = index ? unfit_.fit_on(shape, *index, demand_.epoch()) : nullptr) {
           if (chosen == nullptr || known->cost < chosen_cost) {
@@ -675,6 +754,8 @@ class scenario_run {
       if (classified) outcome_class = trials.class_of(position);
       if (outcome_class)
         if (const auto first = class_unfit.find(*outcome_class); first != class_unfit.end()) {
+          // A node like one that fit fits alike (its devices are searched if it is the one taken).
+          if (!first->second && scored && index) scored->add(*index, class_score.at(*outcome_class));
           if (!first->second) continue;
           if (index) unfit_.remember_unfit(shape, *index, *first->second);
           invalid_pools = invalid_pools || *first->second;
@@ -693,7 +774,7 @@ class scenario_run {
         invalid_pools = true;
         continue;
       }
-      if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || !outcome->fit())) {
+      if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || scored || !outcome->fit())) {
         if (!classified) outcome_class = trials.class_of(position);
         if (outcome_class)
           class_unfit.emplace(*outcome_class,
@@ -705,6 +786,13 @@ class scenario_run {
         // A node-ranking policy takes the fitting node whose devices strand the fewest counters, then cost
         // the fewest placements (ties: the earlier in its ranking); first fit takes the first node that fits.
         const std::pair cost{fit->counters_stranded, fit->placements_lost};
+        if (scored && index) {
+          const std::int64_t score = unit_score(claims, fit->results);
+          if (outcome_class) class_score.emplace(*outcome_class, score);
+          unfit_.remember_fit(shape, *index, demand_.epoch(), {std::move(fit->results), cost});
+          scored->add(*index, score);
+          continue;
+        }
         if constexpr (alloc::node_ranking_policy<Policy>)
           if (index) unfit_.remember_fit(shape, *index, demand_.epoch(), {fit->results, cost});
         if (chosen != nullptr && !(cost < chosen_cost)) continue;
@@ -717,6 +805,11 @@ class scenario_run {
       const bool node_invalid = std::holds_alternative<alloc::invalid_pools>(outcome->result);
       if (index) unfit_.remember_unfit(shape, *index, node_invalid);
       invalid_pools = invalid_pools || node_invalid;
+    }
+    if (scored && !scored->empty() && !failure) {
+      const std::size_t best = scored->best();
+      chosen = nodes_.nodes[best];
+      results = devices_on(best, claims, shape);
     }
     if (chosen != nullptr) number_shares(results);
     // The nodes that passed the pod's filters: the ones its claims are explained over when none took them.
@@ -758,6 +851,44 @@ class scenario_run {
       report_.subjects.push_back({m.claim, m.generated, pod, m.group});
     }
     return chosen;
+  }
+
+  // The first node in the order of the resource scores (resource_rankings) where the unit fits, remembering what it
+  // found; nullopt when none fits or a search failed.
+  std::optional<std::size_t> first_fit_by_resource_score(std::span<const model::resource_claim* const> claims,
+                                                          std::size_t shape, pod_node_filter* filter) {
+    for (const auto& [score, i] : rankings_.order_for(*scoring_, node_resources_, resources_)) {
+      if (!in_gang_scope(i) || unfit_.known_unfit(shape, i) || (filter != nullptr && !filter->feasible(i))) continue;
+      if (unfit_.fit_on(shape, i, demand_.epoch()) != nullptr) return i;
+      auto outcome = owner(*nodes_.nodes[i]).allocate(*nodes_.nodes[i], claims);
+      if (!outcome) return std::nullopt;
+      report_.search_steps += outcome->search_steps;
+      if (auto* fit = outcome->fit()) {
+        unfit_.remember_fit(shape, i, demand_.epoch(),
+                            {std::move(fit->results), {fit->counters_stranded, fit->placements_lost}});
+        return i;
+      }
+      // As in run_unit: a node ruled out by a request for all devices of its pool keeps its own message.
+      if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty())
+        continue;
+      unfit_.remember_unfit(shape, i, std::holds_alternative<alloc::invalid_pools>(outcome->result));
+    }
+    return std::nullopt;
+  }
+
+  // DynamicResources' score of a unit's devices on a node (it scores only with the DRAPrioritizedList feature).
+  std::int64_t unit_score(std::span<const model::resource_claim* const> claims,
+                          std::span<const model::allocation_result> results) const {
+    return features_.prioritized_list ? prioritized_list_score(claims, results) : 0;
+  }
+
+  // The devices a unit known to fit on node i of the list gets there: as found before, unless forgotten since.
+  std::vector<model::allocation_result> devices_on(std::size_t i, std::span<const model::resource_claim* const> claims,
+                                                   std::size_t shape) {
+    if (const auto* known = unfit_.fit_on(shape, i, demand_.epoch())) return known->results;
+    auto outcome = owner(*nodes_.nodes[i]).allocate(*nodes_.nodes[i], claims);
+    assert(outcome && outcome->fit() != nullptr);
+    return std::move(outcome->fit()->results);
   }
 
   // Whether a fit at `cost` ends a unit's search: at no cost, or once a policy that ranks only for a while stopped.
@@ -822,7 +953,7 @@ class scenario_run {
     if constexpr (alloc::node_ranking_policy<Policy>)
       return fit->counters_stranded == 0.0 && fit->placements_lost == 0.0;
     else
-      return true;
+      return !scores_nodes;  // a scoring policy compares every node that fits
   }
 
   // The outcome class and the outcome of each candidate node of one unit of work, asked of the allocator that owns
@@ -856,7 +987,7 @@ class scenario_run {
       for (std::size_t p = first; p < candidates_.size(); ++p) {
         const auto indexed = run_.node_index_.find(candidates_[p]);
         if (indexed != run_.node_index_.end() && run_.unfit_.known_unfit(shape_, indexed->second)) continue;
-        if constexpr (alloc::node_ranking_policy<Policy>)
+        if constexpr (alloc::node_ranking_policy<Policy> || scores_nodes)
           if (indexed != run_.node_index_.end() &&
               run_.unfit_.fit_on(shape_, indexed->second, run_.demand_.epoch()) != nullptr)
             continue;
@@ -948,6 +1079,10 @@ class scenario_run {
   std::vector<std::optional<std::size_t>> run_allocation_;  // per scenario claim: its outcome, once this run allocated it
   std::vector<std::optional<std::size_t>> generated_allocation_;  // per generated claim: its outcome, once allocated
   const gang_scope* gang_scope_ = nullptr;  // while a gang's trial runs: the nodes it may use
+  const sched::pod_scoring* scoring_ = nullptr;  // while a pending pod's units run under a scoring policy: its scoring
+  std::vector<sched::node_resources> node_resources_;  // per node of the list, under a scoring policy
+  bool nodes_prefer_no_schedule_ = false;  // some node has a PreferNoSchedule taint (scoring policies only)
+  resource_rankings rankings_;  // the nodes by resource scores, per kind of pod (scoring policies only)
   std::optional<pod_group_index> groups_;  // the scenario's PodGroups and their pods (set when the run starts)
   // Per PodGroup: the claims made from its template entries (entry name, index into report_.generated).
   std::vector<std::vector<std::pair<model::text, std::size_t>>> group_generated_;

@@ -137,6 +137,14 @@ inline void check_field_requirement(reporter& r, const field_path& path, const m
     r.add(child(path, "values"), required("must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
 }
 
+// corevalidation.ValidateNodeSelectorTerm.
+inline void check_node_selector_term(reporter& r, const field_path& path, const model::node_selector_term& term) {
+  for (std::size_t i = 0; i < term.match_expressions.size(); ++i)
+    check_label_requirement(r, index(child(path, "matchExpressions"), i), term.match_expressions[i]);
+  for (std::size_t i = 0; i < term.match_fields.size(); ++i)
+    check_field_requirement(r, index(child(path, "matchFields"), i), term.match_fields[i]);
+}
+
 // corevalidation.ValidateNodeSelector; `single_term` adds the DRA rule that a
 // slice or device selector has exactly one term.
 inline void check_node_selector(reporter& r, const field_path& path, const model::node_selector& selector,
@@ -145,15 +153,7 @@ inline void check_node_selector(reporter& r, const field_path& path, const model
   if (selector.terms.empty()) r.add(terms, required("must have at least one node selector term"));
   if (single_term && selector.terms.size() > 1)
     r.add(terms, invalid(std::to_string(selector.terms.size()) + " terms", "must have exactly one node selector term"));
-  for (std::size_t t = 0; t < selector.terms.size(); ++t) {
-    const field_path term = index(terms, t);
-    const auto& expressions = selector.terms[t].match_expressions;
-    const auto& fields = selector.terms[t].match_fields;
-    for (std::size_t i = 0; i < expressions.size(); ++i)
-      check_label_requirement(r, index(child(term, "matchExpressions"), i), expressions[i]);
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      check_field_requirement(r, index(child(term, "matchFields"), i), fields[i]);
-  }
+  for (std::size_t t = 0; t < selector.terms.size(); ++t) check_node_selector_term(r, index(terms, t), selector.terms[t]);
 }
 
 // DeviceToleration (claims and allocation results). An unknown operator is

@@ -112,6 +112,13 @@ inline void validate_pod(const model::pod& pod, error_list& errors, std::string 
   if (pod.required_node_affinity)
     detail::check_node_selector(r, "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution",
                                 *pod.required_node_affinity, /*single_term=*/false);
+  for (std::size_t i = 0; i < pod.preferred_node_affinity.size(); ++i) {
+    const detail::field_path term = detail::index("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution", i);
+    const model::preferred_scheduling_term& preferred = pod.preferred_node_affinity[i];
+    if (preferred.weight < 1 || preferred.weight > 100)
+      r.add(detail::child(term, "weight"), detail::invalid_number(preferred.weight, "must be in the range 1-100"));
+    detail::check_node_selector_term(r, detail::child(term, "preference"), preferred.preference);
+  }
   for (std::size_t i = 0; i < pod.tolerations.size(); ++i)
     detail::check_pod_toleration(r, detail::index("spec.tolerations", i), pod.tolerations[i]);
   for (std::size_t i = 0; i < pod.init_containers.size(); ++i)

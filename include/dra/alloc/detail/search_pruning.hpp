@@ -249,7 +249,7 @@ std::size_t basic_allocator<Policy, Engine>::search::first_live(request_data& rd
   // Only first_fit's order is the same in every search, and admin access may take devices the ledger holds. The
   // capacity this search gives out only adds to what the ledger gave out, unless some request asked for a negative
   // amount.
-  if (!std::is_same_v<Policy, first_fit> || rd.admin_access || negative_amounts_) return 0;
+  if (!keeps_upstream_order<Policy> || rd.admin_access || negative_amounts_) return 0;
   auto& first = *rd.first_live;
   while (first < candidates_.size()) {
     const candidate& c = candidates_[first];
@@ -271,7 +271,7 @@ const std::vector<std::uint32_t>* basic_allocator<Policy, Engine>::search::with_
   // order is the candidates' own) may then visit only the candidates with the value, in order. Selectors not yet
   // known are evaluated first, once per selection (their verdicts are kept); if one has an error, the full loop
   // meets it where upstream does.
-  if (!std::is_same_v<Policy, first_fit> || claim_derives_[ci]) return nullptr;
+  if (!keeps_upstream_order<Policy> || claim_derives_[ci]) return nullptr;
   auto every_selector_known = [&] {
     using coverage = typename node_pools::selection::coverage;
     if (rd.selection->evaluated == coverage::partly) {

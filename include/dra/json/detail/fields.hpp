@@ -62,15 +62,16 @@ class field_reader {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
       if (!is(name, "nodeSelectorTerms")) return r_.unknown();
-      return r_.each_element(value, [&](od::value& term_value) -> dra::status {
-        model::node_selector_term& term = out.terms.emplace_back();
-        return r_.each_field(term_value, [&](std::string_view term_field, od::value& requirements) -> dra::status {
-          auto in = r_.field(term_field);
-          if (is(term_field, "matchExpressions")) return requirement_list(requirements, term.match_expressions);
-          if (is(term_field, "matchFields")) return requirement_list(requirements, term.match_fields);
-          return r_.unknown();
-        });
-      });
+      return r_.each_element(value, [&](od::value& term) { return node_selector_term(term, out.terms.emplace_back()); });
+    });
+  }
+
+  dra::status node_selector_term(od::value& v, model::node_selector_term& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& requirements) -> dra::status {
+      auto in = r_.field(name);
+      if (is(name, "matchExpressions")) return requirement_list(requirements, out.match_expressions);
+      if (is(name, "matchFields")) return requirement_list(requirements, out.match_fields);
+      return r_.unknown();
     });
   }
 

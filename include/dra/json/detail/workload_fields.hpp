@@ -225,17 +225,37 @@ class workload_reader : public field_reader {
     });
   }
 
-  // affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution; preferred terms and pod (anti-)affinity
-  // are not read (docs/scheduling.md).
+  // affinity.nodeAffinity: its required selector and its preferred terms; pod (anti-)affinity is not read
+  // (docs/scheduling.md).
   dra::status affinity(od::value& v, model::pod& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
       if (!is(name, "nodeAffinity")) return {};
       return r_.each_field(value, [&](std::string_view field, od::value& fv) -> dra::status {
         auto in = r_.field(field);
-        if (!is(field, "requiredDuringSchedulingIgnoredDuringExecution") || reader::is_null(fv)) return {};
-        return node_selector(fv, out.required_node_affinity.emplace());
+        if (reader::is_null(fv)) return {};
+        if (is(field, "requiredDuringSchedulingIgnoredDuringExecution"))
+          return node_selector(fv, out.required_node_affinity.emplace());
+        if (is(field, "preferredDuringSchedulingIgnoredDuringExecution"))
+          return r_.each_element(fv, [&](od::value& t) { return preferred_term(t, out.preferred_node_affinity.emplace_back()); });
+        return {};
       });
+    });
+  }
+
+  dra::status preferred_term(od::value& v, model::preferred_scheduling_term& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "weight")) {
+        auto weight = r_.integer(value);
+        if (!weight) return std::move(weight).error();
+        if (*weight < std::numeric_limits<std::int32_t>::min() || *weight > std::numeric_limits<std::int32_t>::max())
+          return r_.fail("is out of the range of a 32-bit integer");
+        out.weight = static_cast<std::int32_t>(*weight);
+        return {};
+      }
+      if (is(name, "preference")) return node_selector_term(value, out.preference);
+      return {};
     });
   }
 

@@ -54,6 +54,7 @@ struct run_snapshot {
       changes = run.state_.changes_seen();
     }
     run.resources_ = resources;
+    run.rankings_.changed_all();
     run.usage_ = usage;
     run.report_.outcomes.resize(outcomes);
     run.report_.subjects.resize(outcomes);

@@ -1,0 +1,143 @@
+// The nodes where a pending pod fits, gathered under `--score kube` (sched::kube_score) so that the runner takes the
+// one kube-scheduler's default scoring ranks highest rather than the first.
+#pragma once
+
+#include <dra/model/outcome.hpp>
+#include <dra/model/resource_claim.hpp>
+#include <dra/model/workload.hpp>
+#include <dra/sched/node_usage.hpp>
+#include <dra/sched/scoring.hpp>
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <span>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace dra::sim::detail {
+
+// DynamicResources' score of a unit's allocations on one node: each claim's, summed.
+[[nodiscard]] inline std::int64_t prioritized_list_score(std::span<const model::resource_claim* const> claims,
+                                                         std::span<const model::allocation_result> results) {
+  std::int64_t score = 0;
+  for (std::size_t i = 0; i < claims.size() && i < results.size(); ++i)
+    score += sched::prioritized_list_score(claims[i]->spec, results[i]);
+  return score;
+}
+
+// The feasible nodes of one pod, each with DynamicResources' score of the devices it would get there.
+class scored_nodes {
+ public:
+  scored_nodes(const sched::pod_scoring& pod, std::span<const model::node* const> nodes,
+               std::span<const sched::node_resources> resources, std::span<const sched::node_usage> usage)
+      : pod_(pod), nodes_(nodes), resources_(resources), usage_(usage) {}
+
+  // Node i of the list fits the pod; its claims' devices there score `prioritized_list`.
+  void add(std::size_t i, std::int64_t prioritized_list) {
+    sched::raw_node_score raw = pod_.score(*nodes_[i], resources_[i], usage_[i]);
+    raw.prioritized_list += prioritized_list;
+    raw_.push_back(raw);
+    indices_.push_back(i);
+  }
+
+  [[nodiscard]] bool empty() const noexcept { return indices_.empty(); }
+
+  // The node kube-scheduler's scoring takes among those added (ties: the first added). Not empty.
+  [[nodiscard]] std::size_t best() const {
+    assert(!empty());
+    return indices_[sched::best_scored(raw_)];
+  }
+
+ private:
+  const sched::pod_scoring& pod_;
+  std::span<const model::node* const> nodes_;
+  std::span<const sched::node_resources> resources_;
+  std::span<const sched::node_usage> usage_;
+  std::vector<sched::raw_node_score> raw_;
+  std::vector<std::size_t> indices_;
+};
+
+// Whether the scores kube-scheduler normalises over the feasible nodes (TaintToleration, NodeAffinity,
+// DynamicResources) come out alike on every node for this pod and unit: then the node it takes is the first that fits
+// in the order of NodeResourcesFit + BalancedAllocation alone, whichever nodes turn out not to fit.
+[[nodiscard]] inline bool ranked_by_resources_alone(const model::pod& pod, bool nodes_prefer_no_schedule,
+                                                    std::span<const model::resource_claim* const> claims,
+                                                    bool prioritized_list) {
+  const bool prefers = std::any_of(pod.preferred_node_affinity.begin(), pod.preferred_node_affinity.end(),
+                                   [](const model::preferred_scheduling_term& t) { return t.weight != 0; });
+  if (prefers || nodes_prefer_no_schedule) return false;
+  if (!prioritized_list) return true;
+  return std::none_of(claims.begin(), claims.end(), [](const model::resource_claim* c) {
+    return std::any_of(c->spec.requests.begin(), c->spec.requests.end(),
+                       [](const model::device_request& r) { return !r.first_available.empty(); });
+  });
+}
+
+// The nodes in the order of their NodeResourcesFit + BalancedAllocation scores for pods that ask alike (highest first,
+// ties in node order), one ordering per kind of pod, each brought up to date from a log of the nodes whose pods
+// changed: a pod placed changes one node's scores, not the order of the others.
+class resource_rankings {
+ public:
+  // Node i's pods changed.
+  void changed(std::size_t i) { log_.push_back(i); }
+  // Every node's pods may have changed (a gang's trial was taken back).
+  void changed_all() { rankings_.clear(); }
+
+  // Node indices by descending score for `pod`'s kind, ties by index (as std::pair<-score, index> orders them); node i
+  // has `resources[i]` and its pods take `usage[i]`.
+  const std::set<std::pair<std::int64_t, std::size_t>>& order_for(const sched::pod_scoring& pod,
+                                                                  std::span<const sched::node_resources> resources,
+                                                                  std::span<const sched::node_usage> usage) {
+    const key k{pod.scored.cpu, pod.scored.memory, pod.requested.cpu, pod.requested.memory, pod.balanced};
+    auto [it, fresh] = rankings_.try_emplace(k);
+    ranking& r = it->second;
+    if (fresh) {
+      if (rankings_.size() > max_rankings) {  // a queue of ever-new kinds of pods: start over
+        rankings_.clear();
+        return order_for(pod, resources, usage);
+      }
+      r.score.resize(resources.size());
+      for (std::size_t i = 0; i < resources.size(); ++i) {
+        r.score[i] = score(pod, resources[i], usage[i]);
+        r.order.emplace(-r.score[i], i);
+      }
+      r.seen = log_.size();
+      return r.order;
+    }
+    for (; r.seen < log_.size(); ++r.seen) {
+      const std::size_t i = log_[r.seen];
+      r.order.erase({-r.score[i], i});
+      r.score[i] = score(pod, resources[i], usage[i]);
+      r.order.emplace(-r.score[i], i);
+    }
+    return r.order;
+  }
+
+ private:
+  using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool>;
+  struct ranking {
+    std::vector<std::int64_t> score;                      // per node
+    std::set<std::pair<std::int64_t, std::size_t>> order;  // (-score, node)
+    std::size_t seen = 0;                                 // how much of log_ the scores reflect
+  };
+  static constexpr std::size_t max_rankings = 64;
+
+  [[nodiscard]] static std::int64_t score(const sched::pod_scoring& pod, const sched::node_resources& resources,
+                                          const sched::node_usage& used) {
+    const sched::score_weights weights;
+    std::int64_t total = weights.resources_fit * sched::least_allocated(resources, used.scored, pod.scored);
+    if (pod.balanced)
+      total += weights.balanced_allocation * sched::balanced_allocation(resources, used.requested, pod.requested);
+    return total;
+  }
+
+  std::vector<std::size_t> log_;
+  std::map<key, ranking> rankings_;
+};
+
+}  // namespace dra::sim::detail

@@ -1,0 +1,214 @@
+// `--score kube` (sched::kube_score): among the nodes where a pending pod fits, the runner takes the one
+// kube-scheduler's default scoring ranks highest; first fit takes the first. Answers worked out by hand.
+#include "../support/source_dir.hpp"
+
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sched/scoring.hpp>
+#include <dra/json/emit.hpp>
+#include <dra/sim/runner.hpp>
+
+#include <gtest/gtest.h>
+
+#include "random_cluster.hpp"
+
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace dra;
+
+const cel::selector_engine score_engine;
+
+// Each pending pod's node ("-" for none), in queue order.
+template <class Policy>
+std::vector<std::string> nodes_under(const std::string& text, alloc::features features = alloc::features::all()) {
+  auto doc = json::load(text);
+  EXPECT_TRUE(doc) << doc.error().to_string();
+  if (!doc) return {};
+  const sim::run_report report = sim::run_scenario(doc->scenario(), score_engine, features, Policy{});
+  std::vector<std::string> out;
+  for (const auto& p : report.pods) out.push_back(p.node.value_or("-"));
+  return out;
+}
+
+std::string score_node(const std::string& name, const std::string& extra = "") {
+  return R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + name + R"(", "labels": {"zone": ")" + name +
+         R"("}}, "spec": {)" + extra + R"(}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})" + "\n";
+}
+
+std::string score_pod(const std::string& name, const std::string& spec) {
+  return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + name + R"(", "namespace": "default"},
+             "spec": {)" + spec + "}}\n";
+}
+
+const std::string one_cpu_pod = R"("containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}])";
+
+TEST(KubeScore, LeastAllocatedSpreadsPodsWhereFirstFitStacksThem) {
+  // Equal nodes tie (node order); then the emptier node scores higher: 81 against 62 for the second pod.
+  const std::string text = score_node("a") + score_node("b") + score_pod("p1", one_cpu_pod) + score_pod("p2", one_cpu_pod) + score_pod("p3", one_cpu_pod) +
+                           score_pod("p4", one_cpu_pod);
+  EXPECT_EQ(nodes_under<alloc::first_fit>(text), (std::vector<std::string>{"a", "a", "a", "a"}));
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), (std::vector<std::string>{"a", "b", "a", "b"}));
+}
+
+TEST(KubeScore, BoundPodsMakeTheirNodeScoreLower) {
+  const std::string bound = R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "running", "namespace": "default"},
+     "spec": {"nodeName": "a", "containers": [{"name": "c", "resources": {"requests": {"cpu": "3"}}}]}})";
+  const std::string text = score_node("a") + score_node("b") + bound + "\n" + score_pod("p", one_cpu_pod);
+  EXPECT_EQ(nodes_under<alloc::first_fit>(text), std::vector<std::string>{"a"});
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
+}
+
+TEST(KubeScore, APreferNoScheduleTaintSteersPodsAwayUnlessTolerated) {
+  const std::string taint = R"("taints": [{"key": "spot", "value": "true", "effect": "PreferNoSchedule"}])";
+  const std::string tolerating =
+      R"("tolerations": [{"key": "spot", "operator": "Exists", "effect": "PreferNoSchedule"}], "containers": [{"name": "c"}])";
+  const std::string text = score_node("a", taint) + score_node("b") + score_pod("plain", R"("containers": [{"name": "c"}])");
+  EXPECT_EQ(nodes_under<alloc::first_fit>(text), std::vector<std::string>{"a"});  // the taint filters nothing
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
+  EXPECT_EQ(nodes_under<sched::kube_score>(score_node("a", taint) + score_node("b") + score_pod("tolerant", tolerating)),
+            std::vector<std::string>{"a"});
+}
+
+TEST(KubeScore, PreferredNodeAffinityWinsOverEmptierNodes) {
+  // b is preferred (NodeAffinity 2 × 100) though a bound pod fills half of it (NodeResourcesFit loses 25).
+  const std::string bound = R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "running", "namespace": "default"},
+     "spec": {"nodeName": "b", "containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}})";
+  const std::string prefers_b = R"("affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+      {"weight": 10, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}}]}},)" +
+                                one_cpu_pod;
+  const std::string text = score_node("a") + score_node("b") + bound + "\n" + score_pod("p", prefers_b);
+  EXPECT_EQ(nodes_under<alloc::first_fit>(text), std::vector<std::string>{"a"});
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
+}
+
+// Node a publishes a small GPU, node b a large one; the claims prefer large (firstAvailable), then small.
+const std::string prioritized_gpus = R"(
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "a-gpus"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "a", "pool": {"name": "a", "resourceSliceCount": 1},
+          "devices": [{"name": "gpu-0", "attributes": {"size": {"string": "small"}}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "b-gpus"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "b", "pool": {"name": "b", "resourceSliceCount": 1},
+          "devices": [{"name": "gpu-0", "attributes": {"size": {"string": "large"}}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "gpu", "namespace": "default"},
+ "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "firstAvailable": [
+   {"name": "large", "deviceClassName": "gpu", "selectors": [{"cel": {"expression": "device.attributes['gpu.example.com'].size == 'large'"}}]},
+   {"name": "small", "deviceClassName": "gpu"}]}]}}}}
+)";
+const std::string prioritized_pod = R"("resourceClaims": [{"name": "g", "resourceClaimTemplateName": "gpu"}], "containers": [{"name": "c"}])";
+
+TEST(KubeScore, DynamicResourcesPrefersNodesWhereTheFirstAlternativeFits) {
+  // On a the claim gets its second choice (score 7, normalised 87), on b its first (8, 100): b. The second pod finds
+  // b's GPU taken and goes to a.
+  const std::string text = score_node("a") + score_node("b") + prioritized_gpus + score_pod("p1", prioritized_pod) + score_pod("p2", prioritized_pod);
+  EXPECT_EQ(nodes_under<alloc::first_fit>(text), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), (std::vector<std::string>{"b", "a"}));
+}
+
+TEST(KubeScore, AlikeNodesAreScoredWithoutSearchingEachAndGetTheirOwnDevices) {
+  // Three nodes with two GPUs each (one outcome class); a is half full of cpu. p1 ties b and c (b), p2 takes c, p3
+  // ties b and c again (b), whose second GPU it gets.
+  std::string text = score_node("a") + score_node("b") + score_node("c") + R"(
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "gpu", "namespace": "default"},
+ "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "running", "namespace": "default"},
+ "spec": {"nodeName": "a", "containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "4Gi"}}}]}}
+)";
+  for (const char* n : {"a", "b", "c"})
+    text += R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" + std::string(n) +
+            R"("}, "spec": {"driver": "gpu.example.com", "nodeName": ")" + n + R"(", "pool": {"name": ")" + n +
+            R"(", "resourceSliceCount": 1}, "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}})" + "\n";
+  const std::string spec = R"("resourceClaims": [{"name": "g", "resourceClaimTemplateName": "gpu"}],
+      "containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}])";
+  text += score_pod("p1", spec) + score_pod("p2", spec) + score_pod("p3", spec);
+  EXPECT_EQ(nodes_under<alloc::first_fit>(text), (std::vector<std::string>{"a", "a", "b"}));
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), (std::vector<std::string>{"b", "c", "b"}));
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc);
+  const auto report = sim::run_scenario(doc->scenario(), score_engine, alloc::features::all(), sched::kube_score{});
+  std::vector<std::string> devices;
+  for (const auto& o : report.outcomes) {
+    ASSERT_NE(o.allocated(), nullptr);
+    for (const auto& d : o.allocated()->allocation.results) devices.push_back(std::string(d.pool) + "/" + std::string(d.device));
+  }
+  EXPECT_EQ(devices, (std::vector<std::string>{"b/gpu-0", "c/gpu-0", "b/gpu-1"}));
+}
+
+TEST(KubeScore, ConstrainedPodsGetFirstFitsAnswersAndMessages) {
+  // Where one node at most takes each pod, scoring changes nothing: nodes, claims and the 0/N texts are first fit's.
+  auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/placement.yaml");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto first = sim::run_scenario(doc->scenario(), score_engine);
+  const auto scored = sim::run_scenario(doc->scenario(), score_engine, alloc::features::all(), sched::kube_score{});
+  ASSERT_EQ(first.pods.size(), scored.pods.size());
+  for (std::size_t i = 0; i < first.pods.size(); ++i) {
+    EXPECT_EQ(first.pods[i].node, scored.pods[i].node) << i;
+    EXPECT_EQ(first.pods[i].unschedulable, scored.pods[i].unschedulable) << i;
+  }
+  EXPECT_EQ(first.outcomes, scored.outcomes);
+}
+
+// random_cluster(seed) with cpu and memory: nodes of 4-16 cpus and 8-64Gi, pods asking 0.5-4 cpus and 1-16Gi (some
+// nothing). With `prefer_every_node`, each pod also prefers a label every node has, which makes NodeAffinity's
+// normalised score 100 on every node: the same totals, reached by scoring every node instead of the ranked order.
+std::string scored_cluster(unsigned seed, bool prefer_every_node) {
+  std::string text = dra_test::random_cluster(seed);
+  std::mt19937 rng(seed * 7919u);
+  auto pick = [&](int lo, int hi) { return std::to_string(std::uniform_int_distribution<int>(lo, hi)(rng)); };
+  auto replace_each = [&](const std::string& prefix, const std::string& end, auto&& with) {
+    for (std::size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+      const std::size_t stop = text.find(end, at + prefix.size());
+      const std::string name = text.substr(at + prefix.size(), stop - at - prefix.size());
+      const std::string replacement = with(name);
+      text.replace(at, stop + end.size() - at, replacement);
+    }
+  };
+  replace_each(R"("kind":"Node","metadata":{"name":")", R"("}})", [&](const std::string& name) {
+    return R"("kind":"Node","metadata":{"name":")" + name + R"(","labels":{"cluster":"one"}},"status":{"allocatable":)"
+           R"({"cpu":")" + pick(4, 16) + R"(","memory":")" + pick(8, 64) + R"(Gi","pods":"110"}}})";
+  });
+  replace_each(R"("resourceClaimTemplateName":")", R"("}]}})", [&](const std::string& name) {
+    std::string spec = R"("resourceClaimTemplateName":")" + name + R"("}])";
+    if (pick(0, 4) != "0")
+      spec += R"(,"containers":[{"name":"c","resources":{"requests":{"cpu":")" + pick(500, 4000) + R"(m","memory":")" +
+              pick(1, 16) + R"(Gi"}}}])";
+    if (prefer_every_node)
+      spec += R"(,"affinity":{"nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,)"
+              R"("preference":{"matchExpressions":[{"key":"cluster","operator":"Exists"}]}}]}})";
+    return spec + "}}";
+  });
+  return text;
+}
+
+TEST(KubeScore, TheRankedOrderTakesTheNodeScoringEveryNodeTakes) {
+  // Pods without preferences are placed in the order of their resource scores (the first node that fits); the same
+  // pods preferring every node alike are placed by scoring every node. Both must agree on every cluster.
+  std::size_t spread = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    auto ranked = json::load(scored_cluster(seed, false));
+    auto scored = json::load(scored_cluster(seed, true));
+    ASSERT_TRUE(ranked) << ranked.error().to_string();
+    ASSERT_TRUE(scored) << scored.error().to_string();
+    const auto by_rank = sim::run_scenario(ranked->scenario(), score_engine, alloc::features::all(), sched::kube_score{});
+    const auto by_score = sim::run_scenario(scored->scenario(), score_engine, alloc::features::all(), sched::kube_score{});
+    const auto first = sim::run_scenario(ranked->scenario(), score_engine);
+    ASSERT_EQ(by_rank.pods.size(), by_score.pods.size());
+    for (std::size_t i = 0; i < by_rank.pods.size(); ++i) {
+      EXPECT_EQ(by_rank.pods[i].node, by_score.pods[i].node) << "seed " << seed << " pod " << i;
+      EXPECT_EQ(by_rank.pods[i].unschedulable, by_score.pods[i].unschedulable) << "seed " << seed << " pod " << i;
+      spread += by_rank.pods[i].node != first.pods[i].node ? 1 : 0;
+    }
+    EXPECT_EQ(json::output_document(by_rank.outcomes), json::output_document(by_score.outcomes)) << "seed " << seed;
+  }
+  EXPECT_GT(spread, 0u);  // scoring did move pods away from first fit's nodes
+}
+
+}  // namespace
