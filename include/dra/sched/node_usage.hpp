@@ -20,10 +20,10 @@ struct node_usage {
   std::int64_t pods = 0;    // how many pods the node runs
   friend bool operator==(const node_usage&, const node_usage&) = default;
 
-  // Adds `pod`, whose requests are `pod_requests` (pod_requests(pod)).
-  void add(const model::pod& pod, const amounts& pod_requests) {
+  // Adds a pod whose requests are `pod_requests` (pod_requests(pod)) and, as scoring counts them, `counted`
+  // (counted_requests(pod, pod_requests); left out by callers that do not score nodes).
+  void add(const amounts& pod_requests, const non_zero_amounts& counted = {}) {
     detail::add_into(requested, pod_requests);
-    const non_zero_amounts counted = counted_requests(pod, pod_requests);
     scored.cpu = detail::saturating_add(scored.cpu, counted.cpu);
     scored.memory = detail::saturating_add(scored.memory, counted.memory);
     ++pods;
@@ -44,7 +44,10 @@ class cluster_usage {
     const auto it = usage_.find(node);
     return it != usage_.end() ? it->second : none;
   }
-  void place(std::string_view node, const model::pod& pod) { usage_[node].add(pod, pod_requests(pod)); }
+  void place(std::string_view node, const model::pod& pod) {
+    const amounts requests = pod_requests(pod);
+    usage_[node].add(requests, counted_requests(pod, requests));
+  }
 
  private:
   std::unordered_map<std::string_view, node_usage> usage_;

@@ -133,20 +133,33 @@ namespace detail {
 inline non_zero_amounts cpu_and_memory(const amounts& requests) {
   return {amount_of(requests, "cpu"), amount_of(requests, "memory")};
 }
+
+// Whether every container and init container names both cpu and memory (as a request or a limit): then the
+// defaults for missing requests change nothing.
+inline bool names_cpu_and_memory(const model::pod& pod) {
+  auto names_both = [](const model::container& c) {
+    auto names = [&](std::string_view r) { return model::find(c.requests, r) != nullptr || model::find(c.limits, r) != nullptr; };
+    return names("cpu") && names("memory");
+  };
+  return std::all_of(pod.containers.begin(), pod.containers.end(), names_both) &&
+         std::all_of(pod.init_containers.begin(), pod.init_containers.end(), names_both);
+}
 }  // namespace detail
 
 // What the scorers (NodeResourcesFit, resource_allocation.go) take a pod to request: every container that requests
-// no cpu (memory) counts the default, before pod-level requests and overhead apply.
-[[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod) {
+// no cpu (memory) counts the default, before pod-level requests and overhead apply. `requests` is pod_requests(pod).
+[[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod, const amounts& requests) {
   static const amounts defaults{{"cpu", default_milli_cpu_request}, {"memory", default_memory_request}};
+  if (detail::names_cpu_and_memory(pod)) return detail::cpu_and_memory(requests);
   return detail::cpu_and_memory(pod_requests(pod, defaults));
 }
+[[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod) { return scored_requests(pod, pod_requests(pod)); }
 
 // What a node's pod adds to the node's non-zero requested amounts (framework NodeInfo.NonZeroRequested): as
 // scored_requests, except that a pod with pod-level requests takes the defaults only for a resource that neither
 // its containers nor its pod-level requests name.
 [[nodiscard]] inline non_zero_amounts counted_requests(const model::pod& pod, const amounts& requests) {
-  if (!pod.pod_requests || pod.pod_requests->empty()) return scored_requests(pod);
+  if (!pod.pod_requests || pod.pod_requests->empty()) return scored_requests(pod, requests);
   amounts missing;
   if (model::find(requests, std::string_view("cpu")) == nullptr) missing.push_back({"cpu", default_milli_cpu_request});
   if (model::find(requests, std::string_view("memory")) == nullptr) missing.push_back({"memory", default_memory_request});

@@ -205,7 +205,7 @@ struct pod_scoring {
   std::int64_t allocated_claims_score = 0;  // DynamicResources' score of the pod's claims allocated already
 
   explicit pod_scoring(const model::pod& p, const amounts& requests)
-      : pod(&p), scored(scored_requests(p)), requested{amount_of(requests, "cpu"), amount_of(requests, "memory")},
+      : pod(&p), scored(scored_requests(p, requests)), requested{amount_of(requests, "cpu"), amount_of(requests, "memory")},
         balanced(balanced_scored(requests)) {}
 
   // The node-half scores of `node`, whose pods take `usage`; prioritized_list is left to the caller.

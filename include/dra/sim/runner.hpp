@@ -250,7 +250,17 @@ class scenario_run {
     for (const auto& located : s_.pods) {
       const model::pod& p = located.object;
       if (!p.node_name || p.node_name->empty() || model::is_terminal(p)) continue;
-      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) resources_[it->second].add(p, sched::pod_requests(p));
+      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) take(it->second, p, sched::pod_requests(p));
+    }
+  }
+
+  // Node i of the list runs `pod`, which requests `requests`: counted for the filters (and the scores).
+  void take(std::size_t i, const model::pod& pod, const sched::amounts& requests) {
+    if constexpr (scores_nodes) {
+      resources_[i].add(requests, sched::counted_requests(pod, requests));
+      rankings_.changed(i);
+    } else {
+      resources_[i].add(requests);
     }
   }
 
@@ -381,9 +391,7 @@ class scenario_run {
     }
     pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
     if (chosen != nullptr) {
-      const std::size_t taken = node_index_.at(chosen);
-      resources_[taken].add(pod, requests);
-      rankings_.changed(taken);
+      take(node_index_.at(chosen), pod, requests);
       outcome.node = std::string(chosen->meta.name);
     } else if (!broken_claim.empty()) {
       outcome.unschedulable = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
