@@ -16,9 +16,9 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -113,23 +113,29 @@ struct device_slot {
   std::size_t index = 0;   // its held flag in the state
   bool ruled_out = false;  // a taint a claim without tolerations does not pass, or shared with no capacity left
   bool shared = false;     // allows multiple allocations: its counters are charged once, by the first holder
-  std::vector<std::pair<std::size_t, double>> takes;  // counter index in the state, amount (untracked counters left out)
+  std::size_t first_take = 0, takes = 0;  // its counter takes in the state (counters the state does not track left out)
 };
 
 // The state a new one-device claim meets: what is held, the counters left, the taints rules add.
 class free_devices {
  public:
-  explicit free_devices(const model::scenario& s) : now_(std::make_shared<const occupancy>(compute_occupancy(s, std::span<const model::claim_outcome>{}))) {
+  explicit free_devices(const model::scenario& s)
+      : now_(std::make_shared<const occupancy>(compute_occupancy(s, std::span<const model::claim_outcome>{}))) {
     for (const auto& c : s.claims)
       if (c.object.allocation)
         for (const auto& r : c.object.allocation->results)
           if (!r.admin_access.value_or(false)) held_before_.insert(device_key{r.driver, r.pool, r.device});
-    for (const auto& set : now_->counter_sets)
+    for (const auto& set : now_->counter_sets) {
+      std::vector<counter_slot>& slots = counter_sets_[{set.driver, set.pool, set.name}];
+      std::size_t hint = 0;
       for (const auto& counter : set.counters)
-        if (const auto [at, added] = counter_index_.try_emplace({set.driver, set.pool, set.name, counter.name}, left_.size()); added)
+        if (const auto* known = find_counter(slots, counter.name, hint))
+          left_[known->index] = counter.total - counter.used;  // a set published twice: the last one counts
+        else {
+          slots.push_back({counter.name, left_.size()});
           left_.push_back(counter.total - counter.used);
-        else
-          left_[at->second] = counter.total - counter.used;
+        }
+    }
     for (const auto& shared : now_->shared_devices) {
       bool room = true;
       for (const auto& c : shared.capacity) room = room && c.used < c.total;
@@ -141,18 +147,23 @@ class free_devices {
   // Gives the device its place in this state; each call makes a new place, so call it once a device.
   device_slot place(const model::resource_slice& slice, const flatten::mixin_device_view& device) {
     const device_key key{slice.driver, slice.pool.name, device.name()};
-    device_slot out{held_.size(), false, device.base().allow_multiple_allocations.value_or(false), {}};
-    held_.push_back(held_before_.contains(key));
+    device_slot out{held_.size(), false, device.base().allow_multiple_allocations.value_or(false), takes_.size(), 0};
+    held_.push_back(!held_before_.empty() && held_before_.contains(key));  // most clusters run empty: no hashing then
     static const model::device_request_spec no_tolerations;
     const alloc::device_ref id{slice.driver, slice.pool.name, device.name()};
-    out.ruled_out = alloc::blocking_taint(device.base(), alloc::taints_from_rules(rules_, id), no_tolerations) != nullptr;
+    out.ruled_out =
+        alloc::blocking_taint(device.base(), alloc::taints_from_rules(rules_, id), no_tolerations) != nullptr;
     if (out.shared)
       if (const auto room = shared_room_.find(key); room != shared_room_.end() && !room->second) out.ruled_out = true;
-    for (const auto consumption : device.counter_consumptions())
+    for (const auto consumption : device.counter_consumptions()) {
+      const auto set = counter_sets_.find({slice.driver, slice.pool.name, consumption.counter_set()});
+      if (set == counter_sets_.end()) continue;
+      std::size_t hint = 0;
       for (const auto e : consumption.counters())
-        if (const auto counter = counter_index_.find({slice.driver, slice.pool.name, consumption.counter_set(), e.name});
-            counter != counter_index_.end())
-          out.takes.emplace_back(counter->second, e.value->approximate_double());
+        if (const auto* counter = find_counter(set->second, e.name, hint))
+          takes_.push_back({counter->index, e.value->approximate_double()});
+    }
+    out.takes = takes_.size() - out.first_take;
     return out;
   }
 
@@ -162,48 +173,61 @@ class free_devices {
   bool can_take(const device_slot& device) const {
     if (device.ruled_out) return false;
     if (held(device)) return device.shared;  // a shared device charges its counters once
-    return std::ranges::all_of(device.takes, [&](const auto& take) { return left_[take.first] >= take.second; });
+    return std::ranges::all_of(takes_of(device), [&](const counter_take& t) { return left_[t.counter] >= t.amount; });
   }
 
   // Hands the device out, as an allocation of it would: held, its counters taken (until undo_takes()).
   void take(const device_slot& device) {
     if (held(device)) return;
     held_[device.index] = true;
-    taken_devices_.push_back(device.index);
-    for (const auto& [counter, amount] : device.takes) left_[counter] -= amount;
-    taken_counters_.push_back(&device);
+    for (const counter_take& t : takes_of(device)) left_[t.counter] -= t.amount;
+    taken_.push_back(&device);
   }
 
   // Gives back everything take() handed out: the state is the one it was made with again.
   void undo_takes() {
-    for (const std::size_t index : taken_devices_) held_[index] = false;
-    for (const device_slot* device : taken_counters_)
-      for (const auto& [counter, amount] : device->takes) left_[counter] += amount;
-    taken_devices_.clear();
-    taken_counters_.clear();
+    for (const device_slot* device : taken_) {
+      held_[device->index] = false;
+      for (const counter_take& t : takes_of(*device)) left_[t.counter] += t.amount;
+    }
+    taken_.clear();
   }
 
  private:
   // The names below view now_'s strings.
   std::shared_ptr<const occupancy> now_;
-  using counter_key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
-  struct counter_key_hash {
-    std::size_t operator()(const counter_key& k) const noexcept {
-      const std::hash<std::string_view> h;
-      std::size_t seed = h(std::get<0>(k));
-      for (const std::string_view part : {std::get<1>(k), std::get<2>(k), std::get<3>(k)})
-        seed ^= h(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
-      return seed;
-    }
+  struct counter_slot {
+    std::string_view name;
+    std::size_t index;  // in left_
   };
-  std::unordered_map<counter_key, std::size_t, counter_key_hash> counter_index_;  // driver, pool, set, counter
-  std::unordered_set<device_key, device_key_hash> held_before_;                     // by the scenario's claims
-  std::unordered_map<device_key, bool, device_key_hash> shared_room_;              // some capacity left
+  // A set's counters are few: found by name in a short list, once the set is found by (driver, pool, set name). The
+  // search starts at `hint`, after the last one found: a device names its counters in the set's (key) order.
+  static const counter_slot* find_counter(const std::vector<counter_slot>& slots, std::string_view name,
+                                          std::size_t& hint) {
+    for (std::size_t step = 0; step < slots.size(); ++step) {
+      const std::size_t at = (hint + step) % slots.size();
+      if (slots[at].name == name) {
+        hint = at + 1;
+        return &slots[at];
+      }
+    }
+    return nullptr;
+  }
+  struct counter_take {
+    std::size_t counter;  // in left_
+    double amount;
+  };
+  std::span<const counter_take> takes_of(const device_slot& device) const {
+    return std::span(takes_).subspan(device.first_take, device.takes);
+  }
+  std::unordered_map<device_key, std::vector<counter_slot>, device_key_hash> counter_sets_;  // driver, pool, set
+  std::unordered_set<device_key, device_key_hash> held_before_;                              // by the scenario's claims
+  std::unordered_map<device_key, bool, device_key_hash> shared_room_;                        // some capacity left
   std::vector<const model::device_taint_rule*> rules_;
-  std::vector<bool> held_;                         // by device_slot::index
-  std::vector<double> left_;                       // by counter index
-  std::vector<std::size_t> taken_devices_;         // what take() handed out, for undo_takes()
-  std::vector<const device_slot*> taken_counters_;  // the devices whose counters it took
+  std::vector<bool> held_;                 // by device_slot::index
+  std::vector<double> left_;               // by counter index
+  std::vector<counter_take> takes_;        // every placed device's, in device_slot ranges
+  std::vector<const device_slot*> taken_;  // what take() handed out, for undo_takes()
 };
 
 struct located_device {
@@ -221,8 +245,10 @@ inline class_availability class_figures(std::string name, const std::vector<cons
   std::unordered_map<device_key, std::size_t, device_key_hash> pool_index;
   for (const located_device* d : devices) {
     const model::text node = d->slice->node_name.value_or(model::text{});
-    const auto [at, added] = pool_index.try_emplace(device_key{node, d->slice->driver, d->slice->pool.name}, out.pools.size());
-    if (added) out.pools.push_back({std::string(node), std::string(d->slice->driver), std::string(d->slice->pool.name)});
+    const auto [at, added] =
+        pool_index.try_emplace(device_key{node, d->slice->driver, d->slice->pool.name}, out.pools.size());
+    if (added)
+      out.pools.push_back({std::string(node), std::string(d->slice->driver), std::string(d->slice->pool.name)});
     pool_availability* pool = &out.pools[at->second];
     ++pool->devices;
     if (state.held(d->slot)) {
@@ -323,6 +349,9 @@ inline std::vector<node_availability> node_figures(const model::scenario& s) {
   detail::free_devices now(s);
   // Every device by name, placed in `now` once; a node-based map keeps the devices where the classes point to them.
   std::unordered_map<detail::device_key, detail::located_device, detail::device_key_hash> devices;
+  std::size_t device_count = 0;
+  for (const auto& located : s.slices) device_count += located.object.devices.size();
+  devices.reserve(device_count);
   for (const auto& located : s.slices)
     for (const auto view : flatten::device_views(located.object))
       devices.insert_or_assign(detail::device_key{located.object.driver, located.object.pool.name, view.name()},
