@@ -194,7 +194,7 @@ class free_devices {
   }
 
  private:
-  // The names below view now_'s strings.
+  // The names below view now_'s strings, which the pointer keeps in place when this state moves.
   std::shared_ptr<const occupancy> now_;
   struct counter_slot {
     std::string_view name;
