@@ -12,6 +12,7 @@
 #include <dra/sim/capacity.hpp>
 #include <dra/sim/capacity_output.hpp>
 #include <dra/sim/explain.hpp>
+#include <dra/sim/find_pod.hpp>
 #include <dra/sim/scenario_output.hpp>
 
 #include <algorithm>

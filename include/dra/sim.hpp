@@ -9,6 +9,7 @@
 #include <dra/sim/explain_pod_group.hpp>
 #include <dra/sim/explain_pod.hpp>
 #include <dra/sim/explain_report.hpp>
+#include <dra/sim/find_pod.hpp>
 #include <dra/sim/flatten_scenario.hpp>
 #include <dra/sim/node_usage.hpp>
 #include <dra/sim/occupancy.hpp>

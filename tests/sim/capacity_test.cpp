@@ -5,6 +5,7 @@
 #include <dra/json/ingest.hpp>
 #include <dra/sim/availability.hpp>
 #include <dra/sim/capacity.hpp>
+#include <dra/sim/find_pod.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/scenario_output.hpp>
 #include <dra/sim/what_if.hpp>

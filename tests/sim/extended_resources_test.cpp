@@ -1,5 +1,6 @@
 // Pods asking for extended resources in their containers, served through DRA where a DeviceClass maps the name and
 // the node's allocatable has none of it (KEP-5004): the claim kube-scheduler makes, where it goes, what is written.
+#include "../support/cluster_text.hpp"
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/runner.hpp>
@@ -25,19 +26,13 @@ std::string gpu_class(std::string_view name, std::string_view driver, std::strin
 }
 
 std::string gpu_node(std::string_view name, std::string_view gpus = "") {
-  std::string allocatable = R"("cpu": "8", "memory": "16Gi", "pods": "110")";
-  if (!gpus.empty()) allocatable += R"(, "example.com/gpu": ")" + std::string(gpus) + "\"";
-  return R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + std::string(name) +
-         R"("}, "status": {"allocatable": {)" + allocatable + "}}}\n";
+  dra_test::text_pairs allocatable{{"cpu", "8"}, {"memory", "16Gi"}, {"pods", "110"}};
+  if (!gpus.empty()) allocatable.emplace_back("example.com/gpu", gpus);
+  return dra_test::node_text(name, allocatable);
 }
 
 std::string gpu_slice(std::string_view node, int devices, std::string_view driver = "gpu.example.com") {
-  std::string list;
-  for (int i = 0; i < devices; ++i) list += std::string(i ? ", " : "") + R"({"name": "gpu-)" + std::to_string(i) + "\"}";
-  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" + std::string(node) +
-         "-" + std::string(driver) + R"("}, "spec": {"driver": ")" + std::string(driver) + R"(", "nodeName": ")" +
-         std::string(node) + R"(", "pool": {"name": ")" + std::string(node) + R"(", "resourceSliceCount": 1}, "devices": [)" +
-         list + "]}}\n";
+  return dra_test::gpu_slice_text(std::string(node) + "-" + std::string(driver), node, driver, devices);
 }
 
 std::string gpu_pod(std::string_view name, std::string_view gpus, std::string_view resource = "example.com/gpu") {

@@ -2,6 +2,7 @@
 // shared by the gang property test and the gang fuzzer.
 #pragma once
 
+#include "../support/cluster_text.hpp"
 #include <dra/sim/run_report.hpp>
 
 #include <cstddef>
@@ -37,14 +38,10 @@ spec:
       requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
 )";
   for (const auto& n : nodes) {
-    out += "---\napiVersion: v1\nkind: Node\nmetadata: {name: " + n.name + ", labels: {kubernetes.io/hostname: " + n.name;
-    if (!n.rack.empty()) out += ", rack: " + n.rack;
-    out += "}}\nstatus: {allocatable: {cpu: \"" + std::to_string(n.cpu) + "\", pods: \"110\"}}\n";
-    out += "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " + n.name +
-           "-gpus}\nspec:\n  driver: gpu.example.com\n  nodeName: " + n.name + "\n  pool: {name: " + n.name +
-           ", resourceSliceCount: 1}\n  devices: [";
-    for (int g = 0; g < n.gpus; ++g) out += (g ? ", " : "") + std::string("{name: gpu-") + std::to_string(g) + "}";
-    out += "]\n";
+    text_pairs labels{{"kubernetes.io/hostname", n.name}};
+    if (!n.rack.empty()) labels.emplace_back("rack", n.rack);
+    out += "---\n" + node_text(n.name, {{"cpu", std::to_string(n.cpu)}, {"pods", "110"}}, labels);
+    out += "---\n" + gpu_slice_text(n.name + "-gpus", n.name, "gpu.example.com", n.gpus);
   }
   return out;
 }

@@ -14,11 +14,11 @@
 #include <dra/sim/runner.hpp>
 #include <dra/sim/select.hpp>
 
+#include <algorithm>
 #include <cstddef>
-#include <functional>
-#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -107,17 +107,35 @@ struct device_key_hash {
   }
 };
 
+// A device as free_devices counts it, found by name once so that checking and taking it is index arithmetic: the
+// partition table checks every device of a class twice and a cluster has hundreds of thousands.
+struct device_slot {
+  std::size_t index = 0;   // its held flag in the state
+  bool ruled_out = false;  // a taint a claim without tolerations does not pass, or shared with no capacity left
+  bool shared = false;     // allows multiple allocations: its counters are charged once, by the first holder
+  std::size_t first_take = 0, takes = 0;  // its counter takes in the state (counters the state does not track left out)
+};
+
 // The state a new one-device claim meets: what is held, the counters left, the taints rules add.
 class free_devices {
  public:
-  explicit free_devices(const model::scenario& s) : now_(std::make_shared<const occupancy>(compute_occupancy(s, std::span<const model::claim_outcome>{}))) {
+  explicit free_devices(const model::scenario& s)
+      : now_(std::make_shared<const occupancy>(compute_occupancy(s, std::span<const model::claim_outcome>{}))) {
     for (const auto& c : s.claims)
       if (c.object.allocation)
         for (const auto& r : c.object.allocation->results)
-          if (!r.admin_access.value_or(false)) held_.insert(device_key{r.driver, r.pool, r.device});
-    for (const auto& set : now_->counter_sets)
+          if (!r.admin_access.value_or(false)) held_before_.insert(device_key{r.driver, r.pool, r.device});
+    for (const auto& set : now_->counter_sets) {
+      std::vector<counter_slot>& slots = counter_sets_[{set.driver, set.pool, set.name}];
+      std::size_t hint = 0;
       for (const auto& counter : set.counters)
-        left_[{set.driver, set.pool, set.name, counter.name}] = counter.total - counter.used;
+        if (const auto* known = find_counter(slots, counter.name, hint))
+          left_[known->index] = counter.total - counter.used;  // a set published twice: the last one counts
+        else {
+          slots.push_back({counter.name, left_.size()});
+          left_.push_back(counter.total - counter.used);
+        }
+    }
     for (const auto& shared : now_->shared_devices) {
       bool room = true;
       for (const auto& c : shared.capacity) room = room && c.used < c.total;
@@ -126,116 +144,134 @@ class free_devices {
     for (const auto& r : s.taint_rules) rules_.push_back(&r.object);
   }
 
-  bool held(const device_key& key) const { return held_.contains(key); }
+  // Gives the device its place in this state; each call makes a new place, so call it once a device.
+  device_slot place(const model::resource_slice& slice, const flatten::mixin_device_view& device) {
+    const device_key key{slice.driver, slice.pool.name, device.name()};
+    device_slot out{held_.size(), false, device.base().allow_multiple_allocations.value_or(false), takes_.size(), 0};
+    held_.push_back(!held_before_.empty() && held_before_.contains(key));  // most clusters run empty: no hashing then
+    static const model::device_request_spec no_tolerations;
+    const alloc::device_ref id{slice.driver, slice.pool.name, device.name()};
+    out.ruled_out =
+        alloc::blocking_taint(device.base(), alloc::taints_from_rules(rules_, id), no_tolerations) != nullptr;
+    if (out.shared)
+      if (const auto room = shared_room_.find(key); room != shared_room_.end() && !room->second) out.ruled_out = true;
+    for (const auto consumption : device.counter_consumptions()) {
+      const auto set = counter_sets_.find({slice.driver, slice.pool.name, consumption.counter_set()});
+      if (set == counter_sets_.end()) continue;
+      std::size_t hint = 0;
+      for (const auto e : consumption.counters())
+        if (const auto* counter = find_counter(set->second, e.name, hint))
+          takes_.push_back({counter->index, e.value->approximate_double()});
+    }
+    out.takes = takes_.size() - out.first_take;
+    return out;
+  }
+
+  bool held(const device_slot& device) const { return held_[device.index]; }
 
   // Whether a claim asking for one device (no tolerations, no capacity) could get it now.
-  bool can_take(const model::resource_slice& slice, const flatten::mixin_device_view& device) const {
-    const device_key key{slice.driver, slice.pool.name, device.name()};
-    const alloc::device_ref id{slice.driver, slice.pool.name, device.name()};
-    static const model::device_request_spec no_tolerations;
-    if (alloc::blocking_taint(device.base(), alloc::taints_from_rules(rules_, id), no_tolerations) != nullptr)
-      return false;
-    const bool shared = device.base().allow_multiple_allocations.value_or(false);
-    if (shared) {
-      const auto room = shared_room_.find(key);
-      if (room != shared_room_.end() && !room->second) return false;
-      if (held(key)) return true;  // a shared device charges its counters once
-    } else if (held(key)) {
-      return false;
-    }
-    for (const auto consumption : device.counter_consumptions())
-      for (const auto e : consumption.counters()) {
-        const auto left = left_.find({slice.driver, slice.pool.name, consumption.counter_set(), e.name});
-        if (left != left_.end() && left->second < e.value->approximate_double()) return false;
-      }
-    return true;
+  bool can_take(const device_slot& device) const {
+    if (device.ruled_out) return false;
+    if (held(device)) return device.shared;  // a shared device charges its counters once
+    return std::ranges::all_of(takes_of(device), [&](const counter_take& t) { return left_[t.counter] >= t.amount; });
   }
 
   // Hands the device out, as an allocation of it would: held, its counters taken (until undo_takes()).
-  void take(const model::resource_slice& slice, const flatten::mixin_device_view& device) {
-    const device_key key{slice.driver, slice.pool.name, device.name()};
-    if (!held_.insert(key).second) return;
-    taken_devices_.push_back(key);
-    for (const auto consumption : device.counter_consumptions())
-      for (const auto e : consumption.counters())
-        if (const auto left = left_.find({slice.driver, slice.pool.name, consumption.counter_set(), e.name});
-            left != left_.end()) {
-          const double amount = e.value->approximate_double();
-          left->second -= amount;
-          taken_counters_.emplace_back(&left->second, amount);
-        }
+  void take(const device_slot& device) {
+    if (held(device)) return;
+    held_[device.index] = true;
+    for (const counter_take& t : takes_of(device)) left_[t.counter] -= t.amount;
+    taken_.push_back(&device);
   }
 
   // Gives back everything take() handed out: the state is the one it was made with again.
   void undo_takes() {
-    for (const device_key& key : taken_devices_) held_.erase(key);
-    for (const auto& [left, amount] : taken_counters_) *left += amount;
-    taken_devices_.clear();
-    taken_counters_.clear();
+    for (const device_slot* device : taken_) {
+      held_[device->index] = false;
+      for (const counter_take& t : takes_of(*device)) left_[t.counter] += t.amount;
+    }
+    taken_.clear();
   }
 
  private:
-  std::unordered_set<device_key, device_key_hash> held_;
-  // The names below view now_'s strings, which copies of this state share.
+  // The names below view now_'s strings, which the pointer keeps in place when this state moves.
   std::shared_ptr<const occupancy> now_;
-  using counter_key = std::tuple<std::string_view, std::string_view, std::string_view, std::string_view>;
-  struct counter_key_hash {
-    std::size_t operator()(const counter_key& k) const noexcept {
-      const std::hash<std::string_view> h;
-      std::size_t seed = h(std::get<0>(k));
-      for (const std::string_view part : {std::get<1>(k), std::get<2>(k), std::get<3>(k)})
-        seed ^= h(part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
-      return seed;
-    }
+  struct counter_slot {
+    std::string_view name;
+    std::size_t index;  // in left_
   };
-  std::unordered_map<counter_key, double, counter_key_hash> left_;  // driver, pool, counter set, counter: what is left
-  std::unordered_map<device_key, bool, device_key_hash> shared_room_;  // some capacity left
+  // A set's counters are few: found by name in a short list, once the set is found by (driver, pool, set name). The
+  // search starts at `hint`, after the last one found: a device names its counters in the set's (key) order.
+  static const counter_slot* find_counter(const std::vector<counter_slot>& slots, std::string_view name,
+                                          std::size_t& hint) {
+    for (std::size_t step = 0; step < slots.size(); ++step) {
+      const std::size_t at = (hint + step) % slots.size();
+      if (slots[at].name == name) {
+        hint = at + 1;
+        return &slots[at];
+      }
+    }
+    return nullptr;
+  }
+  struct counter_take {
+    std::size_t counter;  // in left_
+    double amount;
+  };
+  std::span<const counter_take> takes_of(const device_slot& device) const {
+    return std::span(takes_).subspan(device.first_take, device.takes);
+  }
+  std::unordered_map<device_key, std::vector<counter_slot>, device_key_hash> counter_sets_;  // driver, pool, set
+  std::unordered_set<device_key, device_key_hash> held_before_;                              // by the scenario's claims
+  std::unordered_map<device_key, bool, device_key_hash> shared_room_;                        // some capacity left
   std::vector<const model::device_taint_rule*> rules_;
-  std::vector<device_key> taken_devices_;                  // what take() handed out, for undo_takes()
-  std::vector<std::pair<double*, double>> taken_counters_;  // the counters it took from (unordered_map values stay put)
+  std::vector<bool> held_;                 // by device_slot::index
+  std::vector<double> left_;               // by counter index
+  std::vector<counter_take> takes_;        // every placed device's, in device_slot ranges
+  std::vector<const device_slot*> taken_;  // what take() handed out, for undo_takes()
 };
 
 struct located_device {
   const model::resource_slice* slice;
   flatten::mixin_device_view view;
+  device_slot slot;
 };
 
-// One class's figures; `devices` are the ones it selects, in slice order.
-inline class_availability class_figures(std::string name, const std::vector<located_device>& devices,
-                                        const free_devices& now, std::optional<std::string_view> by) {
+// One class's figures; `devices` are the ones it selects, in slice order. `state` is as it was again on return.
+inline class_availability class_figures(std::string name, const std::vector<const located_device*>& devices,
+                                        free_devices& state, std::optional<std::string_view> by) {
   class_availability out{std::move(name), devices.size(), 0, 0, {}, {}};
   std::vector<std::pair<std::string, std::vector<const located_device*>>> values;  // in order of first device
   // The class's pools in order of first device, found by (node, driver, pool): a cluster has thousands.
   std::unordered_map<device_key, std::size_t, device_key_hash> pool_index;
-  for (const auto& d : devices) {
-    const model::text node = d.slice->node_name.value_or(model::text{});
-    const auto [at, added] = pool_index.try_emplace(device_key{node, d.slice->driver, d.slice->pool.name}, out.pools.size());
-    if (added) out.pools.push_back({std::string(node), std::string(d.slice->driver), std::string(d.slice->pool.name)});
+  for (const located_device* d : devices) {
+    const model::text node = d->slice->node_name.value_or(model::text{});
+    const auto [at, added] =
+        pool_index.try_emplace(device_key{node, d->slice->driver, d->slice->pool.name}, out.pools.size());
+    if (added)
+      out.pools.push_back({std::string(node), std::string(d->slice->driver), std::string(d->slice->pool.name)});
     pool_availability* pool = &out.pools[at->second];
     ++pool->devices;
-    if (now.held({d.slice->driver, d.slice->pool.name, d.view.name()})) {
+    if (state.held(d->slot)) {
       ++out.allocated;
       ++pool->allocated;
     }
-    if (now.can_take(*d.slice, d.view)) {
+    if (state.can_take(d->slot)) {
       ++out.available;
       ++pool->available;
     }
     if (!by) continue;
-    const model::device_attribute* attribute = alloc::lookup_attribute(d.view, d.slice->driver, *by);
+    const model::device_attribute* attribute = alloc::lookup_attribute(d->view, d->slice->driver, *by);
     if (attribute == nullptr) continue;
     std::string value = attribute_text(attribute->value);
     auto it = std::ranges::find_if(values, [&](const auto& v) { return v.first == value; });
     if (it == values.end()) it = values.insert(values.end(), {std::move(value), {}});
-    it->second.push_back(&d);
+    it->second.push_back(d);
   }
-  if (values.empty()) return out;
-  free_devices state = now;  // each value's count starts from the current state: its takes are undone after it
-  for (const auto& [value, members] : values) {
+  for (const auto& [value, members] : values) {  // each value's count starts from the current state
     partition_availability p{value, members.size(), 0};
     for (const located_device* d : members)
-      if (state.can_take(*d->slice, d->view)) {
-        state.take(*d->slice, d->view);
+      if (state.can_take(d->slot)) {
+        state.take(d->slot);
         ++p.available;
       }
     state.undo_takes();
@@ -310,20 +346,24 @@ inline std::vector<node_availability> node_figures(const model::scenario& s) {
                                                               std::optional<std::string_view> by = {}) {
   availability_report out;
   if (by) out.attribute = std::string(*by);
-  const detail::free_devices now(s);
-  std::map<detail::device_key, detail::located_device> devices;
+  detail::free_devices now(s);
+  // Every device by name, placed in `now` once; a node-based map keeps the devices where the classes point to them.
+  std::unordered_map<detail::device_key, detail::located_device, detail::device_key_hash> devices;
+  std::size_t device_count = 0;
+  for (const auto& located : s.slices) device_count += located.object.devices.size();
+  devices.reserve(device_count);
   for (const auto& located : s.slices)
     for (const auto view : flatten::device_views(located.object))
       devices.insert_or_assign(detail::device_key{located.object.driver, located.object.pool.name, view.name()},
-                               detail::located_device{&located.object, view});
+                               detail::located_device{&located.object, view, now.place(located.object, view)});
   for (const auto& c : s.classes) {
     auto matches = select_devices(s, engine, "true", c.object.meta.name);
     if (!matches) return std::move(matches).error();
-    std::vector<detail::located_device> selected;
+    std::vector<const detail::located_device*> selected;
     for (const auto& m : *matches)
       if (m.match.value_or(false))
         if (const auto it = devices.find({m.driver, m.pool, m.device}); it != devices.end())
-          selected.push_back(it->second);
+          selected.push_back(&it->second);
     out.classes.push_back(detail::class_figures(std::string(c.object.meta.name), selected, now, by));
   }
   out.shared = detail::shared_figures(s);

@@ -102,19 +102,4 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
   return out;
 }
 
-// The pod `name` ("namespace/name", or "name" in the default namespace or none) of `s`; an error naming it when `s` has
-// none.
-[[nodiscard]] inline result<const model::located<model::pod>*> find_pod(const model::scenario& s,
-                                                                        std::string_view name) {
-  const auto slash = name.find('/');
-  const bool bare = slash == std::string_view::npos;
-  const std::string_view pod_name = bare ? name : name.substr(slash + 1);
-  for (const auto& p : s.pods)
-    if (p.object.meta.name == pod_name &&
-        (bare ? p.object.meta.namespace_.empty() || p.object.meta.namespace_ == "default"
-              : p.object.meta.namespace_ == name.substr(0, slash)))
-      return &p;
-  return dra::error{"pod " + std::string(name) + " not found", "", "", errc::not_found};
-}
-
 }  // namespace dra::sim

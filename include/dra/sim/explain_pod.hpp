@@ -5,6 +5,7 @@
 #include <dra/json/writer.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sim/explain_report.hpp>
+#include <dra/sim/find_pod.hpp>
 #include <dra/sim/run_output.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -42,11 +43,6 @@ struct pod_explanation {
   std::vector<claim_explanation> claims;      // the claims of its unit of work
 };
 
-// "namespace/name", or "name" in the default namespace, as kubectl takes them.
-[[nodiscard]] inline std::string qualified_pod_name(std::string_view name) {
-  return name.find('/') == std::string_view::npos ? "default/" + std::string(name) : std::string(name);
-}
-
 // Explains the pods `names` (kubectl's spelling, see qualified_pod_name) of a run of `s` that produced `report`.
 template <alloc::selector_engine Engine>
 [[nodiscard]] std::vector<pod_explanation> explain_pods(const model::scenario& s, const run_report& report,
@@ -56,9 +52,7 @@ template <alloc::selector_engine Engine>
   for (const std::string& name : names) {
     pod_explanation& e = out.emplace_back();
     e.pod = qualified_pod_name(name);
-    std::optional<std::size_t> index;
-    for (std::size_t i = 0; i < s.pods.size() && !index; ++i)
-      if (model::namespaced_name(s.pods[i].object.meta.namespace_, s.pods[i].object.meta.name) == e.pod) index = i;
+    const std::optional<std::size_t> index = pod_index(s, name);
     if (!index) continue;
     e.status = pod_status::not_pending;
     if (const auto& bound = s.pods[*index].object.node_name) e.node = std::string(*bound);

@@ -8,6 +8,7 @@
 #include <dra/sim/runner.hpp>
 
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,7 +57,16 @@ struct occupancy {
   occupancy out;
   using key = std::tuple<std::string_view, std::string_view, std::string_view>;
   std::map<key, std::size_t> sets, shared;
-  std::map<key, std::pair<flatten::mixin_device_view, std::string_view>> devices;  // device, slice nodeName
+  // The devices allocations name, and only those: a cluster has hundreds of thousands, most of them free.
+  std::map<key, std::optional<flatten::mixin_device_view>> devices;
+  auto name_devices = [&](const model::allocation_result& allocation) {
+    for (const auto& r : allocation.results)
+      if (!r.admin_access.value_or(false)) devices.try_emplace(key{r.driver, r.pool, r.device});
+  };
+  for (const auto& c : s.claims)
+    if (c.object.allocation) name_devices(*c.object.allocation);
+  for (const auto& o : outcomes)
+    if (const auto* allocated = o.allocated()) name_devices(allocated->allocation);
   for (const auto& located : s.slices) {
     const model::resource_slice& slice = located.object;
     const std::string node(slice.node_name.value_or(model::text{}));
@@ -67,8 +77,9 @@ struct occupancy {
       out.counter_sets.push_back(std::move(entry));
     }
     for (const auto view : flatten::device_views(slice)) {
-      devices.insert_or_assign(key{slice.driver, slice.pool.name, view.name()},
-                               std::pair{view, std::string_view(slice.node_name.value_or(model::text{}))});
+      if (!devices.empty())
+        if (const auto named = devices.find(key{slice.driver, slice.pool.name, view.name()}); named != devices.end())
+          named->second = view;
       if (!view.base().allow_multiple_allocations.value_or(false)) continue;
       shared.emplace(key{slice.driver, slice.pool.name, view.name()}, out.shared_devices.size());
       shared_device_occupancy entry{node, std::string(slice.driver), std::string(slice.pool.name),
@@ -91,8 +102,8 @@ struct occupancy {
     out.claims.push_back(claim);
     for (const auto& r : allocation.results) {
       if (r.admin_access.value_or(false)) continue;
-      auto device = devices.find(key{r.driver, r.pool, r.device});
-      if (device == devices.end()) continue;
+      const auto device = devices.find(key{r.driver, r.pool, r.device});
+      if (device == devices.end() || !device->second) continue;
       if (auto it = shared.find(key{r.driver, r.pool, r.device}); it != shared.end()) {
         shared_device_occupancy& d = out.shared_devices[it->second];
         const bool first_share = d.claims.empty();
@@ -100,7 +111,7 @@ struct occupancy {
         for (const auto& c : r.consumed_capacity) add(d.capacity, c.name, claim, c.value.approximate_double());
         if (!first_share) continue;  // a shared device charges its counters once
       }
-      for (const auto consumption : device->second.first.counter_consumptions()) {
+      for (const auto consumption : device->second->counter_consumptions()) {
         auto set = sets.find(key{r.driver, r.pool, consumption.counter_set()});
         if (set == sets.end()) continue;
         for (const auto e : consumption.counters())
