@@ -325,6 +325,7 @@ class basic_allocator {
     // its generation changed): so a search costs what it visits, not what the node has.
     std::uint64_t ledger_generation = std::numeric_limits<std::uint64_t>::max();
     std::size_t changes_seen = 0;
+    std::vector<std::uint64_t> pool_versions;  // per pool: the ledger's pool_version as of changes_seen
     std::vector<char> charged;  // per counter holder: allocated, its draws taken off slot_available
     std::vector<candidate> live;
     std::vector<counter_slot> slots;

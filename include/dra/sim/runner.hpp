@@ -676,13 +676,17 @@ class scenario_run {
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
     const std::size_t shape = unfit_.shape_of(claims);
     // A scoring policy whose normalised scores come out alike: the first node that fits in the resource scores' order
-    // (found below), or, when none does, the node-order run answers as first fit does.
+    // (found below), or, when none does, the node-order run answers as first fit does. When the resource scores tie
+    // too, that order is node order: first fit's run, with its skipping of known-unfit nodes, is the answer.
     bool resource_ranked = false;
     if constexpr (scores_nodes)
       if (scoring_ != nullptr && only == nullptr && !failure &&
           ranked_by_resources_alone(*scoring_->pod, nodes_prefer_no_schedule_, claims, features_.prioritized_list)) {
         resource_ranked = true;
-        if (const auto best = first_fit_by_resource_score(claims, shape, filter)) only = nodes_.nodes[*best];
+        const auto& order = rankings_.order_for(*scoring_, node_resources_, resources_);
+        const bool all_tie = order.empty() || order.begin()->first == order.rbegin()->first;
+        if (!all_tie)
+          if (const auto best = first_fit_by_resource_score(claims, shape, filter)) only = nodes_.nodes[*best];
       }
     std::vector<const model::node*> ordered;  // the candidates when they are not the node list itself
     if (only != nullptr)

@@ -65,13 +65,30 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
       refresh({i, device_place::npos}, held(layout.candidates[i].pool, layout.candidates[i].id));
     for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
       refresh({device_place::npos, h}, held(layout.counter_holders[h].pool, layout.counter_holders[h].id));
-  } else {
-    for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen)) {
-      const auto [first, last] = layout.places.equal_range(changed);
-      if (first == last) continue;
-      const ledger::device_state* held = a_.state_->find(changed);
-      for (auto it = first; it != last; ++it) refresh(it->second, held);
+    layout.pool_versions.resize(pools_->size());
+    for (std::size_t p = 0; p < pools_->size(); ++p)
+      layout.pool_versions[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool);
+  } else if (layout.changes_seen != a_.state_->changes_seen()) {
+    // Only changes to this node's pools matter, and on a large cluster most changes land in other nodes' pools:
+    // compare the pools' versions first, and look up (hash) only changes in pools that moved.
+    std::vector<std::uint32_t> moved;
+    for (std::uint32_t p = 0; p < pools_->size(); ++p) {
+      const auto& key = (*pools_)[p].key;
+      const std::uint64_t version = a_.state_->pool_version(key.driver, key.pool);
+      if (version != layout.pool_versions[p]) moved.push_back(p);
+      layout.pool_versions[p] = version;
     }
+    if (!moved.empty())
+      for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen)) {
+        const bool in_moved_pool = std::ranges::any_of(moved, [&](std::uint32_t p) {
+          return (*pools_)[p].key.pool == changed.pool && (*pools_)[p].key.driver == changed.driver;
+        });
+        if (!in_moved_pool) continue;
+        const auto [first, last] = layout.places.equal_range(changed);
+        if (first == last) continue;
+        const ledger::device_state* held = a_.state_->find(changed);
+        for (auto it = first; it != last; ++it) refresh(it->second, held);
+      }
   }
   layout.ledger_generation = a_.state_->generation();
   layout.changes_seen = a_.state_->changes_seen();
