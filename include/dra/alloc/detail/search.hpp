@@ -68,9 +68,17 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
     layout.pool_versions.resize(pools_->size());
     for (std::size_t p = 0; p < pools_->size(); ++p)
       layout.pool_versions[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool);
-  } else if (layout.changes_seen != a_.state_->changes_seen()) {
-    // Only changes to this node's pools matter, and on a large cluster most changes land in other nodes' pools:
-    // compare the pools' versions first, and look up (hash) only changes in pools that moved.
+  } else if (const auto changes = a_.state_->changed_devices_since(layout.changes_seen); changes.size() <= pools_->size()) {
+    for (const device_ref& changed : changes) {
+      const auto [first, last] = layout.places.equal_range(changed);
+      if (first == last) continue;
+      const ledger::device_state* held = a_.state_->find(changed);
+      for (auto it = first; it != last; ++it) refresh(it->second, held);
+    }
+  } else {
+    // More changes than the node has pools (a node searched again after many pods went elsewhere): only changes to
+    // its own pools matter, so compare the pools' versions and look up (hash) only changes in pools that moved.
+    // (The versions kept may be older than the changes replayed above: a pool is then taken for moved, never missed.)
     std::vector<std::uint32_t> moved;
     for (std::uint32_t p = 0; p < pools_->size(); ++p) {
       const auto& key = (*pools_)[p].key;
@@ -78,9 +86,11 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
       if (version != layout.pool_versions[p]) moved.push_back(p);
       layout.pool_versions[p] = version;
     }
+    // Many moved pools (pools every node sees): telling changes apart by pool would cost more than looking them up.
+    const bool filter_by_pool = moved.size() <= 8;
     if (!moved.empty())
-      for (const device_ref& changed : a_.state_->changed_devices_since(layout.changes_seen)) {
-        const bool in_moved_pool = std::ranges::any_of(moved, [&](std::uint32_t p) {
+      for (const device_ref& changed : changes) {
+        const bool in_moved_pool = !filter_by_pool || std::ranges::any_of(moved, [&](std::uint32_t p) {
           return (*pools_)[p].key.pool == changed.pool && (*pools_)[p].key.driver == changed.driver;
         });
         if (!in_moved_pool) continue;
