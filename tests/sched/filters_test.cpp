@@ -273,7 +273,7 @@ TEST(FitError, CountsEachReasonAndSortsTheStrings) {
 TEST(ClusterUsage, CountsBoundUnfinishedPodsWhereTheyRunAndPlacedOnes) {
   pod running;
   running.node_name = "a";
-  running.containers = {model::container{"c", {{"cpu", *quantity::parse("2")}}, {}, false}};
+  running.containers = {model::container{"c", {{"cpu", *quantity::parse("2")}}, {}, false, {}}};
   pod finished = running;
   finished.phase = "Succeeded";
   pod pending = running;
