@@ -82,10 +82,10 @@ inline amounts container_requests(const model::container& c) {
 
 }  // namespace detail
 
-// The pod's requests (component-helpers' PodRequests): the regular containers' sum plus the sidecars', raised to
-// what the init phase needs at its peak (each regular init container plus the sidecars started before it), with
-// pod-level requests for cpu, memory and hugepages where set, plus the pod's overhead.
-[[nodiscard]] inline amounts pod_requests(const model::pod& pod) {
+// The containers' part of the pod's requests (component-helpers' AggregateContainerRequests): the regular
+// containers' sum plus the sidecars', raised to what the init phase needs at its peak (each regular init container
+// plus the sidecars started before it).
+[[nodiscard]] inline amounts aggregate_container_requests(const model::pod& pod) {
   amounts total;
   for (const auto& c : pod.containers) detail::add_into(total, detail::container_requests(c));
   amounts sidecars;
@@ -103,6 +103,15 @@ inline amounts container_requests(const model::container& c) {
     detail::max_into(init_peak, during);
   }
   detail::max_into(total, init_peak);
+  return total;
+}
+
+// The pod's requests (component-helpers' PodRequests): its containers' (aggregate_container_requests) plus what its
+// allocated devices add (`from_devices`, KEP-5517), with pod-level requests for cpu, memory and hugepages where set,
+// plus the pod's overhead.
+[[nodiscard]] inline amounts pod_requests(const model::pod& pod, const amounts& from_devices = {}) {
+  amounts total = aggregate_container_requests(pod);
+  detail::add_into(total, from_devices);
   if (pod.pod_requests)
     for (const auto& [name, q] : *pod.pod_requests)
       if (is_pod_level_resource(name)) detail::slot(total, name) = scheduler_units(name, q);
