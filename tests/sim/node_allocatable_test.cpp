@@ -137,6 +137,25 @@ TEST(NodeAllocatableResources, TheNodeCountsTheMappedAmountForLaterPods) {
             "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector.");
 }
 
+TEST(NodeAllocatableResources, AClaimWithMappedDevicesIsNotSharedWithASecondPod) {
+  // Both pods name one claim of three cores: the first allocates it on node-b (node-a is short of cpu); the second
+  // may only go where the claim is, and there its devices are another pod's.
+  const std::string claim =
+      R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "shared", "namespace": "default"}, "spec": {"devices": {"requests": [{"name": "req", "exactly": {"deviceClassName": "cores", "count": 3}}]}}})"
+      "\n";
+  auto named_pod = [](std::string_view name) {
+    return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + std::string(name) +
+           R"(", "namespace": "default"}, "spec": {"containers": [{"name": "main", "resources": {"requests": {"cpu": "1"}}}], "resourceClaims": [{"name": "c", "resourceClaimName": "shared"}]}})" + "\n";
+  };
+  const auto r = run_nar(nar_node("node-a", "3") + nar_node("node-b", "8") + nar_classes + core_slice("node-a", 4) +
+                         core_slice("node-b", 4) + claim + named_pod("one") + named_pod("two"));
+  ASSERT_EQ(r.report.pods.size(), 2u);
+  EXPECT_EQ(r.report.pods[0].node, "node-b");
+  EXPECT_EQ(r.report.pods[1].unschedulable,
+            "0/2 nodes are available: 1 node allocatable resource claim shared has a mapped device and cannot be shared "
+            "across pods, 1 resourceclaim not available on the node.");
+}
+
 TEST(NodeAllocatableResources, ABoundPodsRecordedStatusCountsOnItsNode) {
   // A pod bound to node-b whose status records 5 cpu from its claim, beside its own 1: 6 of 8 taken.
   const std::string bound =
@@ -168,7 +187,7 @@ TEST(NodeAllocatableResources, ConsumedCapacityTimesItsMultiplierAndOverheadsPer
   const std::string pod =
       R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer", "namespace": "default"}, "spec": {"containers": [{"name": "a", "resources": {"requests": {"memory": "1Gi"}, "claims": [{"name": "m"}, {"name": "g"}]}}, {"name": "b", "resources": {"claims": [{"name": "g"}]}}], "resourceClaims": [{"name": "m", "resourceClaimName": "mem"}, {"name": "g", "resourceClaimName": "gpu"}]}})"
       "\n";
-  // 11Gi fits 11Gi exactly; 10Gi does not.
+  // 11Gi fits 11Gi exactly; 1Mi less does not.
   auto r = run_nar(nar_node("node-a", "4", "11Gi") + nar_classes + slices + claims + pod);
   ASSERT_EQ(r.report.pods.size(), 1u);
   ASSERT_EQ(r.report.pods[0].node, "node-a");
@@ -186,7 +205,7 @@ TEST(NodeAllocatableResources, ConsumedCapacityTimesItsMultiplierAndOverheadsPer
   ASSERT_EQ(statuses[1].mapping.size(), 1u);
   EXPECT_EQ(statuses[1].mapping[0].value.to_string(), "8Gi");
 
-  r = run_nar(nar_node("node-a", "4", "10Gi") + nar_classes + slices + claims + pod);
+  r = run_nar(nar_node("node-a", "4", "11263Mi") + nar_classes + slices + claims + pod);
   EXPECT_EQ(r.report.pods[0].unschedulable, "0/1 nodes are available: 1 Insufficient memory.");
 }
 
