@@ -82,14 +82,7 @@ class workload_reader : public field_reader {
         out.priority = static_cast<std::int32_t>(*priority);
         return {};
       }
-      if (is(name, "schedulingGates"))
-        return r_.each_element(value, [&](od::value& gate) -> dra::status {
-          model::text& gate_name = out.scheduling_gates.emplace_back();
-          return r_.each_field(gate, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            return is(field, "name") ? assign(gate_name, r_.string(fv)) : dra::status{};
-          });
-        });
+      if (is(name, "schedulingGates")) return names_of(value, out.scheduling_gates);
       return {};
     });
   }
@@ -297,19 +290,23 @@ class workload_reader : public field_reader {
     });
   }
 
+  // A list of objects reduced to their `name`s (scheduling gates, a container's claims).
+  dra::status names_of(od::value& v, std::vector<model::text>& out) {
+    return r_.each_element(v, [&](od::value& element) -> dra::status {
+      model::text& element_name = out.emplace_back();
+      return r_.each_field(element, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        return is(field, "name") ? assign(element_name, r_.string(fv)) : dra::status{};
+      });
+    });
+  }
+
   dra::status container_resources(od::value& v, model::container& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
       if (is(name, "requests")) return resources(value, out.requests);
       if (is(name, "limits")) return resources(value, out.limits);
-      if (is(name, "claims") && !reader::is_null(value))
-        return r_.each_element(value, [&](od::value& claim) -> dra::status {
-          model::text& claim_name = out.claims.emplace_back();
-          return r_.each_field(claim, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            return is(field, "name") ? assign(claim_name, r_.string(fv)) : dra::status{};
-          });
-        });
+      if (is(name, "claims") && !reader::is_null(value)) return names_of(value, out.claims);
       return {};
     });
   }
