@@ -141,10 +141,8 @@ TEST(NodeAllocatableFit, CpuMemoryEphemeralStorageAndHugepagesOnly) {
 TEST(NodeAllocatableFit, PodLevelRequestsMustCoverContainersAndDevices) {
   model::pod pod = na_pod();
   pod.pod_requests = model::resource_list{{"cpu", na_q("3")}};
-  sched::amounts asked = sched::aggregate_container_requests(pod);  // 1 cpu
-  EXPECT_FALSE(sched::pod_level_shortfall(pod, asked));
-  sched::detail::add_into(asked, {{"cpu", 2001}});
-  const auto shortfall = sched::pod_level_shortfall(pod, asked);
+  EXPECT_FALSE(sched::pod_level_shortfall(pod, {{"cpu", 2000}}));  // 1 cpu of the containers' and 2 of the devices'
+  const auto shortfall = sched::pod_level_shortfall(pod, {{"cpu", 2001}});
   ASSERT_TRUE(shortfall);
   EXPECT_EQ(shortfall->message,
             "pod level request for cpu is insufficient to cover the aggregated container and node-allocatable DRA requests");

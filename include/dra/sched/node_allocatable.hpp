@@ -207,11 +207,11 @@ inline dra::status add_mapping(model::text resource, const model::node_allocatab
 }
 
 // validatePodLevelResourcesCoverDRA, for requests: a pod-level request (cpu, memory, hugepages) below what its
-// containers and devices ask together leaves the pod on no node. `containers_and_devices` is
-// aggregate_container_requests(pod) plus node_allocatable_amounts.
-[[nodiscard]] inline std::optional<node_reason> pod_level_shortfall(const model::pod& pod,
-                                                                    const amounts& containers_and_devices) {
+// containers and devices (`from_devices`, node_allocatable_amounts) ask together leaves the pod on no node.
+[[nodiscard]] inline std::optional<node_reason> pod_level_shortfall(const model::pod& pod, const amounts& from_devices) {
   if (!pod.pod_requests) return std::nullopt;
+  amounts containers_and_devices = aggregate_container_requests(pod);
+  detail::add_into(containers_and_devices, from_devices);
   for (const auto& [name, q] : *pod.pod_requests) {
     if (!is_pod_level_resource(name)) continue;
     const std::int64_t* asked = model::find(containers_and_devices, name);

@@ -96,10 +96,8 @@ class node_allocatable_accounting {
  private:
   // validatePodLevelResourcesCoverDRA: checked only once the pod has devices' amounts.
   static void check_pod_level_requests(const model::pod& pod, node_allocatable_verdict& out) {
-    if (out.statuses.empty() || !pod.pod_requests) return;
-    sched::amounts asked = sched::aggregate_container_requests(pod);
-    sched::detail::add_into(asked, out.added);
-    if (auto shortfall = sched::pod_level_shortfall(pod, asked)) out.refused.push_back(std::move(*shortfall));
+    if (out.statuses.empty()) return;
+    if (auto shortfall = sched::pod_level_shortfall(pod, out.added)) out.refused.push_back(std::move(*shortfall));
   }
 
   // (driver, pool, device) -> (pool generation, device)
