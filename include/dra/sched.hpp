@@ -5,6 +5,7 @@
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>
+#include <dra/sched/node_allocatable.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_requests.hpp>
 #include <dra/sched/queue.hpp>

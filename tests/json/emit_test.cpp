@@ -133,6 +133,36 @@ TEST(Emit, CompatibilityGroupsAreReadAndWritten) {
   EXPECT_EQ(flat.consumes_counters.at(0).compatibility_groups, groups);
 }
 
+TEST(Emit, NodeAllocatableResourcesAreReadAndWritten) {
+  auto doc = dra::json::load(R"({"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":{"name":"s"},
+    "spec":{"driver":"d","pool":{"name":"p","resourceSliceCount":1},"nodeName":"n","devices":[{"name":"cpu-0",
+    "nodeAllocatableResources":{"memory":{"overhead":{"perPod":"1Gi","perContainer":"512Mi"}},
+      "cpu":{"mapping":{"capacityKey":"d/cores","capacityMultiplier":"2"}}}},
+    {"name":"cpu-1","nodeAllocatableResources":{"cpu":{"mapping":{"deviceMultiplier":"8"}}}}]}})");
+  ASSERT_TRUE(doc.has_value()) << doc.error().to_string();
+  const auto& slice = doc->scenario().slices.at(0).object;
+  const auto& resources = slice.devices.at(0).node_allocatable_resources;
+  ASSERT_TRUE(resources);
+  ASSERT_EQ(resources->size(), 2u);
+  EXPECT_EQ(resources->at(0).name, "cpu");  // sorted by name
+  ASSERT_TRUE(resources->at(0).value.mapping);
+  EXPECT_EQ(resources->at(0).value.mapping->capacity_key, "d/cores");
+  EXPECT_EQ(resources->at(0).value.mapping->capacity_multiplier->to_string(), "2");
+  EXPECT_FALSE(resources->at(0).value.overhead);
+  ASSERT_TRUE(resources->at(1).value.overhead);
+  EXPECT_EQ(resources->at(1).value.overhead->per_container->to_string(), "512Mi");
+  EXPECT_EQ(slice.devices.at(1).node_allocatable_resources->at(0).value.mapping->device_multiplier->to_string(), "8");
+  EXPECT_FALSE(slice.devices.at(0).node_allocatable_resources->at(0).value.mapping->device_multiplier);
+  const std::string emitted = dra::json::to_json(slice, 0);
+  EXPECT_NE(emitted.find(R"("nodeAllocatableResources":{"cpu":{"mapping":{"capacityKey":"d/cores","capacityMultiplier":"2"}},)"
+                         R"("memory":{"overhead":{"perPod":"1Gi","perContainer":"512Mi"}}})"),
+            std::string::npos)
+      << emitted;
+  auto again = dra::json::load(emitted);
+  ASSERT_TRUE(again.has_value()) << again.error().to_string();
+  EXPECT_EQ(again->scenario().slices.at(0).object, slice);
+}
+
 TEST(Emit, ResourceSlicesRoundTripThroughEmitAndIngest) {
   for (const char* fixture : {"full-slice.json", "kep-5234-mixins.json", "v1-equivalent.json"}) {
     auto doc = dra::json::load_file(std::string(dra_test::json_test_data()) + "/" + fixture);

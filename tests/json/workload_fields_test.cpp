@@ -68,6 +68,26 @@ TEST(WorkloadFields, NodeAndPodSchedulingFieldsAreRead) {
   EXPECT_EQ(pod.phase, "Pending");
 }
 
+TEST(WorkloadFields, ContainerClaimsAndNodeAllocatableClaimStatusesAreRead) {
+  auto doc = dra::json::load(R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "d"},
+    "spec": {"containers": [{"name": "a", "resources": {"claims": [{"name": "gpu"}, {"name": "cores", "request": "r"}]}}]},
+    "status": {"nodeAllocatableResourceClaimStatuses": [{"resourceClaimName": "p-cores", "containers": ["a"],
+      "mapping": [{"name": "cpu", "quantity": "4"}], "overhead": [{"name": "memory", "perPod": "1Gi"}]}]}})");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto& pod = doc->scenario().pods.at(0).object;
+  EXPECT_EQ(pod.containers.at(0).claims, (std::vector<dra::model::text>{"gpu", "cores"}));
+  ASSERT_EQ(pod.node_allocatable_claim_statuses.size(), 1u);
+  const auto& status = pod.node_allocatable_claim_statuses[0];
+  EXPECT_EQ(status.resource_claim_name, "p-cores");
+  EXPECT_EQ(status.containers, std::vector<dra::model::text>{"a"});
+  ASSERT_EQ(status.mapping.size(), 1u);
+  EXPECT_EQ(status.mapping[0].name, "cpu");
+  EXPECT_EQ(status.mapping[0].value.value(), 4);
+  ASSERT_EQ(status.overhead.size(), 1u);
+  EXPECT_EQ(status.overhead[0].per_pod->to_string(), "1Gi");
+  EXPECT_FALSE(status.overhead[0].per_container);
+}
+
 TEST(WorkloadFields, BadValuesNameTheObjectAndField) {
   auto bad_quantity = dra::json::load(
       R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "lots"}}})");

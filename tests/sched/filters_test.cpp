@@ -273,7 +273,7 @@ TEST(FitError, CountsEachReasonAndSortsTheStrings) {
 TEST(ClusterUsage, CountsBoundUnfinishedPodsWhereTheyRunAndPlacedOnes) {
   pod running;
   running.node_name = "a";
-  running.containers = {model::container{"c", {{"cpu", *quantity::parse("2")}}, {}, false}};
+  running.containers = {model::container{"c", {{"cpu", *quantity::parse("2")}}, {}, false, {}}};
   pod finished = running;
   finished.phase = "Succeeded";
   pod pending = running;
@@ -285,7 +285,7 @@ TEST(ClusterUsage, CountsBoundUnfinishedPodsWhereTheyRunAndPlacedOnes) {
   EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2000}}), {2000, mi200}, 1}));
   EXPECT_EQ(usage.of("b"), sched::node_usage{});
   pod small = pending;
-  small.containers = {model::container{"c", {{"cpu", *quantity::parse("500m")}, {"memory", *quantity::parse("1")}}, {}, false}};
+  small.containers = {model::container{"c", {{"cpu", *quantity::parse("500m")}, {"memory", *quantity::parse("1")}}, {}, false, {}}};
   usage.place("a", small);
   EXPECT_EQ(usage.of("a"), (sched::node_usage{amounts({{"cpu", 2500}, {"memory", 1}}), {2500, mi200 + 1}, 2}));
 }

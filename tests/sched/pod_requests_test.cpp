@@ -20,8 +20,8 @@ resource_list resources(std::vector<std::pair<std::string_view, std::string_view
   dra::model::sort_by_key(out);
   return out;
 }
-container regular_container(std::string_view cpu) { return container{"c", resources({{"cpu", cpu}}), {}, false}; }
-container sidecar(std::string_view cpu) { return container{"s", resources({{"cpu", cpu}}), {}, true}; }
+container regular_container(std::string_view cpu) { return container{"c", resources({{"cpu", cpu}}), {}, false, {}}; }
+container sidecar(std::string_view cpu) { return container{"s", resources({{"cpu", cpu}}), {}, true, {}}; }
 
 std::int64_t cpu_of(const pod& p) { return amount_of(dra::sched::pod_requests(p), "cpu"); }
 
@@ -51,9 +51,9 @@ TEST(PodRequests, SidecarsRunBesideTheContainersAndUnderLaterInitContainers) {
 
 TEST(PodRequests, EachResourceHasItsOwnPeak) {
   pod p;
-  p.init_containers = {container{"s", resources({{"memory", "5Mi"}, {"cpu", "4m"}}), {}, true},
-                       container{"i", resources({{"memory", "6Mi"}, {"cpu", "8m"}}), {}, false}};
-  p.containers = {container{"c", resources({{"memory", "3Mi"}, {"cpu", "2m"}}), {}, false}};
+  p.init_containers = {container{"s", resources({{"memory", "5Mi"}, {"cpu", "4m"}}), {}, true, {}},
+                       container{"i", resources({{"memory", "6Mi"}, {"cpu", "8m"}}), {}, false, {}}};
+  p.containers = {container{"c", resources({{"memory", "3Mi"}, {"cpu", "2m"}}), {}, false, {}}};
   const auto requests = dra::sched::pod_requests(p);
   EXPECT_EQ(amount_of(requests, "memory"), 11 << 20);
   EXPECT_EQ(amount_of(requests, "cpu"), 12);
@@ -65,7 +65,7 @@ TEST(PodRequests, EachResourceHasItsOwnPeak) {
 
 TEST(PodRequests, PodLevelRequestsReplaceOnlyCpuMemoryAndHugepages) {
   pod p;
-  p.containers = {container{"c", resources({{"hugepages-1Gi", "1Gi"}, {"memory", "4Mi"}, {"example.com/gpu", "1"}}), {}, false}};
+  p.containers = {container{"c", resources({{"hugepages-1Gi", "1Gi"}, {"memory", "4Mi"}, {"example.com/gpu", "1"}}), {}, false, {}}};
   p.pod_requests = resources({{"cpu", "1"}, {"hugepages-2Mi", "10Mi"}, {"example.com/gpu", "3"}});
   const auto requests = dra::sched::pod_requests(p);
   EXPECT_EQ(amount_of(requests, "cpu"), 1000);
@@ -87,7 +87,7 @@ TEST(PodRequests, OverheadIsAddedAfterPodLevelRequests) {
 
 TEST(PodRequests, ALimitWithoutARequestIsTheRequest) {
   pod p;
-  p.containers = {container{"c", resources({{"cpu", "1"}}), resources({{"cpu", "4"}, {"memory", "1Gi"}}), false}};
+  p.containers = {container{"c", resources({{"cpu", "1"}}), resources({{"cpu", "4"}, {"memory", "1Gi"}}), false, {}}};
   const auto requests = dra::sched::pod_requests(p);
   EXPECT_EQ(amount_of(requests, "cpu"), 1000);                    // the request, not the limit
   EXPECT_EQ(amount_of(requests, "memory"), std::int64_t{1} << 30);  // defaulted from the limit
@@ -95,7 +95,7 @@ TEST(PodRequests, ALimitWithoutARequestIsTheRequest) {
 
 TEST(PodRequests, CpuRoundsUpToAMillicoreAndOtherResourcesToAUnit) {
   pod p;
-  p.containers = {container{"c", resources({{"cpu", "100u"}, {"memory", "1.5"}}), {}, false}};
+  p.containers = {container{"c", resources({{"cpu", "100u"}, {"memory", "1.5"}}), {}, false, {}}};
   const auto requests = dra::sched::pod_requests(p);
   EXPECT_EQ(amount_of(requests, "cpu"), 1);
   EXPECT_EQ(amount_of(requests, "memory"), 2);

@@ -29,7 +29,7 @@ model::pod pod_asking(std::vector<model::container> containers) {
   return p;
 }
 
-model::container asking(model::resource_list requests) { return model::container{"c", std::move(requests), {}, false}; }
+model::container asking(model::resource_list requests) { return model::container{"c", std::move(requests), {}, false, {}}; }
 
 model::node_taint prefer_no_schedule(std::string_view key, std::string_view value) {
   model::node_taint t;

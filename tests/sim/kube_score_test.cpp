@@ -142,6 +142,34 @@ TEST(KubeScore, AlikeNodesAreScoredWithoutSearchingEachAndGetTheirOwnDevices) {
   EXPECT_EQ(devices, (std::vector<std::string>{"b/gpu-0", "c/gpu-0", "b/gpu-1"}));
 }
 
+TEST(KubeScore, ANodeWhoseDevicesAddTooMuchCpuIsPassedOver) {
+  // KEP-5517: each core maps one cpu. a (4 cpus, idle) scores above b (8 cpus, 2 taken), but 1 cpu + 4 cores is 5
+  // of a's 4: the pod goes to b (7 of 8).
+  std::string text = R"(
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "4", "memory": "16Gi", "pods": "110"}}}
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "b"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "running", "namespace": "default"},
+ "spec": {"nodeName": "b", "containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "1Gi"}}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "cores"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'cpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "cores", "namespace": "default"},
+ "spec": {"spec": {"devices": {"requests": [{"name": "cores", "exactly": {"deviceClassName": "cores", "count": 4}}]}}}}
+)";
+  for (const char* n : {"a", "b"}) {
+    std::string devices;
+    for (int d = 0; d < 6; ++d)
+      devices += std::string(d ? "," : "") + R"({"name": "core-)" + std::to_string(d) +
+                 R"(", "nodeAllocatableResources": {"cpu": {"mapping": {"deviceMultiplier": "1"}}}})";
+    text += R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" + std::string(n) +
+            R"("}, "spec": {"driver": "cpu.example.com", "nodeName": ")" + n + R"(", "pool": {"name": ")" + n +
+            R"(", "resourceSliceCount": 1}, "devices": [)" + devices + "]}}\n";
+  }
+  text += score_pod("p", R"("resourceClaims": [{"name": "c", "resourceClaimTemplateName": "cores"}],
+      "containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}])");
+  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
+  EXPECT_EQ(nodes_under<sched::kube_score>(text, *alloc::features::parse("none")), std::vector<std::string>{"a"});
+}
+
 TEST(KubeScore, ConstrainedPodsGetFirstFitsAnswersAndMessages) {
   // Where one node at most takes each pod, scoring changes nothing: nodes, claims and the 0/N texts are first fit's.
   auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/placement.yaml");

@@ -424,6 +424,53 @@ TEST(ValidateBindingConditions, PairedDistinctAndValid) {
                  "spec.devices[0].bindingConditions[0]", "Invalid value: \"not valid\"");
 }
 
+// ---- node allocatable resources (KEP-5517)
+
+TEST(ValidateNodeAllocatable, NodeResourceNamesOnly) {
+  auto with = [](const std::string& name) {
+    return slice_with_devices(device("d", R"("nodeAllocatableResources":{")" + name + R"(":{"mapping":{"deviceMultiplier":"1"}}})"));
+  };
+  EXPECT_VALID(with("cpu"));
+  EXPECT_VALID(with("memory"));
+  EXPECT_VALID(with("ephemeral-storage"));
+  EXPECT_VALID(with("hugepages-2Mi"));
+  EXPECT_PROBLEM(with("nvidia.com/gpu"), "spec.devices[0].nodeAllocatableResources",
+                 "Invalid value: \"nvidia.com/gpu\": must be a node allocatable resource");
+  EXPECT_PROBLEM(with("pods"), "spec.devices[0].nodeAllocatableResources", "Invalid value: \"pods\"");
+  EXPECT_PROBLEM(with("hugepages-"), "spec.devices[0].nodeAllocatableResources", "Invalid value: \"hugepages-\"");
+}
+
+TEST(ValidateNodeAllocatable, MappingOrOverhead) {
+  auto with = [](const std::string& entry) {
+    return slice_with_devices(device("d", R"("capacity":{"mem":{"value":"8Gi"}},"nodeAllocatableResources":{"memory":)" + entry + "}"));
+  };
+  EXPECT_VALID(with(R"({"mapping":{"capacityKey":"mem","capacityMultiplier":"2"},"overhead":{"perPod":"1Gi"}})"));
+  EXPECT_VALID(with(R"({"overhead":{"perContainer":"100Mi"}})"));
+  EXPECT_PROBLEM(with("{}"), "spec.devices[0].nodeAllocatableResources.memory",
+                 "Required value: at least one of `mapping`, `overhead` is required");
+  EXPECT_PROBLEM(with(R"({"overhead":{}})"), "spec.devices[0].nodeAllocatableResources.memory.overhead",
+                 "Required value: at least one of `perPod`, `perContainer` is required");
+  EXPECT_PROBLEM(with(R"({"overhead":{"perPod":"-1"}})"), "spec.devices[0].nodeAllocatableResources.memory.overhead.perPod",
+                 "Invalid value: \"-1\": must be greater than or equal to 0");
+}
+
+TEST(ValidateNodeAllocatable, MappingByDeviceXorByCapacity) {
+  auto with = [](const std::string& mapping) {
+    return slice_with_devices(device("d", R"("nodeAllocatableResources":{"cpu":{"mapping":)" + mapping + "}}"));
+  };
+  const std::string path = "spec.devices[0].nodeAllocatableResources.cpu.mapping";
+  EXPECT_PROBLEM(with(R"({"capacityKey":"cores","capacityMultiplier":"1","deviceMultiplier":"1"})"), path,
+                 "exactly one of `capacityKey`, `deviceMultiplier` is required, but multiple fields are set");
+  EXPECT_PROBLEM(with("{}"), path, "Required value: exactly one of `capacityKey`, `deviceMultiplier` is required");
+  EXPECT_PROBLEM(with(R"({"capacityKey":"cores"})"), path + ".capacityMultiplier", "Required value");
+  EXPECT_PROBLEM(with(R"({"capacityMultiplier":"2","deviceMultiplier":"1"})"), path + ".capacityKey", "Required value");
+  EXPECT_PROBLEM(with(R"({"capacityKey":"Bad Key!","capacityMultiplier":"1"})"), path + ".capacityKey", "Invalid value");
+  EXPECT_PROBLEM(with(R"({"deviceMultiplier":"-2"})"), path + ".deviceMultiplier", "must be greater than or equal to 0");
+  const auto errors = errors_of(with(R"({"capacityKey":"example.com/cores","capacityMultiplier":"500m"})"));
+  EXPECT_TRUE(errors.empty()) << dump(errors);
+  for (const auto& e : errors_of(with("{}"))) EXPECT_EQ(e.code, dra::errc::invalid_object) << e.to_string();
+}
+
 TEST(ValidateSlice, PerObjectFunctionOnModelBuiltInCpp) {
   dra::model::resource_slice s;
   s.meta.name = "built";

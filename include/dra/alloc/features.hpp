@@ -19,18 +19,21 @@ struct features {
   bool device_compatibility_groups = true;  // KEP-5963 (alpha in 1.37)
   bool device_taints = true;
   bool list_type_attributes = true;
+  // KEP-5517 (alpha in 1.37, DRANodeAllocatableResources): devices' nodeAllocatableResources add to their pods'
+  // requests on the node. A scheduler feature rather than the allocator's: it never changes what the allocator picks.
+  bool node_allocatable_resources = true;
   bool optional_node_operations = true;  // KEP-5945 (alpha in 1.37)
   bool partitionable_devices = true;
   bool prioritized_list = true;
 
   [[nodiscard]] static constexpr features all() noexcept { return {}; }
   [[nodiscard]] static constexpr features none() noexcept {
-    return {false, false, false, false, false, false, false, false, false, false};
+    return {false, false, false, false, false, false, false, false, false, false, false};
   }
 
   // "all", "none", or a comma-separated list of upstream feature names
   // (AdminAccess, ConsumableCapacity, DerivedAttributes, DeviceBindingAndStatus,
-  // DeviceCompatibilityGroups, DeviceTaints, ListTypeAttributes,
+  // DeviceCompatibilityGroups, DeviceTaints, ListTypeAttributes, NodeAllocatableResources,
   // OptionalNodeOperations, PartitionableDevices, PrioritizedList); a list
   // enables exactly the features it names.
   [[nodiscard]] static result<features> parse(std::string_view text);
@@ -49,7 +52,7 @@ struct features {
 
  private:
   using field = std::pair<std::string_view, bool features::*>;
-  static constexpr std::array<field, 10> fields() noexcept {
+  static constexpr std::array<field, 11> fields() noexcept {
     return {{{"AdminAccess", &features::admin_access},
              {"ConsumableCapacity", &features::consumable_capacity},
              {"DerivedAttributes", &features::derived_attributes},
@@ -57,6 +60,7 @@ struct features {
              {"DeviceCompatibilityGroups", &features::device_compatibility_groups},
              {"DeviceTaints", &features::device_taints},
              {"ListTypeAttributes", &features::list_type_attributes},
+             {"NodeAllocatableResources", &features::node_allocatable_resources},
              {"OptionalNodeOperations", &features::optional_node_operations},
              {"PartitionableDevices", &features::partitionable_devices},
              {"PrioritizedList", &features::prioritized_list}}};
@@ -86,7 +90,8 @@ inline result<features> features::parse(std::string_view text) {
                    "\" (known: AdminAccess, ConsumableCapacity, DerivedAttributes, DeviceBindingAndStatus, "
                    "DeviceCompatibilityGroups, "
                    "DeviceTaints, "
-                   "ListTypeAttributes, PartitionableDevices, PrioritizedList, or all, none)"};
+                   "ListTypeAttributes, NodeAllocatableResources, OptionalNodeOperations, PartitionableDevices, "
+                   "PrioritizedList, or all, none)"};
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
   }

@@ -152,6 +152,9 @@ class quantity {
   [[nodiscard]] result<quantity> add(const quantity& other) const;
   [[nodiscard]] result<quantity> sub(const quantity& other) const;
   [[nodiscard]] result<quantity> mul(std::int64_t factor) const;
+  // The exact product held as a decimal in this quantity's format, as
+  // NewDecimalQuantity(a.AsDec() * b.AsDec(), a.Format) makes it.
+  [[nodiscard]] result<quantity> mul(const quantity& factor) const;
 
   // The consumable-capacity rounding of a requested amount to a
   // requestPolicy validRange (KEP-5075), computed as upstream computes it:
@@ -573,6 +576,15 @@ inline result<quantity> quantity::mul(std::int64_t factor) const {
   if (qm::digit_count(product) > qm::max_digits)
     return dra::error{"quantity arithmetic needs more than 38 significant digits"};
   return quantity(product, product == 0 ? 0 : scale_, format_, true);
+}
+
+inline result<quantity> quantity::mul(const quantity& factor) const {
+  namespace qm = detail::quantity_math;
+  // At most 38 digits in all: the product then fits in 128 bits.
+  if (qm::digit_count(mantissa_) + qm::digit_count(factor.mantissa_) > qm::max_digits)
+    return dra::error{"quantity arithmetic needs more than 38 significant digits"};
+  const qm::int128 product = mantissa_ * factor.mantissa_;
+  return quantity(product, product == 0 ? 0 : scale_ + factor.scale_, format_, true);
 }
 
 inline result<quantity> quantity::round_up_to_step(const quantity& value, const quantity& min, const quantity& step) {

@@ -6,8 +6,10 @@
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -259,6 +261,30 @@ inline void write(writer& w, const model::device& d) {
   detail::write_strings(w, "bindingFailureConditions", d.binding_failure_conditions);
   if (d.allow_multiple_allocations) w.field("allowMultipleAllocations", *d.allow_multiple_allocations);
   detail::write_strings(w, "includes", d.includes);
+  if (d.node_allocatable_resources) {
+    auto quantity_field = [&w](std::string_view name, const std::optional<quantity>& q) {
+      if (q) w.field(name, q->to_string());
+    };
+    w.key("nodeAllocatableResources").begin_object();
+    for (const auto& [name, resource] : *d.node_allocatable_resources) {
+      w.key(name).begin_object();
+      if (resource.mapping) {
+        w.key("mapping").begin_object();
+        if (resource.mapping->capacity_key) w.field("capacityKey", *resource.mapping->capacity_key);
+        quantity_field("capacityMultiplier", resource.mapping->capacity_multiplier);
+        quantity_field("deviceMultiplier", resource.mapping->device_multiplier);
+        w.end_object();
+      }
+      if (resource.overhead) {
+        w.key("overhead").begin_object();
+        quantity_field("perPod", resource.overhead->per_pod);
+        quantity_field("perContainer", resource.overhead->per_container);
+        w.end_object();
+      }
+      w.end_object();
+    }
+    w.end_object();
+  }
   w.end_object();
 }
 

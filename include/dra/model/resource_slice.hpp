@@ -127,6 +127,34 @@ struct device_taint {
   friend bool operator==(const device_taint&, const device_taint&) = default;
 };
 
+// NodeAllocatableMapping (KEP-5517): how much of a node resource one allocation of the device is. Valid input sets
+// either `device_multiplier` (per allocated device) or `capacity_key` with `capacity_multiplier` (per amount of that
+// capacity the allocation consumes); validation reports other combinations.
+struct node_allocatable_mapping {
+  std::optional<text> capacity_key;
+  std::optional<quantity> capacity_multiplier;
+  std::optional<quantity> device_multiplier;
+  friend bool operator==(const node_allocatable_mapping&, const node_allocatable_mapping&) = default;
+};
+
+// NodeAllocatableOverhead (KEP-5517): what an allocated device costs each pod using its claim, once per pod and once
+// per container that references the claim.
+struct node_allocatable_overhead {
+  std::optional<quantity> per_pod;
+  std::optional<quantity> per_container;
+  friend bool operator==(const node_allocatable_overhead&, const node_allocatable_overhead&) = default;
+};
+
+// NodeAllocatableResource (KEP-5517): a device's part of one node resource (cpu, memory, ephemeral-storage,
+// hugepages-*); at least one of the two is set in valid input.
+struct node_allocatable_resource {
+  std::optional<node_allocatable_mapping> mapping;
+  std::optional<node_allocatable_overhead> overhead;
+  friend bool operator==(const node_allocatable_resource&, const node_allocatable_resource&) = default;
+};
+
+using node_allocatable_map = sorted_map<node_allocatable_resource>;  // by node resource name
+
 // Device (v1: the former `basic` fields inline).
 struct device {
   text name;
@@ -143,6 +171,8 @@ struct device {
   std::vector<text> binding_failure_conditions;
   std::optional<bool> allow_multiple_allocations;
   std::vector<text> includes;  // DeviceMixin names (KEP-5234)
+  // nodeAllocatableResources (KEP-5517, alpha in 1.37); boxed: almost no device has it.
+  optional_box<node_allocatable_map> node_allocatable_resources;
   friend bool operator==(const device&, const device&) = default;
 };
 

@@ -62,6 +62,24 @@ struct pod_extended_resource_claim_status {
   friend bool operator==(const pod_extended_resource_claim_status&, const pod_extended_resource_claim_status&) = default;
 };
 
+// NodeAllocatableOverheadResources: a claim's device overheads for one node resource.
+struct node_allocatable_overhead_status {
+  text name;
+  std::optional<quantity> per_pod;
+  std::optional<quantity> per_container;
+  friend bool operator==(const node_allocatable_overhead_status&, const node_allocatable_overhead_status&) = default;
+};
+
+// NodeAllocatableResourceClaimStatus (KEP-5517): what one claim's allocated devices add to the pod's node resources,
+// as kube-scheduler records it when it binds the pod (status.nodeAllocatableResourceClaimStatuses).
+struct node_allocatable_claim_status {
+  text resource_claim_name;
+  std::vector<text> containers;                             // the pod's containers that reference the claim
+  sorted_map<quantity> mapping;                             // mapping[]: resource name -> quantity
+  std::vector<node_allocatable_overhead_status> overhead;   // by name
+  friend bool operator==(const node_allocatable_claim_status&, const node_allocatable_claim_status&) = default;
+};
+
 // A container or init container: what it requests, and whether it is a sidecar (an init container with
 // restartPolicy Always, which keeps running beside the regular containers).
 struct container {
@@ -69,6 +87,7 @@ struct container {
   resource_list requests;  // resources.requests
   resource_list limits;    // resources.limits: a request left unset defaults to its limit
   bool sidecar = false;    // restartPolicy: Always (init containers only)
+  std::vector<text> claims;  // resources.claims[].name: the pod's resourceClaims entries it uses
   friend bool operator==(const container&, const container&) = default;
 };
 
@@ -99,6 +118,8 @@ struct pod {
   text phase;                                              // status.phase ("" when absent)
   std::optional<text> pod_group_name;                      // spec.schedulingGroup.podGroupName
   std::optional<pod_extended_resource_claim_status> extended_resource_claim_status;  // status.extendedResourceClaimStatus
+  // status.nodeAllocatableResourceClaimStatuses (KEP-5517): counted on a bound pod's node with the feature on.
+  std::vector<node_allocatable_claim_status> node_allocatable_claim_statuses;
   friend bool operator==(const pod&, const pod&) = default;
 };
 

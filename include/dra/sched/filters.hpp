@@ -123,6 +123,18 @@ inline constexpr std::string_view claims_reason = "cannot allocate all claims";
 inline constexpr std::string_view affinity_conflict_reason = "pod affinity terms conflict";
 inline constexpr std::string_view outside_affinity_names_reason = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
 
+namespace detail {
+
+// Whether `wanted` of `resource` is more than the node's allocatable leaves beside what its pods request.
+[[nodiscard]] inline bool short_of(const model::resource_list& allocatable, const node_usage& usage,
+                                   std::string_view resource, std::int64_t wanted) {
+  const quantity* offered = model::find(allocatable, resource);
+  const std::int64_t have = offered != nullptr ? scheduler_units(resource, *offered) : 0;
+  return wanted > have - amount_of(usage.requested, resource);
+}
+
+}  // namespace detail
+
 // NodeResourcesFit: each resource the pod requests, on top of what the node's pods already request, within the
 // node's allocatable; one reason per resource short ("Insufficient cpu"), and "Too many pods" first. A node without
 // allocatable is not limited. `requests` is pod_requests(pod); of `dra_backed` (the requested resources a DeviceClass
@@ -143,9 +155,7 @@ inline constexpr std::string_view outside_affinity_names_reason = "node(s) didn'
   });
   if (asks_nothing) return out;
   auto short_of = [&](std::string_view resource, std::int64_t wanted) {
-    const quantity* offered = model::find(allocatable, resource);
-    const std::int64_t have = offered != nullptr ? scheduler_units(resource, *offered) : 0;
-    return wanted > have - amount_of(usage.requested, resource);
+    return detail::short_of(allocatable, usage, resource, wanted);
   };
   // cpu, memory and ephemeral-storage first, then the other resources (extended, hugepages) by name.
   for (std::string_view native : {"cpu", "memory", "ephemeral-storage"}) {

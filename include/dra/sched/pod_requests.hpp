@@ -85,11 +85,11 @@ inline amounts container_requests(const model::container& c, const amounts& miss
 
 }  // namespace detail
 
-// The pod's requests (component-helpers' PodRequests): the regular containers' sum plus the sidecars', raised to
-// what the init phase needs at its peak (each regular init container plus the sidecars started before it), with
-// pod-level requests for cpu, memory and hugepages where set, plus the pod's overhead. `missing` (PodRequests'
-// NonMissingContainerRequests) stands in for what a container does not request.
-[[nodiscard]] inline amounts pod_requests(const model::pod& pod, const amounts& missing = {}) {
+// The containers' part of the pod's requests (component-helpers' AggregateContainerRequests): the regular
+// containers' sum plus the sidecars', raised to what the init phase needs at its peak (each regular init container
+// plus the sidecars started before it). `missing` (PodRequests' NonMissingContainerRequests) stands in for what a
+// container does not request.
+[[nodiscard]] inline amounts aggregate_container_requests(const model::pod& pod, const amounts& missing = {}) {
   amounts total;
   for (const auto& c : pod.containers) detail::add_into(total, detail::container_requests(c, missing));
   amounts sidecars;
@@ -107,6 +107,16 @@ inline amounts container_requests(const model::container& c, const amounts& miss
     detail::max_into(init_peak, during);
   }
   detail::max_into(total, init_peak);
+  return total;
+}
+
+// The pod's requests (component-helpers' PodRequests): its containers' (aggregate_container_requests, with
+// `missing`) plus what its allocated devices add (`from_devices`, KEP-5517), with pod-level requests for cpu, memory
+// and hugepages where set, plus the pod's overhead.
+[[nodiscard]] inline amounts pod_requests(const model::pod& pod, const amounts& from_devices = {},
+                                          const amounts& missing = {}) {
+  amounts total = aggregate_container_requests(pod, missing);
+  detail::add_into(total, from_devices);
   if (pod.pod_requests)
     for (const auto& [name, q] : *pod.pod_requests)
       if (is_pod_level_resource(name)) detail::slot(total, name) = scheduler_units(name, q);
@@ -147,23 +157,26 @@ inline bool names_cpu_and_memory(const model::pod& pod) {
 }  // namespace detail
 
 // What the scorers (NodeResourcesFit, resource_allocation.go) take a pod to request: every container that requests
-// no cpu (memory) counts the default, before pod-level requests and overhead apply. `requests` is pod_requests(pod).
-[[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod, const amounts& requests) {
+// no cpu (memory) counts the default, before pod-level requests and overhead apply. `requests` is
+// pod_requests(pod, from_devices).
+[[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod, const amounts& requests,
+                                                      const amounts& from_devices = {}) {
   static const amounts defaults{{"cpu", default_milli_cpu_request}, {"memory", default_memory_request}};
   if (detail::names_cpu_and_memory(pod)) return detail::cpu_and_memory(requests);
-  return detail::cpu_and_memory(pod_requests(pod, defaults));
+  return detail::cpu_and_memory(pod_requests(pod, from_devices, defaults));
 }
 [[nodiscard]] inline non_zero_amounts scored_requests(const model::pod& pod) { return scored_requests(pod, pod_requests(pod)); }
 
 // What a node's pod adds to the node's non-zero requested amounts (framework NodeInfo.NonZeroRequested): as
 // scored_requests, except that a pod with pod-level requests takes the defaults only for a resource that neither
-// its containers nor its pod-level requests name.
-[[nodiscard]] inline non_zero_amounts counted_requests(const model::pod& pod, const amounts& requests) {
-  if (!pod.pod_requests || pod.pod_requests->empty()) return scored_requests(pod, requests);
+// its containers nor its pod-level requests name. `requests` is pod_requests(pod, from_devices).
+[[nodiscard]] inline non_zero_amounts counted_requests(const model::pod& pod, const amounts& requests,
+                                                       const amounts& from_devices = {}) {
+  if (!pod.pod_requests || pod.pod_requests->empty()) return scored_requests(pod, requests, from_devices);
   amounts missing;
   if (model::find(requests, std::string_view("cpu")) == nullptr) missing.push_back({"cpu", default_milli_cpu_request});
   if (model::find(requests, std::string_view("memory")) == nullptr) missing.push_back({"memory", default_memory_request});
-  return detail::cpu_and_memory(missing.empty() ? requests : pod_requests(pod, missing));
+  return detail::cpu_and_memory(missing.empty() ? requests : pod_requests(pod, from_devices, missing));
 }
 
 }  // namespace dra::sched

@@ -54,6 +54,8 @@ struct pod_outcome {
   bool gated = false;                          // held back by its scheduling gates
   std::size_t nodes = 0;                       // the nodes it was tried on
   std::vector<sched::reason_count> reasons;    // when not placed: how many nodes gave each reason
+  // When placed: what its claims' devices add to its node resources (KEP-5517), as its status records it.
+  std::vector<model::node_allocatable_claim_status> node_allocatable;
 };
 
 // Borrows from the scenario it was run on (names, allocation results).

@@ -16,6 +16,7 @@
 #include <dra/sim/detail/gang.hpp>
 #include <dra/sim/detail/extended_claims.hpp>
 #include <dra/sim/detail/first_fit_guard.hpp>
+#include <dra/sim/detail/node_allocatable.hpp>
 #include <dra/sim/detail/node_list.hpp>
 #include <dra/sim/detail/node_trials.hpp>
 #include <dra/sim/detail/pod_groups.hpp>
@@ -54,7 +55,7 @@ class scenario_run {
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
                run_options options = {})
       : s_(s), engine_(engine), features_(features), node_policy_(policy), nodes_(s), unfit_(s, nodes_.nodes),
-        resources_(nodes_.nodes.size()), run_allocation_(s.claims.size()) {
+        resources_(nodes_.nodes.size()), node_allocatable_(s, features), run_allocation_(s.claims.size()) {
     for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) node_index_.emplace(nodes_.nodes[i], i);
     count_bound_pods();
     for (const auto& c : s.claims)
@@ -250,14 +251,18 @@ class scenario_run {
     for (const auto& located : s_.pods) {
       const model::pod& p = located.object;
       if (!p.node_name || p.node_name->empty() || model::is_terminal(p)) continue;
-      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) take(it->second, p, sched::pod_requests(p));
+      if (const auto it = by_name.find(*p.node_name); it != by_name.end()) {
+        const sched::amounts recorded = recorded_node_allocatable(p, features_);
+        take(it->second, p, sched::pod_requests(p, recorded), recorded);
+      }
     }
   }
 
-  // Node i of the list runs `pod`, which requests `requests`: counted for the filters (and the scores).
-  void take(std::size_t i, const model::pod& pod, const sched::amounts& requests) {
+  // Node i of the list runs `pod`, which requests `requests` (its devices adding `from_devices`, KEP-5517): counted
+  // for the filters (and the scores).
+  void take(std::size_t i, const model::pod& pod, const sched::amounts& requests, const sched::amounts& from_devices = {}) {
     if constexpr (scores_nodes) {
-      resources_[i].add(requests, sched::counted_requests(pod, requests));
+      resources_[i].add(requests, sched::counted_requests(pod, requests, from_devices));
       rankings_.changed(i);
     } else {
       resources_[i].add(requests);
@@ -352,7 +357,7 @@ class scenario_run {
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({c, std::nullopt, pod_index, std::nullopt});
     }
-    report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}});
+    report_.pods.push_back({pod_index, std::nullopt, std::string(sched::scheduling_gated_reason), true, 0, {}, {}});
   }
 
   // A pending pod: its unit of work (if any) on the first node its filters leave where its claims fit, as
@@ -366,7 +371,7 @@ class scenario_run {
     // Nodes without taints, cordons or allocatable, a pod without node selection and claims allocated nowhere yet:
     // every node passes, so none is filtered (scenarios without scheduling fields pay nothing).
     const bool filters_apply = node_fields_ || !pod.node_selector.empty() || pod.required_node_affinity ||
-                               !allocated.empty() || !dra_backed.empty();
+                               !allocated.empty() || !dra_backed.empty() || node_allocatable_.active();
     std::optional<pod_node_filter> filter;
     if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, resources_, std::move(allocated), dra_backed);
     std::optional<sched::pod_scoring> scoring;
@@ -381,17 +386,24 @@ class scenario_run {
     // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
     const std::string broken_claim = error ? error->message : std::string();
     const model::node* chosen = nullptr;
+    node_allocatable_chosen_.reset();
     // Their claim is made here unless the pod's status names the one made before.
     if (!dra_backed.empty() && !error && !pod.extended_resource_claim_status) {
       chosen = place_with_extended_resources(pod_index, unit, *filter, dra_backed);
     } else if (unit.empty() && !error) {
-      chosen = node_without_claims(filter ? &*filter : nullptr);
+      chosen = node_without_claims(pod_index, filter ? &*filter : nullptr);
     } else {
       chosen = run_unit(unit, pod_index, nullptr, std::move(error), filter ? &*filter : nullptr);
     }
-    pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}};
+    pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}, {}};
     if (chosen != nullptr) {
-      take(node_index_.at(chosen), pod, requests);
+      if (node_allocatable_chosen_) {
+        take(node_index_.at(chosen), pod, sched::pod_requests(pod, node_allocatable_chosen_->added),
+             node_allocatable_chosen_->added);
+        outcome.node_allocatable = std::move(node_allocatable_chosen_->statuses);
+      } else {
+        take(node_index_.at(chosen), pod, requests);
+      }
       outcome.node = std::string(chosen->meta.name);
     } else if (!broken_claim.empty()) {
       outcome.unschedulable = sched::pre_filter_error_message(nodes_.nodes.size(), broken_claim);
@@ -427,7 +439,7 @@ class scenario_run {
       }
       const std::size_t before = report_.outcomes.size();
       if (attempt.empty()) {
-        chosen = node_without_claims(&filter);
+        chosen = node_without_claims(pod_index, &filter);
       } else {
         chosen = run_unit(attempt, pod_index, nullptr, std::nullopt, &filter);
       }
@@ -462,20 +474,28 @@ class scenario_run {
 
   // The node for a pod without claims to allocate: the first the filters leave (node order is first fit's tie-break),
   // or under a scoring policy the best scored of them.
-  const model::node* node_without_claims(pod_node_filter* filter) {
+  const model::node* node_without_claims(std::size_t pod_index, pod_node_filter* filter) {
+    // Whether node i takes the pod: its filters, the gang's nodes, and what its allocated claims' devices add there.
+    auto takes = [&](std::size_t i) {
+      return (filter == nullptr || filter->feasible(i)) && in_gang_scope(i) &&
+             node_allocatable_fits(pod_index, i, {}, {}, filter);
+    };
     if (scoring_ != nullptr && ranked_by_resources_alone(*scoring_->pod, nodes_prefer_no_schedule_, {}, false)) {
       for (const auto& [score, i] : rankings_.order_for(*scoring_, node_resources_, resources_))
-        if ((filter == nullptr || filter->feasible(i)) && in_gang_scope(i)) return nodes_.nodes[i];
+        if (takes(i)) return nodes_.nodes[i];
       return nullptr;
     }
     std::optional<scored_nodes> scored;
     if (scoring_ != nullptr) scored.emplace(*scoring_, nodes_.nodes, node_resources_, resources_);
     for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
-      if ((filter != nullptr && !filter->feasible(i)) || !in_gang_scope(i)) continue;
+      if (!takes(i)) continue;
       if (!scored) return nodes_.nodes[i];
       scored->add(i, 0);
     }
-    return scored && !scored->empty() ? nodes_.nodes[scored->best()] : nullptr;
+    if (!scored || scored->empty()) return nullptr;
+    const std::size_t best = scored->best();
+    node_allocatable_fits(pod_index, best, {}, {}, filter);  // the pod's verdict there is the one kept
+    return nodes_.nodes[best];
   }
 
   // Points scoring_ at a pod's scoring while its units run.
@@ -532,6 +552,62 @@ class scenario_run {
           visit(report_.generated[*found.generated].claim,
                 report_.outcomes[*generated_allocation_[*found.generated]].allocated()->allocation);
       }
+  }
+
+  // ---- node allocatable resources (KEP-5517)
+
+  // Whether node i takes the pod once its claims' devices (`unit`'s allocated there as `results`) add their node
+  // resources to its requests. When it does not, the pod's filter learns why, as the DynamicResources plugin's
+  // reasons. Always true without a pending pod's filter, or without devices that have the field.
+  bool node_allocatable_fits(std::optional<std::size_t> pod, std::optional<std::size_t> node,
+                             const std::vector<member>& unit, std::span<const model::allocation_result> results,
+                             pod_node_filter* filter) {
+    if (!pod || !node || filter == nullptr || !node_allocatable_.active()) return true;
+    node_allocatable_verdict verdict = node_allocatable_verdict_on(*pod, *node, unit, results);
+    if (verdict.refused.empty()) {
+      if (unit.empty()) node_allocatable_chosen_ = std::move(verdict);  // no unit: this node is the pod's
+      return true;
+    }
+    filter->refuse(*node, std::move(verdict.refused));
+    return false;
+  }
+
+  node_allocatable_verdict node_allocatable_verdict_on(std::size_t pod_index, std::size_t node,
+                                                       const std::vector<member>& unit,
+                                                       std::span<const model::allocation_result> results) const {
+    const model::pod& pod = pod_at(pod_index);
+    std::vector<pod_claim> claims;
+    std::size_t k = 0;
+    for (const member& m : unit) {
+      if (!m.claim && !m.generated) continue;
+      const model::text name = claim_of(m).meta.name;
+      const model::text entry = m.generated ? report_.generated[*m.generated].entry : entry_naming(pod, name);
+      claims.push_back({{name, entry, k < results.size() ? &results[k] : nullptr}, false});
+      ++k;
+    }
+    // The pod's claims allocated before: in the input, or with an earlier pod (shared).
+    for (std::size_t c : claims_named_by(pod)) {
+      const model::resource_claim& claim = s_.claims[c].object;
+      const bool input_reserved_elsewhere =
+          claim.allocation && !claim.reserved_for.empty() &&
+          std::none_of(claim.reserved_for.begin(), claim.reserved_for.end(),
+                       [&](const auto& ref) { return ref.resource == "pods" && ref.name == pod.meta.name; });
+      const bool run_allocated_elsewhere = run_allocation_[c] && report_.subjects[*run_allocation_[c]].pod != pod_index;
+      if (const model::allocation_result* allocation = allocation_of(c))
+        claims.push_back({{claim.meta.name, entry_naming(pod, claim.meta.name), allocation},
+                          input_reserved_elsewhere || run_allocated_elsewhere});
+    }
+    return node_allocatable_.judge(pod, *nodes_.nodes[node], resources_[node], claims);
+  }
+
+  // The pod's spec.resourceClaims entry that names claim `name`, directly or through its status; empty if none.
+  static model::text entry_naming(const model::pod& pod, model::text name) {
+    for (const auto& ref : pod.resource_claims) {
+      if (ref.resource_claim_name == name) return ref.name;
+      for (const auto& status : pod.resource_claim_statuses)
+        if (status.name == ref.name && status.resource_claim_name == name) return ref.name;
+    }
+    return {};
   }
 
   // A scenario claim's allocation: in the input, or made by this run; nullptr when it has none yet.
@@ -686,7 +762,7 @@ class scenario_run {
         const auto& order = rankings_.order_for(*scoring_, node_resources_, resources_);
         const bool all_tie = order.empty() || order.begin()->first == order.rbegin()->first;
         if (!all_tie)
-          if (const auto best = first_fit_by_resource_score(claims, shape, filter)) only = nodes_.nodes[*best];
+          if (const auto best = first_fit_by_resource_score(unit, claims, shape, pod, filter)) only = nodes_.nodes[*best];
       }
     std::vector<const model::node*> ordered;  // the candidates when they are not the node list itself
     if (only != nullptr)
@@ -742,6 +818,7 @@ class scenario_run {
       // changed (a unit commits to one node; the others keep their answers).
       if ((scored || resource_ranked) && index)
         if (const auto* known = unfit_.fit_on(shape, *index, demand_.epoch())) {
+          if (!node_allocatable_fits(pod, index, unit, known->results, filter)) continue;
           if (!scored) {  // the node found first in the resource scores' order
             chosen = node;
             results = known->results;
@@ -752,6 +829,7 @@ class scenario_run {
         }
       if constexpr (alloc::node_ranking_policy<Policy>)
         if (const auto* known = index ? unfit_.fit_on(shape, *index, demand_.epoch()) : nullptr) {
+          if (!node_allocatable_fits(pod, index, unit, known->results, filter)) continue;
           if (chosen == nullptr || known->cost < chosen_cost) {
             chosen = node;
             chosen_cost = known->cost;
@@ -779,6 +857,10 @@ class scenario_run {
         break;
       }
       report_.search_steps += outcome->search_steps;
+      // A node where the claims fit but the pod, with what their devices add to its requests, does not (KEP-5517):
+      // the pod's refusal, not the claims' shape's, so neither remembered nor shared with the node's outcome class.
+      if (const auto* fit = outcome->fit(); fit != nullptr && !node_allocatable_fits(pod, index, unit, fit->results, filter))
+        continue;
       // A node ruled out by a request for all devices of its pool (kubernetes PR #141898) keeps its own message:
       // neither remembered nor shared with its outcome class.
       if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty()) {
@@ -786,7 +868,10 @@ class scenario_run {
         invalid_pools = true;
         continue;
       }
-      if (candidates.size() > 1 && (alloc::node_ranking_policy<Policy> || scored || !outcome->fit())) {
+      // A scoring policy shares a fitting class's outcome too, unless devices may add node resources (KEP-5517): the
+      // pod's verdict on a node then needs that node's own devices.
+      if (candidates.size() > 1 &&
+          (alloc::node_ranking_policy<Policy> || (scored && !node_allocatable_.active()) || !outcome->fit())) {
         if (!classified) outcome_class = trials.class_of(position);
         if (outcome_class)
           class_unfit.emplace(*outcome_class,
@@ -824,6 +909,8 @@ class scenario_run {
       results = devices_on(best, claims, shape);
     }
     if (chosen != nullptr) number_shares(results);
+    if (chosen != nullptr && pod && filter != nullptr && node_allocatable_.active())
+      node_allocatable_chosen_ = node_allocatable_verdict_on(*pod, node_index_.at(chosen), unit, results);
     // The nodes that passed the pod's filters: the ones its claims are explained over when none took them.
     std::vector<const model::node*> passed;
     if (filter != nullptr && chosen == nullptr && !failure)
@@ -867,18 +954,25 @@ class scenario_run {
 
   // The first node in the order of the resource scores (resource_rankings) where the unit fits, remembering what it
   // found; nullopt when none fits or a search failed.
-  std::optional<std::size_t> first_fit_by_resource_score(std::span<const model::resource_claim* const> claims,
-                                                          std::size_t shape, pod_node_filter* filter) {
+  std::optional<std::size_t> first_fit_by_resource_score(const std::vector<member>& unit,
+                                                          std::span<const model::resource_claim* const> claims,
+                                                          std::size_t shape, std::optional<std::size_t> pod,
+                                                          pod_node_filter* filter) {
     for (const auto& [score, i] : rankings_.order_for(*scoring_, node_resources_, resources_)) {
       if (!in_gang_scope(i) || unfit_.known_unfit(shape, i) || (filter != nullptr && !filter->feasible(i))) continue;
-      if (unfit_.fit_on(shape, i, demand_.epoch()) != nullptr) return i;
+      if (const auto* known = unfit_.fit_on(shape, i, demand_.epoch())) {
+        if (node_allocatable_fits(pod, i, unit, known->results, filter)) return i;
+        continue;
+      }
       auto outcome = owner(*nodes_.nodes[i]).allocate(*nodes_.nodes[i], claims);
       if (!outcome) return std::nullopt;
       report_.search_steps += outcome->search_steps;
       if (auto* fit = outcome->fit()) {
+        const bool takes_pod = node_allocatable_fits(pod, i, unit, fit->results, filter);
         unfit_.remember_fit(shape, i, demand_.epoch(),
                             {std::move(fit->results), {fit->counters_stranded, fit->placements_lost}});
-        return i;
+        if (takes_pod) return i;
+        continue;
       }
       // As in run_unit: a node ruled out by a request for all devices of its pool keeps its own message.
       if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty())
@@ -1087,6 +1181,8 @@ class scenario_run {
   std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
   std::vector<std::shared_ptr<const sched::extended_claim_requests>> extended_specs_;  // every extended claim's texts
   std::vector<sched::node_usage> resources_;  // per node of the list: what its pods request (bound, then placed)
+  node_allocatable_accounting node_allocatable_;  // the devices with nodeAllocatableResources (KEP-5517)
+  std::optional<node_allocatable_verdict> node_allocatable_chosen_;  // for the pending pod's chosen node
   bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
   std::vector<std::optional<std::size_t>> run_allocation_;  // per scenario claim: its outcome, once this run allocated it
   std::vector<std::optional<std::size_t>> generated_allocation_;  // per generated claim: its outcome, once allocated

@@ -31,6 +31,8 @@ struct run_effects {
   std::vector<std::vector<std::size_t>> pod_generated;            // per pod: the claims generated for it
   std::vector<std::vector<std::size_t>> group_generated;          // per PodGroup: the group claims generated for it
   std::vector<std::optional<std::size_t>> claim_group;            // per scenario claim: the PodGroup it is reserved for
+  // per pod: what its claims' devices add to its node resources (KEP-5517), when placed with any
+  std::vector<const std::vector<model::node_allocatable_claim_status>*> pod_node_allocatable;
 
   run_effects(const model::scenario& s, const run_report& report)
       : claim_allocated(s.claims.size(), nullptr),
@@ -39,7 +41,8 @@ struct run_effects {
         pod_node(s.pods.size() + report.added_pods.size()),
         pod_generated(s.pods.size() + report.added_pods.size()),
         group_generated(s.pod_groups.size()),
-        claim_group(s.claims.size()) {
+        claim_group(s.claims.size()),
+        pod_node_allocatable(s.pods.size() + report.added_pods.size(), nullptr) {
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
       const outcome_subject& subject = report.subjects[i];
@@ -58,8 +61,10 @@ struct run_effects {
       (made.pod_group ? group_generated[*made.pod_group] : pod_generated[made.pod]).push_back(g);
     }
     // Pods placed without a claim to allocate are bound too.
-    for (const pod_outcome& p : report.pods)
+    for (const pod_outcome& p : report.pods) {
       if (p.node) pod_node[p.pod] = *p.node;
+      if (p.node && !p.node_allocatable.empty()) pod_node_allocatable[p.pod] = &p.node_allocatable;
+    }
   }
 };
 
@@ -206,11 +211,46 @@ inline json::field_override extended_status(const generated_claim& g) {
           }};
 }
 
+// status.nodeAllocatableResourceClaimStatuses of a pod whose claims' devices add to its node resources (KEP-5517),
+// as PreBind patches it: per claim, the containers that reference it, the mapped amounts, the overheads.
+inline json::field_override node_allocatable_status(const std::vector<model::node_allocatable_claim_status>& statuses) {
+  return {{"status", "nodeAllocatableResourceClaimStatuses"}, [&statuses](json::writer& w) {
+            w.begin_array();
+            for (const auto& st : statuses) {
+              w.begin_object().field("resourceClaimName", st.resource_claim_name);
+              if (!st.containers.empty()) {
+                w.key("containers").begin_array();
+                for (model::text c : st.containers) w.string(c);
+                w.end_array();
+              }
+              if (!st.mapping.empty()) {
+                w.key("mapping").begin_array();
+                for (const auto& [name, q] : st.mapping)
+                  w.begin_object().field("name", name).field("quantity", q.to_string()).end_object();
+                w.end_array();
+              }
+              if (!st.overhead.empty()) {
+                w.key("overhead").begin_array();
+                for (const auto& o : st.overhead) {
+                  w.begin_object().field("name", o.name);
+                  if (o.per_pod) w.field("perPod", o.per_pod->to_string());
+                  if (o.per_container) w.field("perContainer", o.per_container->to_string());
+                  w.end_object();
+                }
+                w.end_array();
+              }
+              w.end_object();
+            }
+            w.end_array();
+          }};
+}
+
 // The pod bound to its unit's node (when it named none) and linked to the claims generated for it: the
 // extended-resource claim in its own status field once allocated (PreBind), the others in resourceClaimStatuses.
-inline std::vector<json::field_override> pod_changes(const model::pod& pod, std::optional<std::string_view> node,
-                                                     std::vector<std::size_t> generated, const run_report& report,
-                                                     const std::vector<const model::claim_allocated*>& allocated) {
+inline std::vector<json::field_override> pod_changes(
+    const model::pod& pod, std::optional<std::string_view> node, std::vector<std::size_t> generated,
+    const run_report& report, const std::vector<const model::claim_allocated*>& allocated,
+    const std::vector<model::node_allocatable_claim_status>* node_allocatable) {
   std::vector<json::field_override> out;
   if (node && !pod.node_name) out.push_back({{"spec", "nodeName"}, [node](json::writer& w) { w.string(*node); }});
   const auto extended = std::find_if(generated.begin(), generated.end(),
@@ -220,6 +260,7 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
     generated.erase(extended);
   }
   if (!generated.empty()) out.push_back(claim_statuses_change(pod.resource_claim_statuses, std::move(generated), report));
+  if (node_allocatable != nullptr) out.push_back(node_allocatable_status(*node_allocatable));
   return out;
 }
 
@@ -233,7 +274,8 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
 //   without claims that a node took) gets spec.nodeName (when it named no
 //   node) and, for each claim generated for it, an entry in
 //   status.resourceClaimStatuses (as Kubernetes' resourceclaim controller
-//   records the claims it makes);
+//   records the claims it makes); when its claims' devices add to its node
+//   resources (KEP-5517), status.nodeAllocatableResourceClaimStatuses;
 // - every claim generated from a template follows its pod (right after
 //   it), allocated or not, as the controller would have created it; a
 //   PodGroup's claims follow the PodGroup, are reserved for it, and are
@@ -289,7 +331,8 @@ inline std::vector<json::field_override> pod_changes(const model::pod& pod, std:
                                      consumer);
     } else if (i.what == kind::pod) {
       changes = detail::pod_changes(pod_at(s, report, i.index), effects.pod_node[i.index],
-                                    effects.pod_generated[i.index], report, effects.generated_allocated);
+                                    effects.pod_generated[i.index], report, effects.generated_allocated,
+                                    effects.pod_node_allocatable[i.index]);
     } else if (i.what == kind::pod_group && !effects.group_generated[i.index].empty()) {
       changes.push_back(detail::claim_statuses_change(s.pod_groups[i.index].object.resource_claim_statuses,
                                                       effects.group_generated[i.index], report));

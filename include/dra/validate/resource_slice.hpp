@@ -429,6 +429,58 @@ inline void check_counter_consumptions(reporter& r, const field_path& path, cons
   }
 }
 
+// ---- node allocatable resources (KEP-5517)
+
+// The node resources a device may account for: the ones a node's status.allocatable reports that are not extended
+// resources (cpu, memory, ephemeral-storage, hugepages-<size>).
+[[nodiscard]] inline bool is_node_allocatable_resource_name(std::string_view name) {
+  if (name == "cpu" || name == "memory" || name == "ephemeral-storage") return true;
+  if (!name.starts_with("hugepages-")) return false;
+  const auto size = quantity::parse(name.substr(std::string_view("hugepages-").size()));
+  return size && size->sign() > 0;
+}
+
+inline void check_non_negative(reporter& r, const field_path& path, const std::optional<quantity>& q) {
+  if (q && q->sign() < 0) r.add(path, invalid_text(q->to_string(), "must be greater than or equal to 0"));
+}
+
+inline void check_node_allocatable_mapping(reporter& r, const field_path& path, const model::node_allocatable_mapping& m) {
+  const field_path key_path = child(path, "capacityKey");
+  if (m.capacity_key && m.device_multiplier)
+    r.add(path, invalid("{`capacityKey`, `deviceMultiplier`}",
+                        "exactly one of `capacityKey`, `deviceMultiplier` is required, but multiple fields are set"));
+  else if (!m.capacity_key && !m.device_multiplier)
+    r.add(path, required("exactly one of `capacityKey`, `deviceMultiplier` is required"));
+  if (m.capacity_key) {
+    r.add_name_problems(key_path, *m.capacity_key, names::qualified_name(*m.capacity_key));
+    if (!m.capacity_multiplier) r.add(child(path, "capacityMultiplier"), required("`capacityKey` is set"));
+  } else if (m.capacity_multiplier) {
+    r.add(key_path, required("`capacityMultiplier` is set"));
+  }
+  check_non_negative(r, child(path, "capacityMultiplier"), m.capacity_multiplier);
+  check_non_negative(r, child(path, "deviceMultiplier"), m.device_multiplier);
+}
+
+inline void check_node_allocatable_resources(reporter& r, const field_path& path, const model::device& d) {
+  if (!d.node_allocatable_resources) return;
+  check_sorted_keys(r, path, *d.node_allocatable_resources);
+  for (const auto& [name, resource] : *d.node_allocatable_resources) {
+    const field_path at = child(path, name);
+    if (!is_node_allocatable_resource_name(name))
+      r.add(path, invalid_text(name, "must be a node allocatable resource (cpu, memory, ephemeral-storage or "
+                                     "hugepages-<size>), not an extended resource"));
+    if (!resource.mapping && !resource.overhead) r.add(at, required("at least one of `mapping`, `overhead` is required"));
+    if (resource.mapping) check_node_allocatable_mapping(r, child(at, "mapping"), *resource.mapping);
+    if (const auto& overhead = resource.overhead) {
+      const field_path overhead_path = child(at, "overhead");
+      if (!overhead->per_pod && !overhead->per_container)
+        r.add(overhead_path, required("at least one of `perPod`, `perContainer` is required"));
+      check_non_negative(r, child(overhead_path, "perPod"), overhead->per_pod);
+      check_non_negative(r, child(overhead_path, "perContainer"), overhead->per_container);
+    }
+  }
+}
+
 inline void check_device(reporter& r, const field_path& path, const model::device& d,
                          const model::resource_slice& slice) {
   const model::resource_slice_mixins* mixins = slice.mixins ? &*slice.mixins : nullptr;
@@ -467,6 +519,7 @@ inline void check_device(reporter& r, const field_path& path, const model::devic
   check_counter_consumptions(r, child(path, "consumesCounters"), view, mixins);
   check_device_node_selection(r, path, d, slice.per_device_node_selection.value_or(false));
   check_binding_conditions(r, path, d.binding_conditions, d.binding_failure_conditions);
+  check_node_allocatable_resources(r, child(path, "nodeAllocatableResources"), d);
 }
 
 // ---- the slice

@@ -528,7 +528,8 @@ class reader {
   template <class... T>
   using scratch_stacks = std::tuple<std::vector<std::vector<T>>...>;
   scratch_stacks<model::keyed<model::text>, model::keyed<quantity>, model::keyed<model::device_attribute>,
-                 model::keyed<model::device_capacity>, model::device, model::counter_set>
+                 model::keyed<model::device_capacity>, model::keyed<model::node_allocatable_resource>, model::device,
+                 model::counter_set>
       scratch_;
   std::array<segment, 48> segments_{};
   std::size_t depth_ = 0;

@@ -173,6 +173,42 @@ class slice_reader : public field_reader {
     });
   }
 
+  // nodeAllocatableResources (KEP-5517): node resource name -> {mapping, overhead}.
+  dra::status node_allocatable_resources(od::value& v, model::device& out) {
+    if (reader::is_null(v)) return {};
+    return r_.map(v, out.node_allocatable_resources.emplace(),
+                  [&](od::value& entry, model::node_allocatable_resource& resource) {
+                    return r_.each_field(entry, [&](std::string_view name, od::value& value) -> dra::status {
+                      auto at = r_.field(name);
+                      if (reader::is_null(value)) return {};
+                      if (is(name, "mapping")) return node_allocatable_mapping(value, resource.mapping.emplace());
+                      if (is(name, "overhead")) return node_allocatable_overhead(value, resource.overhead.emplace());
+                      return r_.unknown();
+                    });
+                  });
+  }
+
+  dra::status node_allocatable_mapping(od::value& v, model::node_allocatable_mapping& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (reader::is_null(value)) return {};
+      if (is(name, "capacityKey")) return assign(out.capacity_key, r_.string(value));
+      if (is(name, "capacityMultiplier")) return assign(out.capacity_multiplier, r_.quantity_value(value));
+      if (is(name, "deviceMultiplier")) return assign(out.device_multiplier, r_.quantity_value(value));
+      return r_.unknown();
+    });
+  }
+
+  dra::status node_allocatable_overhead(od::value& v, model::node_allocatable_overhead& out) {
+    return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (reader::is_null(value)) return {};
+      if (is(name, "perPod")) return assign(out.per_pod, r_.quantity_value(value));
+      if (is(name, "perContainer")) return assign(out.per_container, r_.quantity_value(value));
+      return r_.unknown();
+    });
+  }
+
   // The fields of a device that v1 has inline and v1beta1 has under `basic`.
   dra::status device_field(std::string_view name, od::value& value, model::device& out) {
     if (is(name, "attributes"))
@@ -195,6 +231,7 @@ class slice_reader : public field_reader {
     if (is(name, "bindingFailureConditions")) return assign(out.binding_failure_conditions, r_.strings(value));
     if (is(name, "allowMultipleAllocations")) return assign(out.allow_multiple_allocations, r_.boolean(value));
     if (is(name, "includes")) return assign(out.includes, r_.strings(value));
+    if (is(name, "nodeAllocatableResources")) return node_allocatable_resources(value, out);
     return r_.unknown();
   }
 

@@ -82,14 +82,7 @@ class workload_reader : public field_reader {
         out.priority = static_cast<std::int32_t>(*priority);
         return {};
       }
-      if (is(name, "schedulingGates"))
-        return r_.each_element(value, [&](od::value& gate) -> dra::status {
-          model::text& gate_name = out.scheduling_gates.emplace_back();
-          return r_.each_field(gate, [&](std::string_view field, od::value& fv) -> dra::status {
-            auto in = r_.field(field);
-            return is(field, "name") ? assign(gate_name, r_.string(fv)) : dra::status{};
-          });
-        });
+      if (is(name, "schedulingGates")) return names_of(value, out.scheduling_gates);
       return {};
     });
   }
@@ -105,8 +98,47 @@ class workload_reader : public field_reader {
         if (reader::is_null(value)) return {};
         return extended_resource_claim_status(value, out.extended_resource_claim_status.emplace());
       }
+      if (is(name, "nodeAllocatableResourceClaimStatuses") && !reader::is_null(value))
+        return node_allocatable_claim_statuses(value, out.node_allocatable_claim_statuses);
       if (!is(name, "resourceClaimStatuses")) return {};
       return claim_statuses(value, out.resource_claim_statuses);
+    });
+  }
+
+  dra::status node_allocatable_claim_statuses(od::value& v, std::vector<model::node_allocatable_claim_status>& out) {
+    auto optional_quantity = [&](od::value& q, std::optional<quantity>& into) -> dra::status {
+      return reader::is_null(q) ? dra::status{} : assign(into, r_.quantity_value(q));
+    };
+    return r_.each_element(v, [&](od::value& s) -> dra::status {
+      model::node_allocatable_claim_status& status = out.emplace_back();
+      return r_.each_field(s, [&](std::string_view name, od::value& value) -> dra::status {
+        auto at = r_.field(name);
+        if (reader::is_null(value)) return {};
+        if (is(name, "resourceClaimName")) return assign(status.resource_claim_name, r_.string(value));
+        if (is(name, "containers")) return assign(status.containers, r_.strings(value));
+        if (is(name, "mapping"))
+          return r_.each_element(value, [&](od::value& m) -> dra::status {
+            model::keyed<quantity>& mapped = status.mapping.emplace_back();
+            return r_.each_field(m, [&](std::string_view field, od::value& fv) -> dra::status {
+              auto in = r_.field(field);
+              if (is(field, "name")) return assign(mapped.name, r_.string(fv));
+              if (is(field, "quantity") && !reader::is_null(fv)) return assign(mapped.value, r_.quantity_value(fv));
+              return {};
+            });
+          });
+        if (is(name, "overhead"))
+          return r_.each_element(value, [&](od::value& o) -> dra::status {
+            model::node_allocatable_overhead_status& overhead = status.overhead.emplace_back();
+            return r_.each_field(o, [&](std::string_view field, od::value& fv) -> dra::status {
+              auto in = r_.field(field);
+              if (is(field, "name")) return assign(overhead.name, r_.string(fv));
+              if (is(field, "perPod")) return optional_quantity(fv, overhead.per_pod);
+              if (is(field, "perContainer")) return optional_quantity(fv, overhead.per_container);
+              return {};
+            });
+          });
+        return {};
+      });
     });
   }
 
@@ -265,7 +297,7 @@ class workload_reader : public field_reader {
       return r_.each_field(c, [&](std::string_view name, od::value& value) -> dra::status {
         auto at = r_.field(name);
         if (is(name, "name")) return assign(container.name, r_.string(value));
-        if (is(name, "resources")) return requests_and_limits(value, container.requests, container.limits);
+        if (is(name, "resources")) return container_resources(value, container);
         if (is(name, "restartPolicy")) {
           if (reader::is_null(value)) return {};
           auto policy = r_.string(value);
@@ -278,11 +310,23 @@ class workload_reader : public field_reader {
     });
   }
 
-  dra::status requests_and_limits(od::value& v, model::resource_list& requests, model::resource_list& limits) {
+  // A list of objects reduced to their `name`s (scheduling gates, a container's claims).
+  dra::status names_of(od::value& v, std::vector<model::text>& out) {
+    return r_.each_element(v, [&](od::value& element) -> dra::status {
+      model::text& element_name = out.emplace_back();
+      return r_.each_field(element, [&](std::string_view field, od::value& fv) -> dra::status {
+        auto in = r_.field(field);
+        return is(field, "name") ? assign(element_name, r_.string(fv)) : dra::status{};
+      });
+    });
+  }
+
+  dra::status container_resources(od::value& v, model::container& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (is(name, "requests")) return resources(value, requests);
-      if (is(name, "limits")) return resources(value, limits);
+      if (is(name, "requests")) return resources(value, out.requests);
+      if (is(name, "limits")) return resources(value, out.limits);
+      if (is(name, "claims") && !reader::is_null(value)) return names_of(value, out.claims);
       return {};
     });
   }

@@ -422,7 +422,7 @@ class gang_placement {
       reasons.insert(reasons.end(), best_->reasons.begin(), best_->reasons.end());
     }
     for (std::size_t p : pending_) {
-      run_.report_.pods.push_back({p, std::nullopt, message, false, run_.nodes_.nodes.size(), reasons});
+      run_.report_.pods.push_back({p, std::nullopt, message, false, run_.nodes_.nodes.size(), reasons, {}});
       for (std::size_t c : pending_claims_of(p)) {
         run_.handled_[c] = true;
         model::claim_outcome o;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dra::sim::detail {
@@ -44,6 +45,14 @@ class pod_node_filter {
     if (!only_.empty() && !only_[i]) return false;
     if (verdicts_[i] == verdict::unknown) verdicts_[i] = reasons_of(i).empty() ? verdict::feasible : verdict::refused;
     return verdicts_[i] == verdict::feasible;
+  }
+
+  // Node i refuses the pod after all, for `reasons` found once its claims were tried there (the DynamicResources
+  // plugin's node allocatable check, KEP-5517): no longer feasible, and those reasons count in the refusal.
+  void refuse(std::size_t i, std::vector<sched::node_reason> reasons) {
+    verdicts_[i] = verdict::refused;
+    late_reasons_.emplace_back(i, std::move(reasons));
+    refusal_.reset();  // worked out again with them
   }
 
   // Narrows feasible() to the nodes `only` marks (empty: every node), for trying the pod's nodes group by group; the
@@ -86,6 +95,8 @@ class pod_node_filter {
       return {{sched::node_reason_code::node_affinity, std::string(sched::outside_affinity_names_reason)}};
     auto reasons = sched::filter_node(pod_, requests_, node, usage_[i], dra_backed_);
     if (!reasons.empty()) return reasons;
+    for (const auto& [refused, late] : late_reasons_)
+      if (refused == i) return late;
     for (const model::node_selector* selector : allocated_) {
       const auto matches = alloc::node_selector_matches(*selector, node);
       if (!matches || !*matches) return {{sched::node_reason_code::claims, std::string(claim_elsewhere_reason)}};
@@ -104,6 +115,7 @@ class pod_node_filter {
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;
   std::optional<refusal_text> refusal_;
+  std::vector<std::pair<std::size_t, std::vector<sched::node_reason>>> late_reasons_;  // see refuse()
 };
 
 }  // namespace dra::sim::detail
