@@ -248,7 +248,9 @@ void append(std::vector<T>& to, std::vector<T>&& from) {
     to = std::move(from);
     return;
   }
-  to.reserve(to.size() + from.size());
+  // Grown geometrically: a list read in many chunks is appended to once per chunk, and growing to the exact size
+  // each time would move every object already read again (and fault in fresh pages) per chunk.
+  if (to.capacity() < to.size() + from.size()) to.reserve(std::max(to.size() + from.size(), 2 * to.capacity()));
   std::move(from.begin(), from.end(), std::back_inserter(to));
 }
 
