@@ -133,6 +133,9 @@ struct run_options {
   // so that units that fit where they are first tried (most of them) pay nothing for the threads; the rest are split
   // among the threads, each node always to the same one (whose allocator keeps what it learnt of the node).
   unsigned threads = 1;
+  // Under a node-scoring policy (`sched::kube_score`), score every node that fits each pod even where the order of
+  // the resource scores finds the same node sooner (docs/allocator.md): the same results, slower; for checking.
+  bool score_every_node = false;
 };
 
 }  // namespace dra::sim

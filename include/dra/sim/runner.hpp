@@ -87,6 +87,7 @@ class scenario_run {
       allocator_->set_demand(&demand_);
     }
     allocators_.push_back(&*allocator_);
+    score_every_node_ = options.score_every_node;
     for (unsigned t = 1; t < std::min<std::size_t>(options.threads, nodes_.nodes.size()); ++t) {
       allocator_type& more = extra_allocators_.emplace_back(features, state_, classes_, slices_, engine, node_policy_);
       more.set_taint_rules(rules_);
@@ -480,10 +481,10 @@ class scenario_run {
       return (filter == nullptr || filter->feasible(i)) && in_gang_scope(i) &&
              node_allocatable_fits(pod_index, i, {}, {}, filter);
     };
-    if (scoring_ != nullptr && ranked_by_resources_alone(*scoring_->pod, nodes_prefer_no_schedule_, {}, false)) {
-      for (const auto& [score, i] : rankings_.order_for(*scoring_, node_resources_, resources_))
-        if (takes(i)) return nodes_.nodes[i];
-      return nullptr;
+    if (scoring_ != nullptr && !score_every_node_) {
+      const auto best = best_in_resource_order([&](std::size_t i) -> std::optional<bool> { return takes(i); });
+      if (best) node_allocatable_fits(pod_index, *best, {}, {}, filter);  // the pod's verdict there is the one kept
+      return best ? nodes_.nodes[*best] : nullptr;
     }
     std::optional<scored_nodes> scored;
     if (scoring_ != nullptr) scored.emplace(*scoring_, nodes_.nodes, node_resources_, resources_);
@@ -751,18 +752,21 @@ class scenario_run {
     for (const auto& m : unit)
       if (m.claim || m.generated) claims.push_back(&claim_of(m));
     const std::size_t shape = unfit_.shape_of(claims);
-    // A scoring policy whose normalised scores come out alike: the first node that fits in the resource scores' order
-    // (found below), or, when none does, the node-order run answers as first fit does. When the resource scores tie
-    // too, that order is node order: first fit's run, with its skipping of known-unfit nodes, is the answer.
+    // A scoring policy under which DynamicResources' scores come out alike: the node is found in the resource
+    // scores' order (best_in_resource_order), or, when none takes the unit, the node-order run answers as first fit
+    // does. When every score ties, that order is node order: first fit's run, which skips known-unfit nodes in bulk,
+    // is the answer.
     bool resource_ranked = false;
     if constexpr (scores_nodes)
-      if (scoring_ != nullptr && only == nullptr && !failure &&
-          ranked_by_resources_alone(*scoring_->pod, nodes_prefer_no_schedule_, claims, features_.prioritized_list)) {
+      if (scoring_ != nullptr && only == nullptr && !failure && !score_every_node_ &&
+          dra_scores_alike(claims, features_.prioritized_list)) {
         resource_ranked = true;
         const auto& order = rankings_.order_for(*scoring_, node_resources_, resources_);
-        const bool all_tie = order.empty() || order.begin()->first == order.rbegin()->first;
+        const bool all_tie = (order.empty() || order.begin()->first == order.rbegin()->first) &&
+                             node_scores_alike(*scoring_->pod, nodes_prefer_no_schedule_);
         if (!all_tie)
-          if (const auto best = first_fit_by_resource_score(unit, claims, shape, pod, filter)) only = nodes_.nodes[*best];
+          if (const auto best = best_in_resource_order([&](std::size_t i) { return unit_fits(unit, claims, shape, pod, filter, i); }))
+            only = nodes_.nodes[*best];
       }
     std::vector<const model::node*> ordered;  // the candidates when they are not the node list itself
     if (only != nullptr)
@@ -952,34 +956,59 @@ class scenario_run {
     return chosen;
   }
 
-  // The first node in the order of the resource scores (resource_rankings) where the unit fits, remembering what it
-  // found; nullopt when none fits or a search failed.
-  std::optional<std::size_t> first_fit_by_resource_score(const std::vector<member>& unit,
-                                                          std::span<const model::resource_claim* const> claims,
-                                                          std::size_t shape, std::optional<std::size_t> pod,
-                                                          pod_node_filter* filter) {
+  // The node kube-scheduler's scoring takes when DynamicResources' scores come out alike: in the order of the resource
+  // scores (resource_rankings), the first node of each kind (its TaintToleration and NodeAffinity scores, shared by
+  // the kind's nodes) that `fits`; of those, the best scored, normalised over them, as over every feasible node (a
+  // kind's highest raw scores are its first node's). When the node half's scores come out alike too, the first node
+  // that fits. nullopt when no node fits or `fits` failed (nullopt from it).
+  template <class Fits>
+  std::optional<std::size_t> best_in_resource_order(Fits fits) {
+    const bool one_kind = node_scores_alike(*scoring_->pod, nodes_prefer_no_schedule_);
+    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> first_of_kind;
     for (const auto& [score, i] : rankings_.order_for(*scoring_, node_resources_, resources_)) {
-      if (!in_gang_scope(i) || unfit_.known_unfit(shape, i) || (filter != nullptr && !filter->feasible(i))) continue;
-      if (const auto* known = unfit_.fit_on(shape, i, demand_.epoch())) {
-        if (node_allocatable_fits(pod, i, unit, known->results, filter)) return i;
-        continue;
+      std::pair<std::int64_t, std::int64_t> kind{0, 0};
+      if (!one_kind) {
+        kind = {sched::intolerable_taints(*scoring_->pod, *nodes_.nodes[i]),
+                sched::preferred_affinity(*scoring_->pod, *nodes_.nodes[i])};
+        if (first_of_kind.contains(kind)) continue;
       }
-      auto outcome = owner(*nodes_.nodes[i]).allocate(*nodes_.nodes[i], claims);
-      if (!outcome) return std::nullopt;
-      report_.search_steps += outcome->search_steps;
-      if (auto* fit = outcome->fit()) {
-        const bool takes_pod = node_allocatable_fits(pod, i, unit, fit->results, filter);
-        unfit_.remember_fit(shape, i, demand_.epoch(),
-                            {std::move(fit->results), {fit->counters_stranded, fit->placements_lost}});
-        if (takes_pod) return i;
-        continue;
-      }
-      // As in run_unit: a node ruled out by a request for all devices of its pool keeps its own message.
-      if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty())
-        continue;
-      unfit_.remember_unfit(shape, i, std::holds_alternative<alloc::invalid_pools>(outcome->result));
+      const std::optional<bool> fit = fits(i);
+      if (!fit) return std::nullopt;
+      if (!*fit) continue;
+      if (one_kind) return i;
+      first_of_kind.emplace(kind, i);
     }
-    return std::nullopt;
+    if (first_of_kind.empty()) return std::nullopt;
+    std::vector<std::size_t> firsts;
+    for (const auto& [kind, i] : first_of_kind) firsts.push_back(i);
+    std::ranges::sort(firsts);  // ties between kinds go to the earlier node
+    scored_nodes scored(*scoring_, nodes_.nodes, node_resources_, resources_);
+    for (std::size_t i : firsts) scored.add(i, 0);
+    return scored.best();
+  }
+
+  // Whether the unit fits node i for the pod (its filters, the gang's nodes, its devices' node resources), searching
+  // the node unless that is known; what a search finds is remembered. nullopt: the search failed.
+  std::optional<bool> unit_fits(const std::vector<member>& unit, std::span<const model::resource_claim* const> claims,
+                                std::size_t shape, std::optional<std::size_t> pod, pod_node_filter* filter,
+                                std::size_t i) {
+    if (!in_gang_scope(i) || unfit_.known_unfit(shape, i) || (filter != nullptr && !filter->feasible(i))) return false;
+    if (const auto* known = unfit_.fit_on(shape, i, demand_.epoch()))
+      return node_allocatable_fits(pod, i, unit, known->results, filter);
+    auto outcome = owner(*nodes_.nodes[i]).allocate(*nodes_.nodes[i], claims);
+    if (!outcome) return std::nullopt;
+    report_.search_steps += outcome->search_steps;
+    if (auto* fit = outcome->fit()) {
+      const bool takes_pod = node_allocatable_fits(pod, i, unit, fit->results, filter);
+      unfit_.remember_fit(shape, i, demand_.epoch(),
+                          {std::move(fit->results), {fit->counters_stranded, fit->placements_lost}});
+      return takes_pod;
+    }
+    // As in run_unit: a node ruled out by a request for all devices of its pool keeps its own message.
+    if (const auto* bad = std::get_if<alloc::invalid_pools>(&outcome->result); bad && !bad->all_devices_error.empty())
+      return false;
+    unfit_.remember_unfit(shape, i, std::holds_alternative<alloc::invalid_pools>(outcome->result));
+    return false;
   }
 
   // DynamicResources' score of a unit's devices on a node (it scores only with the DRAPrioritizedList feature).
@@ -1188,6 +1217,7 @@ class scenario_run {
   std::vector<std::optional<std::size_t>> generated_allocation_;  // per generated claim: its outcome, once allocated
   const gang_scope* gang_scope_ = nullptr;  // while a gang's trial runs: the nodes it may use
   const sched::pod_scoring* scoring_ = nullptr;  // while a pending pod's units run under a scoring policy: its scoring
+  bool score_every_node_ = false;  // run_options::score_every_node
   std::vector<sched::node_resources> node_resources_;  // per node of the list, under a scoring policy
   bool nodes_prefer_no_schedule_ = false;  // some node has a PreferNoSchedule taint (scoring policies only)
   resource_rankings rankings_;  // the nodes by resource scores, per kind of pod (scoring policies only)

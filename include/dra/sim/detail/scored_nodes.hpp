@@ -62,20 +62,22 @@ class scored_nodes {
   std::vector<std::size_t> indices_;
 };
 
-// Whether the scores kube-scheduler normalises over the feasible nodes (TaintToleration, NodeAffinity,
-// DynamicResources) come out alike on every node for this pod and unit: then the node it takes is the first that fits
-// in the order of NodeResourcesFit + BalancedAllocation alone, whichever nodes turn out not to fit.
-[[nodiscard]] inline bool ranked_by_resources_alone(const model::pod& pod, bool nodes_prefer_no_schedule,
-                                                    std::span<const model::resource_claim* const> claims,
-                                                    bool prioritized_list) {
-  const bool prefers = std::any_of(pod.preferred_node_affinity.begin(), pod.preferred_node_affinity.end(),
-                                   [](const model::preferred_scheduling_term& t) { return t.weight != 0; });
-  if (prefers || nodes_prefer_no_schedule) return false;
+// Whether DynamicResources' score comes out alike on every node for this unit: none of its claims has a
+// firstAvailable request (or the score is off without the PrioritizedList feature).
+[[nodiscard]] inline bool dra_scores_alike(std::span<const model::resource_claim* const> claims, bool prioritized_list) {
   if (!prioritized_list) return true;
   return std::none_of(claims.begin(), claims.end(), [](const model::resource_claim* c) {
     return std::any_of(c->spec.requests.begin(), c->spec.requests.end(),
                        [](const model::device_request& r) { return !r.first_available.empty(); });
   });
+}
+
+// Whether TaintToleration's and NodeAffinity's scores come out alike on every node for this pod: no node has a
+// PreferNoSchedule taint and the pod prefers no nodes.
+[[nodiscard]] inline bool node_scores_alike(const model::pod& pod, bool nodes_prefer_no_schedule) {
+  return !nodes_prefer_no_schedule &&
+         std::none_of(pod.preferred_node_affinity.begin(), pod.preferred_node_affinity.end(),
+                      [](const model::preferred_scheduling_term& t) { return t.weight != 0; });
 }
 
 // The nodes in the order of their NodeResourcesFit + BalancedAllocation scores for pods that ask alike (highest first,
