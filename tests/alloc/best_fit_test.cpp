@@ -7,6 +7,7 @@
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/check.hpp>
+#include <dra/json/ingest.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
@@ -238,6 +239,126 @@ TEST(BestFit, KeepsThePlacementAPendingClaimAsksFor) {
   small_mig_node wanting_3g({}, {"1g.5gb", "4g.20gb", "3g.20gb"}, 1);
   EXPECT_EQ(wanting_3g.run<alloc::sorted>(),
             (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-", "node-0/gpu-0-mig-3g.20gb-4"}));
+}
+
+// Pools every node reaches, each one counter set of four counters drawn on by two 2-counter devices and four
+// 1-counter ones (as scheduler_perf's partitionable scenario), and a shareable device of 80Gi of memory; two nodes, and
+// the claims that take them: one or two 1-counter devices on one pool, a 2-counter device, 40Gi of the shared one.
+std::string kept_ranking_scenario(int pools) {
+  std::string out =
+      R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "dev"}, "spec": {}})"
+      "\n";
+  for (const char* node : {"node-a", "node-b"})
+    out += R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + std::string(node) + "\"}}\n";
+  for (int p = 0; p < pools; ++p) {
+    const std::string pool = "pool-" + std::to_string(p);
+    std::string devices;
+    auto device = [&](const std::string& name, int size, const std::string& counters) {
+      devices += (devices.empty() ? "" : ", ") + (R"({"name": ")" + name + R"(", "attributes": {"size": {"int": )") +
+                 std::to_string(size) + R"(}, "pool": {"string": ")" + pool +
+                 R"("}}, "consumesCounters": [{"counterSet": "set", "counters": {)" + counters + "}}]}";
+    };
+    device("big-0", 2, R"("c0": {"value": "1"}, "c1": {"value": "1"})");
+    device("big-1", 2, R"("c2": {"value": "1"}, "c3": {"value": "1"})");
+    for (int c = 0; c < 4; ++c)
+      device("small-" + std::to_string(c), 1, R"("c)" + std::to_string(c) + R"(": {"value": "1"})");
+    devices += R"(, {"name": "shared", "allowMultipleAllocations": true, "attributes": {"size": {"int": 0}, "pool": )"
+               R"({"string": ")" + pool + R"("}}, "capacity": {"memory": {"value": "80Gi"}}})";
+    const std::string slice = R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" +
+                              pool + R"(-%s"}, "spec": {"driver": "d.example.com", "allNodes": true, "pool": {"name": ")" +
+                              pool + R"(", "resourceSliceCount": 2}, %s}})" + "\n";
+    auto with = [&](std::string text, const std::string& name, const std::string& body) {
+      text.replace(text.find("%s"), 2, name);
+      text.replace(text.find("%s"), 2, body);
+      return text;
+    };
+    out += with(slice, "counters",
+                R"("sharedCounters": [{"name": "set", "counters": {"c0": {"value": "1"}, "c1": {"value": "1"}, )"
+                R"("c2": {"value": "1"}, "c3": {"value": "1"}}}])");
+    out += with(slice, "devices", R"("devices": [)" + devices + "]");
+  }
+  const char* claims[] = {
+      R"("requests": [{"name": "r", "exactly": {"deviceClassName": "dev", "selectors": [{"cel": {"expression": "device.attributes['d.example.com'].size == 1"}}]}}])",
+      R"("requests": [{"name": "r", "exactly": {"deviceClassName": "dev", "count": 2, "selectors": [{"cel": {"expression": "device.attributes['d.example.com'].size == 1"}}]}}], "constraints": [{"matchAttribute": "d.example.com/pool"}])",
+      R"("requests": [{"name": "r", "exactly": {"deviceClassName": "dev", "selectors": [{"cel": {"expression": "device.attributes['d.example.com'].size == 2"}}]}}])",
+      R"("requests": [{"name": "r", "exactly": {"deviceClassName": "dev", "selectors": [{"cel": {"expression": "device.attributes['d.example.com'].size == 0"}}], "capacity": {"requests": {"memory": "40Gi"}}}}])",
+  };
+  for (int i = 0; i < 4 * pools; ++i)
+    out += R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "claim-)" +
+           std::to_string(i) + R"(", "namespace": "ns"}, "spec": {"devices": {)" + claims[(i * 7 / 3) % 4] + "}}}\n";
+  return out;
+}
+
+// A node's facts, as a policy sees them, compared field by field (the device by name).
+std::vector<std::string> facts_text(std::span<const alloc::candidate_facts> facts) {
+  std::vector<std::string> out;
+  for (const auto& f : facts)
+    out.push_back(std::string(f.device.name()) + " " + std::to_string(f.pool_index) + "/" +
+                  std::to_string(f.slice_index) + "/" + std::to_string(f.device_index) + " shared " +
+                  std::to_string(f.shared) + std::to_string(f.has_allocations) + " available " +
+                  std::to_string(f.available) + " in use " + std::to_string(f.counters_in_use) + " share " +
+                  std::to_string(f.counter_share) + " free " + std::to_string(f.counter_sets_free) + " lost " +
+                  std::to_string(f.placements_lost) + " stranded " + std::to_string(f.counters_stranded) +
+                  " demand " + std::to_string(f.demand));
+  return out;
+}
+
+// The devices an allocate() call gave each claim, or why it gave none.
+std::string outcome_text(const result<alloc::allocation_outcome>& outcome) {
+  if (!outcome) return "error: " + outcome.error().message;
+  const auto* fit = outcome->fit();
+  if (fit == nullptr) return "none";
+  std::string out;
+  for (const auto& claim : fit->results)
+    for (const auto& r : claim.results) out += std::string(r.pool) + "/" + std::string(r.device) + " ";
+  return out;
+}
+
+TEST(BestFit, KeptRankingIsTheOneWorkedOutAfresh) {
+  // An allocator keeps each node's facts and ranking between calls and works out again only the pools the ledger
+  // changed since (and everything when the pending demand's weights change); a new allocator per call works out
+  // everything. Claim after claim, committed on either node, both must see the same facts and place alike.
+  auto doc = json::load(kept_ranking_scenario(12));
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const model::scenario& s = doc->scenario();
+  std::vector<const model::device_class*> classes{&s.classes[0].object};
+  std::vector<const model::resource_slice*> slices;
+  for (const auto& sl : s.slices) slices.push_back(&sl.object);
+  const cel::selector_engine engine;
+  alloc::ledger state;
+  alloc::pending_demand demand;
+  for (const auto& c : s.claims) demand.add(c.object.spec);
+  const auto features = alloc::features::all();
+  alloc::basic_allocator<alloc::best_fit, cel::selector_engine> kept(features, state, classes, slices, engine);
+  alloc::basic_allocator<recording_policy, cel::selector_engine> kept_facts(features, state, classes, slices, engine);
+  kept.set_demand(&demand);
+  kept_facts.set_demand(&demand);
+  std::size_t committed = 0;
+  for (std::size_t i = 0; i < s.claims.size(); ++i) {
+    const model::resource_claim* claims[] = {&s.claims[i].object};
+    alloc::basic_allocator<alloc::best_fit, cel::selector_engine> fresh(features, state, classes, slices, engine);
+    alloc::basic_allocator<recording_policy, cel::selector_engine> fresh_facts(features, state, classes, slices,
+                                                                               engine);
+    fresh.set_demand(&demand);
+    fresh_facts.set_demand(&demand);
+    std::optional<model::allocation_result> taken;
+    for (std::size_t n = 0; n < s.nodes.size(); ++n) {
+      const model::node& node = s.nodes[(i + n) % s.nodes.size()].object;
+      SCOPED_TRACE("claim " + std::to_string(i) + " on " + std::string(node.meta.name));
+      (void)kept_facts.allocate(node, claims);
+      const auto kept_seen = facts_text(recording_policy::seen());
+      (void)fresh_facts.allocate(node, claims);
+      ASSERT_EQ(kept_seen, facts_text(recording_policy::seen()));
+      auto placed = kept.allocate(node, claims);
+      ASSERT_EQ(outcome_text(placed), outcome_text(fresh.allocate(node, claims)));
+      if (!taken && placed && placed->fit() != nullptr) taken = placed->fit()->results[0];
+    }
+    if (taken) state.add(*taken, std::string(s.claims[i].object.meta.name)), ++committed;
+    demand.remove(s.claims[i].object.spec);
+  }
+  // Most claims fit until the pools fill up: the kept rankings were brought up to date many times.
+  EXPECT_GT(committed, 20u);
+  EXPECT_LT(committed, s.claims.size());
 }
 
 TEST(BestFit, NeverPlacesLessThanFirstFitOnChurnedMigClusters) {

@@ -7,6 +7,7 @@
 #include <dra/alloc/demand.hpp>
 #include <dra/alloc/detail/capacity.hpp>
 #include <dra/alloc/detail/constraints.hpp>
+#include <dra/alloc/detail/facts.hpp>
 #include <dra/alloc/device_checks.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/ledger.hpp>
@@ -151,7 +152,7 @@ class basic_allocator {
     if (!entry) return std::nullopt;
     const node_pools& pools = (*entry)->second;
     if (pools.view == no_view || !pools.own_pools_sound) return std::nullopt;
-    if (std::ranges::find(pools.own_pools, 1) != pools.own_pools.end()) {
+    if (pools.has_own_pools) {
       search s(*this, node, claims);
       if (!s.picks_no_own_device()) return std::nullopt;
     }
@@ -171,7 +172,7 @@ class basic_allocator {
   [[nodiscard]] result<std::span<const pool>> pools_for(const model::node& node) {
     auto entry = node_entry(node);
     if (!entry) return std::move(entry).error();
-    return std::span<const pool>((*entry)->second.pools);
+    return std::span<const pool>(*(*entry)->second.pools);
   }
 
   // What the selector `expression` said of device `id` (`device` in its slice) when a search on `node` evaluated it;
@@ -199,7 +200,10 @@ class basic_allocator {
   // The requests still to be allocated after this call (and including its claims), which the facts weigh
   // placements by (pending_demand); nullptr (the default) counts every placement. Borrowed: it must outlive its
   // use, and may change between allocate() calls. first_fit ignores it.
-  void set_demand(const pending_demand* demand) noexcept { demand_ = demand; }
+  void set_demand(const pending_demand* demand) noexcept {
+    demand_ = demand;
+    for (auto& entry : pools_by_node_) entry.second.ranking.valid = false;  // weighed by another demand
+  }
 
   // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
   // means no limit, as upstream (whose only bound is the scheduler's filter timeout). The counting bounds cut most
@@ -309,7 +313,7 @@ class basic_allocator {
   // What one node sees: its pools, candidates and counters, independent of what is allocated.
   struct node_pools {
     std::vector<std::pair<std::string, std::string>> labels;  // owned: callers' nodes may be temporaries
-    std::vector<pool> pools;
+    std::shared_ptr<const std::vector<pool>> pools;  // shared by nodes that gather the same slices
     bool laid_out = false;
     std::vector<candidate_layout> candidates;
     std::vector<quantity> slot_values;
@@ -362,11 +366,33 @@ class basic_allocator {
     // Per compiled selector, what it says of each candidate: kept per node, so that a lookup is an index; devices of
     // slices without a node name reach every node, and their results are kept allocator-wide as well.
     std::map<const compiled*, std::vector<detail::selector_verdict>> selector_verdicts;
+    // For policies that use facts: every candidate's facts as of the ledger state searches start from (weighed by
+    // the pending demand of `demand_epoch`), and the policy's order of them. Kept between searches: a search works
+    // out again only the pools the ledger changed since (`moved`), and re-sorts only their candidates when the
+    // policy ranks by key (ranks_by_key).
+    struct kept_ranking {
+      bool valid = false;
+      const pending_demand* demand_source = nullptr;
+      std::uint64_t demand_epoch = 0;
+      std::vector<double> demand;  // per candidate: how many pending requests could take it
+      std::vector<candidate_facts> facts;
+      std::vector<std::uint32_t> order;
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> pool_candidates;  // [first, last) per pool
+      std::vector<char> moved;                                                // per pool
+      std::vector<std::uint32_t> moved_pools;
+      void pool_moved(std::uint32_t pool) {
+        if (!valid || moved[pool]) return;
+        moved[pool] = 1;
+        moved_pools.push_back(pool);
+      }
+    };
+    kept_ranking ranking;
     bool searching = false;               // set while a search runs: still set means one was cut short
     // Per pool: whether a slice of it names this node (or it kept no slice). Nodes gathering the same other pools
     // share `view` (no_view: this node's is its own).
     std::vector<char> own_pools;
     bool own_pools_sound = true;  // every own pool is complete and valid
+    bool has_own_pools = false;   // some pool is the node's own (asked per node and unit: thousands of pools)
     std::uint32_t view = no_view;
     [[nodiscard]] bool same_labels(const model::sorted_map<model::text>& other) const {
       return std::equal(labels.begin(), labels.end(), other.begin(), other.end(),
@@ -474,6 +500,9 @@ class basic_allocator {
     // Per candidate: how many requests of the allocator's pending demand could take it (1 each, without one).
     std::vector<double> demand_per_candidate();
     void rank_candidates();  // policies that use facts: order_ by them, once the requests are prepared
+    void rank_all_candidates(node_pools& layout);    // works out every candidate's facts and their order
+    detail::candidate_input facts_input(std::uint32_t ix) const;  // what its facts are worked out from
+    void rank_moved_candidates(node_pools& layout);  // the same for the candidates of pools the ledger changed
     bool demand_selects(std::span<const compiled* const> programs,
                         std::span<std::vector<detail::selector_verdict>* const> verdicts, std::uint32_t ix);
 
@@ -486,8 +515,7 @@ class basic_allocator {
     // The node's candidates, counters and pools' state, borrowed from its node_pools.
     std::span<candidate> candidates_;
     std::span<const std::uint32_t> order_;
-    std::vector<std::uint32_t> ranked_;   // order_ for policies other than first_fit
-    std::vector<candidate_facts> facts_;  // empty for first_fit
+    std::span<const candidate_facts> facts_;  // the node's kept_ranking (empty for first_fit)
     std::span<counter_slot> slots_;
     std::span<const char> pool_overdrawn_;
     std::vector<detail::group_intersection> group_state_;  // per group slot
@@ -525,6 +553,9 @@ class basic_allocator {
   std::unordered_map<std::string_view, std::vector<const model::resource_slice*>> slices_on_node_;
   std::vector<const model::resource_slice*> shared_slices_;
   slices_by_pool by_pool_;
+  // The pools of each list of relevant slices a node had (relevant_slices): nodes reaching the same slices share
+  // them, so thousands of network-attached pools are built once, not once per node.
+  std::map<std::vector<const model::resource_slice*>, std::shared_ptr<const std::vector<pool>>> gathered_;
   std::vector<const model::device_taint_rule*> taint_rules_;
   // Keyed by owned text: claims passed to allocate() need not outlive the allocator.
   std::map<std::string, compiled, std::less<>> programs_;
@@ -538,11 +569,14 @@ class basic_allocator {
     std::vector<const model::resource_slice*> for_node;
     if (auto it = slices_on_node_.find(node.meta.name); it != slices_on_node_.end()) for_node = it->second;
     for_node.insert(for_node.end(), shared_slices_.begin(), shared_slices_.end());
-    auto gathered = gather_pools(for_node, node, features_, by_pool_);
-    if (!gathered) return std::move(gathered).error();
+    auto relevant = relevant_slices(for_node, node, features_);
+    if (!relevant) return std::move(relevant).error();
     node_pools entry;
     for (const auto& label : node.meta.labels) entry.labels.emplace_back(label.name, label.value);
-    entry.pools = std::move(gathered).value();
+    auto [gathered, first] = gathered_.try_emplace(std::move(relevant).value());
+    if (first) gathered->second = std::make_shared<const std::vector<pool>>(
+                   pools_of_slices(gathered->first, features_, by_pool_));
+    entry.pools = gathered->second;
     classify_pools(entry);
     return pools_by_node_.insert_or_assign(std::string(node.meta.name), std::move(entry)).first;
   }
@@ -554,12 +588,13 @@ class basic_allocator {
       for (const auto* s : slices) key.push_back(reinterpret_cast<std::uintptr_t>(s));
     };
     bool placed_per_device = false;
-    for (const pool& p : entry.pools) {
+    for (const pool& p : *entry.pools) {
       // A pool being updated or invalid keeps none of its slices: counted as the node's own (and unsound).
       const bool own = p.device_slices.empty() || std::ranges::any_of(p.device_slices, [](const auto* s) {
                          return s->node_name && !s->node_name->empty();
                        });
       entry.own_pools.push_back(static_cast<char>(own));
+      entry.has_own_pools = entry.has_own_pools || own;
       if (own) {
         entry.own_pools_sound = entry.own_pools_sound && !p.incomplete && !p.invalid;
         continue;

@@ -12,6 +12,8 @@
 namespace dra::alloc {
 
 // Best fit. Within a node it tries, in this order:
+//  0. devices a search may take (candidate_facts::available) before those held or short of counters, which only an
+//     adminAccess request could take: a long queue would otherwise walk past every device it already filled;
 //  1. shared devices that already carry allocations (as shared_capacity), so fresh ones stay whole;
 //  2. devices on counter sets already partly used (a MIG slice of a GPU that is already split
 //     before one of an idle GPU), so idle GPUs stay whole;
@@ -30,15 +32,14 @@ struct best_fit {
   // answer there (guarded_by_first_fit), so best fit can be switched on blindly.
   static constexpr bool never_worse_than_first_fit = true;
 
+  [[nodiscard]] static auto candidate_rank(const candidate_facts& f) noexcept {
+    return std::tuple(f.available ? 0 : 1, f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1,
+                      f.counters_stranded, f.placements_lost, f.counter_sets_free, f.counter_share);
+  }
   void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
-    auto key = [&](std::uint32_t i) {
-      const candidate_facts& f = facts[i];
-      return std::tuple(f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1, f.counters_stranded,
-                        f.placements_lost, f.counter_sets_free, f.counter_share);
-    };
     // Keys made once per candidate, not once per comparison: a node may have thousands of candidates.
-    std::vector<decltype(key(0))> keys(facts.size());
-    for (const std::uint32_t i : order) keys[i] = key(i);
+    std::vector<decltype(candidate_rank(facts[0]))> keys(facts.size());
+    for (const std::uint32_t i : order) keys[i] = candidate_rank(facts[i]);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
   }
   void order_nodes(std::span<std::uint32_t> order, std::span<const node_facts> facts) const {
@@ -52,5 +53,6 @@ using sorted = best_fit;
 
 static_assert(node_ranking_policy<best_fit>);
 static_assert(guarded_by_first_fit<best_fit>);
+static_assert(ranks_by_key<best_fit>);
 
 }  // namespace dra::alloc

@@ -68,14 +68,18 @@ struct derived_storage<E> {
 };
 }  // namespace detail
 
-// What a policy may see of one candidate device when it orders them. Computed once per
-// allocate() call from the state at its start (not per step of the search).
+// What a policy may see of one candidate device when it orders them: the state an allocate() call starts from (not
+// per step of the search). Each node keeps them between calls and works out again only the pools the ledger changed.
 struct candidate_facts {
   std::uint32_t pool_index = 0;    // pools in upstream's order (driver, pool name; binding-condition pools last)
   std::uint32_t slice_index = 0;   // the device's slice among the pool's slices for the node (sorted by name)
   std::uint32_t device_index = 0;  // the device's place in its slice
   bool shared = false;             // allowMultipleAllocations (with ConsumableCapacity)
   bool has_allocations = false;    // already-allocated claims share it (shared devices only)
+  // Neither held by an allocated claim (exclusively), nor short of counters allocated devices left, nor shared with
+  // some capacity wholly given out: a search may take it (an adminAccess request may take a held one too, a request
+  // for none of a capacity a used-up one).
+  bool available = true;
   flatten::mixin_device_view device;
   bool counters_in_use = false;  // a counter it draws from is partly consumed by allocated devices
   double counter_share = 0;      // its size: the sum, over the counters it draws, of its share of each counter
@@ -141,10 +145,24 @@ struct first_fit {
 // allocations come first, so that fresh ones stay whole for later claims.
 // Everything else keeps upstream's order.
 struct shared_capacity {
-  void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
-    auto rank = [&](std::uint32_t i) { return facts[i].shared && facts[i].has_allocations ? 0 : 1; };
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
+  [[nodiscard]] static int candidate_rank(const candidate_facts& f) noexcept {
+    return f.shared && f.has_allocations ? 0 : 1;
   }
+  void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return candidate_rank(facts[a]) < candidate_rank(facts[b]);
+    });
+  }
+};
+
+// A policy whose order_candidates is a stable sort by a key of each candidate's own facts, which it names
+// (`candidate_rank(facts)`, totally ordered; ties keep upstream's order). The allocator then keeps each node's
+// ranking between searches and re-sorts only the candidates of pools the ledger changed, instead of every candidate
+// of the node per search (a node that reaches thousands of network-attached pools). Policies without one are
+// asked to order every candidate on every search; the results are the same either way.
+template <class P>
+concept ranks_by_key = allocation_policy<P> && requires(const P& policy, const candidate_facts& facts) {
+  { policy.candidate_rank(facts) } -> std::totally_ordered;
 };
 
 // Whether a policy tries candidates in upstream's order, as first fit does (opt in with a static
@@ -160,6 +178,6 @@ template <class P>
 inline constexpr bool uses_facts = !keeps_upstream_order<P>;
 
 static_assert(allocation_policy<first_fit>);
-static_assert(allocation_policy<shared_capacity>);
+static_assert(ranks_by_key<shared_capacity>);
 
 }  // namespace dra::alloc

@@ -187,12 +187,37 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
   });
 }
 
-// Upstream's GatherPools: `for_node` are the slices with this node's name
-// plus those without a node name; `all` indexes every slice by pool.
-[[nodiscard]] inline result<std::vector<pool>> gather_pools(std::span<const model::resource_slice* const> for_node,
-                                                            const model::node& node, const features& f,
-                                                            const slices_by_pool& all) {
-  std::map<pool_key, std::vector<const model::resource_slice*>> relevant;
+namespace detail {
+// The pool of a gathered generation's slices (nullopt when a newer generation exists).
+[[nodiscard]] inline std::optional<pool> pool_of(const pool_key& key, std::vector<const model::resource_slice*> slices,
+                                                 const features& f, const slices_by_pool& all) {
+  const std::int64_t generation = slices.front()->pool.generation;
+  const std::int64_t expected = slices.front()->pool.resource_slice_count;
+  if (static_cast<std::int64_t>(slices.size()) == expected) return build_pool(key, std::move(slices), f, {});
+  std::vector<const model::resource_slice*> same_generation;
+  if (auto it = all.find(key); it != all.end())
+    for (const auto* s : it->second) {
+      if (s->pool.generation == generation)
+        same_generation.push_back(s);
+      else if (s->pool.generation > generation)
+        return std::nullopt;
+    }
+  if (static_cast<std::int64_t>(same_generation.size()) != expected) {
+    pool incomplete;
+    incomplete.key = key;
+    incomplete.incomplete = true;
+    return incomplete;
+  }
+  return build_pool(key, std::move(slices), f, same_generation);
+}
+}  // namespace detail
+
+// The first half of upstream's GatherPools: which of `for_node` (the slices with this node's name plus those
+// without one) the node can use, in their order. The pools gathered depend on nothing else (pools_of_slices), so
+// nodes that reach the same slices (network-attached pools every node sees) may share them.
+[[nodiscard]] inline result<std::vector<const model::resource_slice*>> relevant_slices(
+    std::span<const model::resource_slice* const> for_node, const model::node& node, const features& f) {
+  std::vector<const model::resource_slice*> relevant;
   for (const auto* slice : for_node) {
     if (!f.partitionable_devices && (slice->per_device_node_selection || !slice->shared_counters.empty())) continue;
     if (f.optional_node_operations && !slice->skip_node_operations.empty() && !declares_optional_node_operations(node))
@@ -223,48 +248,42 @@ inline pool build_pool(const pool_key& key, std::vector<const model::resource_sl
     } else {
       continue;  // some future way of node selection: not usable
     }
-    if (!is_relevant) continue;
-    pool_key key{slice->driver, slice->pool.name};
-    auto& list = relevant[key];
+    if (is_relevant) relevant.push_back(slice);
+  }
+  return relevant;
+}
+
+// The second half: the pools of the slices a node can use, each of its newest generation among them, ordered by
+// (driver, pool) with pools whose devices have binding conditions last, as upstream sorts them.
+[[nodiscard]] inline std::vector<pool> pools_of_slices(std::span<const model::resource_slice* const> relevant,
+                                                       const features& f, const slices_by_pool& all) {
+  std::map<pool_key, std::vector<const model::resource_slice*>> by_pool;
+  for (const auto* slice : relevant) {
+    auto& list = by_pool[pool_key{slice->driver, slice->pool.name}];
     if (list.empty() || slice->pool.generation > list.front()->pool.generation) {
       list.assign(1, slice);
     } else if (slice->pool.generation == list.front()->pool.generation) {
       list.push_back(slice);
     }
   }
-
   std::vector<pool> plain, with_binding_conditions;
-  for (auto& [key, slices] : relevant) {
-    const std::int64_t generation = slices.front()->pool.generation;
-    const std::int64_t expected = slices.front()->pool.resource_slice_count;
-    pool built;
-    if (static_cast<std::int64_t>(slices.size()) == expected) {
-      built = detail::build_pool(key, std::move(slices), f, {});
-    } else {
-      std::vector<const model::resource_slice*> same_generation;
-      bool obsolete = false;
-      if (auto it = all.find(key); it != all.end())
-        for (const auto* s : it->second) {
-          if (s->pool.generation == generation)
-            same_generation.push_back(s);
-          else if (s->pool.generation > generation)
-            obsolete = true;
-        }
-      if (obsolete) continue;
-      if (static_cast<std::int64_t>(same_generation.size()) != expected) {
-        pool incomplete;
-        incomplete.key = key;
-        incomplete.incomplete = true;
-        plain.push_back(std::move(incomplete));
-        continue;
-      }
-      built = detail::build_pool(key, std::move(slices), f, same_generation);
-    }
-    (built.has_binding_conditions() ? with_binding_conditions : plain).push_back(std::move(built));
+  for (auto& [key, slices] : by_pool) {
+    auto made = detail::pool_of(key, std::move(slices), f, all);
+    if (!made) continue;  // a newer generation exists
+    (made->has_binding_conditions() ? with_binding_conditions : plain).push_back(std::move(*made));
   }
-  // `relevant` is ordered by (driver, pool) already, as upstream sorts.
   for (auto& p : with_binding_conditions) plain.push_back(std::move(p));
   return plain;
+}
+
+// Upstream's GatherPools: `for_node` are the slices with this node's name
+// plus those without a node name; `all` indexes every slice by pool.
+[[nodiscard]] inline result<std::vector<pool>> gather_pools(std::span<const model::resource_slice* const> for_node,
+                                                            const model::node& node, const features& f,
+                                                            const slices_by_pool& all) {
+  auto relevant = relevant_slices(for_node, node, f);
+  if (!relevant) return std::move(relevant).error();
+  return pools_of_slices(*relevant, f, all);
 }
 
 }  // namespace dra::alloc

@@ -5,6 +5,7 @@
 #include <dra/core/quantity.hpp>
 #include <dra/model/resource_slice.hpp>
 
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -24,6 +25,7 @@ struct candidate_input {
   // that many times, so placements nobody waits for cost nothing.
   double demand = 1;
   std::span<const std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
+  bool used_up = false;  // shared, with some capacity wholly given out
 };
 
 // Candidates in upstream's order (pool by pool, slice by slice) with the counters' totals and what
@@ -31,11 +33,14 @@ struct candidate_input {
 // (`demand`): never when none could, and then it keeps no counter from being stranded either. Cost: for each candidate,
 // the devices sharing a counter with it (a GPU's placements) times their counters, and the devices drawing on each
 // counter of its sets. With `weighed` (a flag per candidate), only the flagged candidates' placements lost and
-// counters stranded are worked out (the others keep 0): the ones a search may pick.
+// counters stranded are worked out (the others keep 0): the ones a search may pick. A candidate's facts depend only on
+// the candidates sharing its counter sets (its pool's), so one pool's may be worked out alone: its candidates, with
+// the totals of its slots, which its draws number from `first_slot` on.
 [[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
                                                                       std::span<const quantity> slot_totals,
                                                                       std::span<const quantity> slot_available,
-                                                                      std::span<const std::uint8_t> weighed = {}) {
+                                                                      std::span<const std::uint8_t> weighed = {},
+                                                                      std::uint32_t first_slot = 0) {
   const std::size_t n = candidates.size();
   std::vector<candidate_facts> facts(n);
   std::vector<double> total(slot_totals.size()), available(slot_totals.size());
@@ -52,7 +57,10 @@ struct candidate_input {
   std::vector<std::uint32_t> first_draw(n + 1, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     first_draw[i] = static_cast<std::uint32_t>(draws.size());
-    for (const auto& [slot, amount] : candidates[i].draws) draws.emplace_back(slot, amount.approximate_double());
+    for (const auto& [slot, amount] : candidates[i].draws) {
+      assert(slot >= first_slot && slot - first_slot < slot_totals.size());
+      draws.emplace_back(slot - first_slot, amount.approximate_double());
+    }
   }
   first_draw[n] = static_cast<std::uint32_t>(draws.size());
   auto draws_of = [&](std::uint32_t i) {
@@ -80,6 +88,7 @@ struct candidate_input {
       users[slot].push_back(i);
     }
     f.counter_share = size[i];
+    f.available = (fits || (c.shared && c.has_allocations)) && !c.used_up;
     // A shared device that already carries allocations charges no counters when taken again.
     possible[i] = fits && !draws_of(i).empty() && !(c.shared && c.has_allocations);
   }

@@ -13,7 +13,7 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
   auto gathered = a_.node_entry(node_);
   if (!gathered) return gathered.error();
   const auto cached = *gathered;
-  pools_ = &cached->second.pools;
+  pools_ = cached->second.pools.get();
   if (!cached->second.laid_out) {
     lay_out(cached->second);
     cached->second.laid_out = true;
@@ -28,6 +28,7 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
   auto charge = [&](std::uint32_t h) {  // an allocated device's draws come off its pool's counters
     const counter_holder& holder = layout.counter_holders[h];
     layout.charged[h] = 1;
+    if constexpr (uses_facts<Policy>) layout.ranking.pool_moved(holder.pool);
     for (const auto& [slot, amount] : holder.draws)
       if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
     const auto [first_slot, last_slot] = layout.pool_slots[holder.pool];
@@ -41,6 +42,7 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
     if (place.candidate != device_place::npos) {
       candidate& c = layout.live[place.candidate];
       ++c.ledger_stamp;
+      if constexpr (uses_facts<Policy>) layout.ranking.pool_moved(c.st->pool);
       c.exclusive_in_state = held != nullptr && held->exclusive;
       c.given_out = held != nullptr && held->given_out ? &*held->given_out : nullptr;
     }
@@ -49,6 +51,7 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
   };
   if (layout.ledger_generation != a_.state_->generation()) {
     // A ledger assigned anew may hold less than before (claims replaced): what a first_live skipped may be free.
+    layout.ranking.valid = false;
     for (auto& entry : layout.selections) entry.second.first_live.clear();
     layout.slot_available = layout.slot_values;
     for (std::size_t i = 0; i < layout.slots.size(); ++i) layout.slots[i].available = layout.slot_values[i];
@@ -129,34 +132,110 @@ result<allocation_outcome> basic_allocator<Policy, Engine>::search::run() {
   return outcome;
 }
 
-// The candidates in the policy's order of their facts. Only the candidates some request of the claims may pick have
-// their placements weighed (the costly part): the search visits no other, and a candidate's facts depend on its
-// neighbours' draws, not on their facts. A selector that fails to evaluate counts as picking (the search meets the
-// error where upstream does).
+// The candidates in the policy's order of their facts, as the node keeps them (node_pools::kept_ranking): worked out
+// for every candidate when the pending demand's weights changed, else again only for the pools the ledger changed
+// since. Every candidate is weighed, not only those some request of these claims picks: a candidate's facts depend on
+// its neighbours' draws, not on which of them are picked, so the order of the picked ones is the same, and the
+// ranking serves every shape of claim.
 template <allocation_policy Policy, selector_engine Engine>
 void basic_allocator<Policy, Engine>::search::rank_candidates() {
-  const node_pools& layout = *layout_;
-  const std::vector<double> demand = demand_per_candidate();
-  std::vector<std::uint8_t> picked(candidates_.size(), 0);
-  for (std::size_t ci = 0; ci < requests_.size(); ++ci)
-    for (auto& entries : requests_[ci])
-      for (request_data& rd : entries)
-        for (std::uint32_t c = 0; c < candidates_.size(); ++c)
-          if (picked[c] == 0) {
-            const auto selectable = is_selectable(rd, ci, c);
-            picked[c] = !selectable || *selectable ? 1 : 0;
-          }
+  node_pools& layout = *layout_;
+  const std::uint64_t epoch = a_.demand_ != nullptr ? a_.demand_->epoch() : 0;
+  const auto& kept = layout.ranking;
+  if (!kept.valid || kept.demand_source != a_.demand_ || kept.demand_epoch != epoch)
+    rank_all_candidates(layout);
+  else if (!kept.moved_pools.empty())
+    rank_moved_candidates(layout);
+  facts_ = kept.facts;
+  order_ = kept.order;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+detail::candidate_input basic_allocator<Policy, Engine>::search::facts_input(std::uint32_t ix) const {
+  const candidate& c = candidates_[ix];
+  // A shared device with some capacity wholly given out takes nothing more (every allocation consumes some of each
+  // capacity, unless it asks for none).
+  const bool used_up = c.given_out != nullptr && std::ranges::any_of(c.st->view.capacities(), [&](const auto e) {
+                         const quantity* given = model::find(*c.given_out, e.name);
+                         return given != nullptr && e.value->value.sign() > 0 && !(*given < e.value->value);
+                       });
+  return {c.st->pool,          c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
+          layout_->ranking.demand[ix], c.st->draws, used_up};
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::rank_all_candidates(node_pools& layout) {
+  auto& kept = layout.ranking;
+  kept.demand = demand_per_candidate();
   std::vector<detail::candidate_input> inputs;
   inputs.reserve(candidates_.size());
-  for (std::size_t i = 0; i < candidates_.size(); ++i) {
-    const candidate& c = candidates_[i];
-    inputs.push_back({c.st->pool, c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
-                      demand[i], c.st->draws});
+  for (std::uint32_t i = 0; i < candidates_.size(); ++i) inputs.push_back(facts_input(i));
+  kept.facts = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
+  kept.order = layout.identity;
+  a_.policy_.order_candidates(kept.order, kept.facts);
+  // Candidates come pool by pool (upstream's order).
+  kept.pool_candidates.assign(pools_->size(), {0, 0});
+  for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
+    auto& range = kept.pool_candidates[candidates_[i].st->pool];
+    if (range.first == range.second) range.first = i;
+    assert(range.second == 0 || range.second == i);
+    range.second = i + 1;
   }
-  facts_ = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available, picked);
-  ranked_ = layout.identity;
-  a_.policy_.order_candidates(ranked_, facts_);
-  order_ = ranked_;
+  kept.moved.assign(pools_->size(), 0);
+  kept.moved_pools.clear();
+  kept.demand_source = a_.demand_;
+  kept.demand_epoch = a_.demand_ != nullptr ? a_.demand_->epoch() : 0;
+  kept.valid = true;
+}
+
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::rank_moved_candidates(node_pools& layout) {
+  auto& kept = layout.ranking;
+  std::vector<std::uint32_t> moved;  // the candidates of moved pools
+  std::vector<detail::candidate_input> inputs;
+  for (const std::uint32_t p : kept.moved_pools) {
+    const auto [first, last] = kept.pool_candidates[p];
+    if (first == last) continue;
+    inputs.clear();
+    for (std::uint32_t i = first; i < last; ++i) {
+      inputs.push_back(facts_input(i));
+      moved.push_back(i);
+    }
+    const auto [first_slot, last_slot] = layout.pool_slots[p];
+    const auto slots = [&](const std::vector<quantity>& all) {
+      return std::span<const quantity>(all).subspan(first_slot, last_slot - first_slot);
+    };
+    auto facts = detail::describe_candidates(inputs, slots(layout.slot_values), slots(layout.slot_available), {},
+                                             first_slot);
+    std::ranges::copy(facts, kept.facts.begin() + first);
+  }
+  if constexpr (ranks_by_key<Policy>) {
+    // The others keep their places: take the moved out, sort them, and merge them back in.
+    auto before = [&](std::uint32_t a, std::uint32_t b) {
+      const auto ra = a_.policy_.candidate_rank(kept.facts[a]), rb = a_.policy_.candidate_rank(kept.facts[b]);
+      return ra < rb || (!(rb < ra) && a < b);
+    };
+    std::vector<char> is_moved(candidates_.size(), 0);
+    for (const std::uint32_t i : moved) is_moved[i] = 1;
+    std::erase_if(kept.order, [&](std::uint32_t i) { return is_moved[i] != 0; });
+    std::ranges::sort(moved, before);
+    std::vector<std::uint32_t> merged;
+    merged.reserve(candidates_.size());
+    auto from = kept.order.begin();
+    for (const std::uint32_t i : moved) {
+      const auto at = std::lower_bound(from, kept.order.end(), i, before);
+      merged.insert(merged.end(), from, at);
+      merged.push_back(i);
+      from = at;
+    }
+    merged.insert(merged.end(), from, kept.order.end());
+    kept.order = std::move(merged);
+  } else {
+    kept.order = layout.identity;
+    a_.policy_.order_candidates(kept.order, kept.facts);
+  }
+  for (const std::uint32_t p : kept.moved_pools) kept.moved[p] = 0;
+  kept.moved_pools.clear();
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -301,9 +380,9 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   // Candidates in upstream's visiting order, and the pools' counters; none of
   // this depends on what is allocated, so it is kept per node.
   const features& f = a_.features_;
-  layout.pool_slots.resize(layout.pools.size());
-  for (std::uint32_t p = 0; p < layout.pools.size(); ++p) {
-    const pool& pl = layout.pools[p];
+  layout.pool_slots.resize(layout.pools->size());
+  for (std::uint32_t p = 0; p < layout.pools->size(); ++p) {
+    const pool& pl = (*layout.pools)[p];
     const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
     layout.pool_slots[p] = {next, next};
     if (pl.incomplete || pl.invalid) continue;
@@ -388,7 +467,7 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   layout.live.resize(layout.candidates.size());
   for (std::size_t i = 0; i < layout.candidates.size(); ++i) layout.live[i].st = &layout.candidates[i];
   for (const auto& value : layout.slot_values) layout.slots.push_back({value, quantity{}});
-  layout.overdrawn.assign(layout.pools.size(), 0);
+  layout.overdrawn.assign(layout.pools->size(), 0);
   layout.identity.resize(layout.candidates.size());
   std::iota(layout.identity.begin(), layout.identity.end(), 0u);
 }
