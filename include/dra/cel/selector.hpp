@@ -34,9 +34,12 @@ class selector_engine {
     bool reads_only_driver = false;
   };
 
-  explicit selector_engine(dra_environment_options options = {}) : env_(make_dra_environment(options)) {}
+  // The environment is made when first needed: a run with no selector to compile (an empty scenario, a what-if
+  // sweep over pods without claims) does not pay for its function tables.
+  explicit selector_engine(dra_environment_options options = {})
+      : env_(std::make_shared<lazy_environment>(options)) {}
 
-  [[nodiscard]] const environment& env() const noexcept { return *env_; }
+  [[nodiscard]] const environment& env() const { return *shared_env(); }
 
   // Compiles (or finds in the cache) a selector; errors read "compilation failed: ERROR: <input>:1:5: …".
   [[nodiscard]] result<program> compile(std::string_view expression) const {
@@ -78,7 +81,7 @@ class selector_engine {
       if (!it->second.compiled) return error{it->second.failure, "", "", errc::cel_compile};
       return program{it->second.compiled, detail::reads_only_driver(it->second.compiled->root())};
     }
-    auto compiled = cel::compile(env_, expression);
+    auto compiled = cel::compile(shared_env(), expression);
     entry e;
     if (!compiled) {
       e.failure = compiled.error().message;
@@ -177,7 +180,17 @@ class selector_engine {
     std::unordered_map<std::string, entry> programs;
     std::unordered_map<std::string, entry> derived_programs;  // kept apart: the result types allowed differ
   };
-  std::shared_ptr<const environment> env_;
+  struct lazy_environment {
+    explicit lazy_environment(dra_environment_options o) : options(o) {}
+    dra_environment_options options;
+    std::once_flag made;
+    std::shared_ptr<const environment> env;
+  };
+  [[nodiscard]] const std::shared_ptr<const environment>& shared_env() const {
+    std::call_once(env_->made, [this] { env_->env = make_dra_environment(env_->options); });
+    return env_->env;
+  }
+  std::shared_ptr<lazy_environment> env_;  // shared by copies, as the cache is
   std::shared_ptr<cache> cache_ = std::make_shared<cache>();
 };
 

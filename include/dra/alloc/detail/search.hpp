@@ -608,6 +608,9 @@ auto basic_allocator<Policy, Engine>::search::allocate_one(std::size_t ci, std::
   // Tries the candidate at position p: a step to return, or nullopt to go on with the next one.
   auto attempt = [&](std::size_t p) -> std::optional<result<step>> {
     const std::uint32_t ix = order_[p];
+    // A candidate the request's selectors are known to reject is passed over before its state is read: a ranked
+    // order puts every device of the used pools first, and most of them are another request's.
+    if (rd.selectable[ix] == detail::selector_verdict::rejected) return std::nullopt;
     const candidate& c = candidates_[ix];
     if (rd.admin_access) {
       if (std::find(c.exclusive_for.begin(), c.exclusive_for.end(), ci) != c.exclusive_for.end()) return std::nullopt;
