@@ -202,7 +202,8 @@ class basic_allocator {
   // use, and may change between allocate() calls. first_fit ignores it.
   void set_demand(const pending_demand* demand) noexcept {
     demand_ = demand;
-    for (auto& entry : pools_by_node_) entry.second.ranking.valid = false;  // weighed by another demand
+    // Facts weighed by another demand are out of date (two demands' epochs do not compare).
+    for (auto& entry : pools_by_node_) entry.second.ranking.valid = false;
   }
 
   // At most `steps` search steps per allocate() call, after which it returns an error saying so; 0 (the default)
@@ -372,7 +373,6 @@ class basic_allocator {
     // policy ranks by key (ranks_by_key).
     struct kept_ranking {
       bool valid = false;
-      const pending_demand* demand_source = nullptr;
       std::uint64_t demand_epoch = 0;
       std::vector<double> demand;  // per candidate: how many pending requests could take it
       std::vector<candidate_facts> facts;

@@ -32,14 +32,12 @@ struct candidate_input {
 // is still available of them, per slot. A lost placement counts as often as pending requests could take it
 // (`demand`): never when none could, and then it keeps no counter from being stranded either. Cost: for each candidate,
 // the devices sharing a counter with it (a GPU's placements) times their counters, and the devices drawing on each
-// counter of its sets. With `weighed` (a flag per candidate), only the flagged candidates' placements lost and
-// counters stranded are worked out (the others keep 0): the ones a search may pick. A candidate's facts depend only on
-// the candidates sharing its counter sets (its pool's), so one pool's may be worked out alone: its candidates, with
-// the totals of its slots, which its draws number from `first_slot` on.
+// counter of its sets. A candidate's facts depend only on the candidates sharing its counter sets (its pool's), so one
+// pool's may be worked out alone: its candidates, with the totals of its slots, which its draws number from
+// `first_slot` on.
 [[nodiscard]] inline std::vector<candidate_facts> describe_candidates(std::span<const candidate_input> candidates,
                                                                       std::span<const quantity> slot_totals,
                                                                       std::span<const quantity> slot_available,
-                                                                      std::span<const std::uint8_t> weighed = {},
                                                                       std::uint32_t first_slot = 0) {
   const std::size_t n = candidates.size();
   std::vector<candidate_facts> facts(n);
@@ -48,7 +46,6 @@ struct candidate_input {
     total[s] = slot_totals[s].approximate_double();
     available[s] = slot_available[s].approximate_double();
   }
-  std::vector<std::vector<std::uint32_t>> users(slot_totals.size());  // candidates drawing on each slot
   std::vector<double> size(n, 0);
   std::vector<bool> possible(n, false);  // a placement that could still be taken
   // Every candidate's draws as doubles, converted once: the loops below visit each many times (a MIG placement's
@@ -66,6 +63,19 @@ struct candidate_input {
   auto draws_of = [&](std::uint32_t i) {
     return std::span<const std::pair<std::uint32_t, double>>(draws.data() + first_draw[i],
                                                              draws.data() + first_draw[i + 1]);
+  };
+  // The candidates drawing on each slot, in candidate order: one list, each slot's part from first_user[slot] on
+  // (not a vector per slot: a MIG node has 72 slots, and the facts are worked out again on every change).
+  std::vector<std::uint32_t> first_user(slot_totals.size() + 1, 0), user_list(draws.size());
+  for (const auto& draw : draws) ++first_user[draw.first + 1];
+  for (std::size_t slot = 0; slot < slot_totals.size(); ++slot) first_user[slot + 1] += first_user[slot];
+  {
+    std::vector<std::uint32_t> next(first_user.begin(), first_user.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (const auto& draw : draws_of(i)) user_list[next[draw.first]++] = i;
+  }
+  auto users = [&](std::uint32_t slot) {
+    return std::span<const std::uint32_t>(user_list.data() + first_user[slot], user_list.data() + first_user[slot + 1]);
   };
   for (std::uint32_t i = 0; i < n; ++i) {
     const candidate_input& c = candidates[i];
@@ -85,7 +95,6 @@ struct candidate_input {
       if (available[slot] < total[slot]) f.counters_in_use = true;
       if (total[slot] > 0) size[i] += a / total[slot];
       if (a > available[slot]) fits = false;
-      users[slot].push_back(i);
     }
     f.counter_share = size[i];
     f.available = (fits || (c.shared && c.has_allocations)) && !c.used_up;
@@ -98,7 +107,7 @@ struct candidate_input {
   std::vector<std::uint32_t> set_slots;  // the slots of the candidate's counter sets
   std::vector<double> taken(slot_totals.size(), 0);
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (!possible[i] || (!weighed.empty() && weighed[i] == 0)) continue;
+    if (!possible[i]) continue;
     for (const auto& [slot, amount] : draws_of(i)) taken[slot] += amount;
     double lost = size[i], free = 0;
     set_slots.clear();
@@ -110,7 +119,7 @@ struct candidate_input {
       free += total[slot] > 0 ? available[slot] / total[slot] : 1;
     };
     for (const auto& [slot, amount] : draws_of(i)) {
-      for (std::uint32_t d : users[slot]) {
+      for (std::uint32_t d : users(slot)) {
         if (seen_candidate[d] == i) continue;
         seen_candidate[d] = i;
         for (const auto& [other_slot, other_amount] : draws_of(d)) count_slot(other_slot);
@@ -130,7 +139,7 @@ struct candidate_input {
     for (std::uint32_t slot : set_slots) {
       if (total[slot] <= 0 || taken[slot] > 0 || available[slot] < total[slot]) continue;
       bool usable_before = false, usable_after = false;
-      for (std::uint32_t d : users[slot]) {
+      for (std::uint32_t d : users(slot)) {
         if (!possible[d] || candidates[d].demand <= 0 || d == i) continue;
         usable_before = true;
         if (lost_by[d] != i) usable_after = true;

@@ -142,7 +142,7 @@ void basic_allocator<Policy, Engine>::search::rank_candidates() {
   node_pools& layout = *layout_;
   const std::uint64_t epoch = a_.demand_ != nullptr ? a_.demand_->epoch() : 0;
   const auto& kept = layout.ranking;
-  if (!kept.valid || kept.demand_source != a_.demand_ || kept.demand_epoch != epoch)
+  if (!kept.valid || kept.demand_epoch != epoch)
     rank_all_candidates(layout);
   else if (!kept.moved_pools.empty())
     rank_moved_candidates(layout);
@@ -183,7 +183,6 @@ void basic_allocator<Policy, Engine>::search::rank_all_candidates(node_pools& la
   }
   kept.moved.assign(pools_->size(), 0);
   kept.moved_pools.clear();
-  kept.demand_source = a_.demand_;
   kept.demand_epoch = a_.demand_ != nullptr ? a_.demand_->epoch() : 0;
   kept.valid = true;
 }
@@ -201,12 +200,12 @@ void basic_allocator<Policy, Engine>::search::rank_moved_candidates(node_pools& 
       inputs.push_back(facts_input(i));
       moved.push_back(i);
     }
-    const auto [first_slot, last_slot] = layout.pool_slots[p];
+    const std::uint32_t first_slot = layout.pool_slots[p].first, slot_count = layout.pool_slots[p].second - first_slot;
     const auto slots = [&](const std::vector<quantity>& all) {
-      return std::span<const quantity>(all).subspan(first_slot, last_slot - first_slot);
+      return std::span<const quantity>(all).subspan(first_slot, slot_count);
     };
-    auto facts = detail::describe_candidates(inputs, slots(layout.slot_values), slots(layout.slot_available), {},
-                                             first_slot);
+    auto facts =
+        detail::describe_candidates(inputs, slots(layout.slot_values), slots(layout.slot_available), first_slot);
     std::ranges::copy(facts, kept.facts.begin() + first);
   }
   if constexpr (ranks_by_key<Policy>) {
