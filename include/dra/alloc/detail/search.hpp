@@ -173,13 +173,15 @@ void basic_allocator<Policy, Engine>::search::rank_all_candidates(node_pools& la
   kept.facts = detail::describe_candidates(inputs, layout.slot_values, layout.slot_available);
   kept.order = layout.identity;
   a_.policy_.order_candidates(kept.order, kept.facts);
-  // Candidates come pool by pool (upstream's order).
-  kept.pool_candidates.assign(pools_->size(), {0, 0});
-  for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
-    auto& range = kept.pool_candidates[candidates_[i].st->pool];
-    if (range.first == range.second) range.first = i;
-    assert(range.second == 0 || range.second == i);
-    range.second = i + 1;
+  // Candidates come pool by pool (upstream's order), and the node's layout never changes: their ranges once.
+  if (kept.pool_candidates.empty()) {
+    kept.pool_candidates.assign(pools_->size(), {0, 0});
+    for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
+      auto& range = kept.pool_candidates[candidates_[i].st->pool];
+      if (range.first == range.second) range.first = i;
+      assert(range.second == 0 || range.second == i);
+      range.second = i + 1;
+    }
   }
   kept.moved.assign(pools_->size(), 0);
   kept.moved_pools.clear();

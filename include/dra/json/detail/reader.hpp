@@ -19,6 +19,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <deque>
 #include <iterator>
 #include <memory>
@@ -276,6 +277,14 @@ class reader {
       return wrong_type(v, "an integer");
     }
     return out;
+  }
+  // An int32 field of the Kubernetes API (a pod's priority, a preference's weight).
+  [[nodiscard]] result<std::int32_t> integer32(od::value& v) {
+    auto wide = integer(v);
+    if (!wide) return std::move(wide).error();
+    if (*wide < std::numeric_limits<std::int32_t>::min() || *wide > std::numeric_limits<std::int32_t>::max())
+      return fail("is out of the range of a 32-bit integer");
+    return static_cast<std::int32_t>(*wide);
   }
   [[nodiscard]] result<bool> boolean(od::value& v) {
     bool out = false;

@@ -76,11 +76,7 @@ class workload_reader : public field_reader {
       if (is(name, "resources")) return pod_resources(value, out);
       if (is(name, "priority")) {
         if (reader::is_null(value)) return {};
-        auto priority = r_.integer(value);
-        if (!priority) return std::move(priority).error();
-        if (*priority < std::numeric_limits<std::int32_t>::min() || *priority > std::numeric_limits<std::int32_t>::max()) return r_.fail("is out of the range of a 32-bit integer");
-        out.priority = static_cast<std::int32_t>(*priority);
-        return {};
+        return assign(out.priority, r_.integer32(value));
       }
       if (is(name, "schedulingGates")) return names_of(value, out.scheduling_gates);
       return {};
@@ -278,14 +274,7 @@ class workload_reader : public field_reader {
   dra::status preferred_term(od::value& v, model::preferred_scheduling_term& out) {
     return r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
       auto at = r_.field(name);
-      if (is(name, "weight")) {
-        auto weight = r_.integer(value);
-        if (!weight) return std::move(weight).error();
-        if (*weight < std::numeric_limits<std::int32_t>::min() || *weight > std::numeric_limits<std::int32_t>::max())
-          return r_.fail("is out of the range of a 32-bit integer");
-        out.weight = static_cast<std::int32_t>(*weight);
-        return {};
-      }
+      if (is(name, "weight")) return assign(out.weight, r_.integer32(value));
       if (is(name, "preference")) return node_selector_term(value, out.preference);
       return {};
     });
