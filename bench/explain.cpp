@@ -1,7 +1,7 @@
 // Explanation benchmarks: why one pod fits nowhere on a full 500-node x 8-GPU cluster and on a MIG cluster whose
 // GPUs are held whole, each from a cold start (a new funnel builder) as the runner meets its first such pod.
 #include <dra/cel/selector.hpp>
-#include <dra/sim/explain.hpp>
+#include <dra/sched/diagnosis.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -8,10 +8,10 @@
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/yaml.hpp>
-#include <dra/sim/explain.hpp>
-#include <dra/sim/run_output.hpp>
+#include <dra/sched/diagnosis.hpp>
+#include <dra/sim/output/run_output.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/scenario_output.hpp>
+#include <dra/sim/output/scenario_output.hpp>
 
 #include <unistd.h>
 

@@ -8,12 +8,12 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/yaml.hpp>
-#include <dra/sim/availability.hpp>
-#include <dra/sim/capacity.hpp>
-#include <dra/sim/capacity_output.hpp>
-#include <dra/sim/explain.hpp>
-#include <dra/sim/find_pod.hpp>
-#include <dra/sim/scenario_output.hpp>
+#include <dra/sim/analysis/availability.hpp>
+#include <dra/sim/analysis/capacity.hpp>
+#include <dra/sim/output/capacity_output.hpp>
+#include <dra/sched/diagnosis.hpp>
+#include <dra/sim/explain/find_pod.hpp>
+#include <dra/sim/output/scenario_output.hpp>
 
 #include <algorithm>
 #include <filesystem>

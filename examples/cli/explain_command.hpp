@@ -7,10 +7,10 @@
 #include <dra/alloc/features.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
-#include <dra/sim/explain_pod_group.hpp>
-#include <dra/sim/explain_pod.hpp>
-#include <dra/sim/explain_report.hpp>
-#include <dra/sim/capacity.hpp>
+#include <dra/sim/explain/pod_group.hpp>
+#include <dra/sim/explain/pod.hpp>
+#include <dra/sim/explain/claims.hpp>
+#include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <ostream>

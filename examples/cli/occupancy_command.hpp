@@ -8,7 +8,7 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/writer.hpp>
-#include <dra/sim/occupancy.hpp>
+#include <dra/sim/analysis/occupancy.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <unistd.h>

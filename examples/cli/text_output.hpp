@@ -1,8 +1,8 @@
 // The dra command's plain-text forms of summary and select (the library gives the data, and JSON).
 #pragma once
 
-#include <dra/sim/select.hpp>
-#include <dra/sim/summary.hpp>
+#include <dra/sim/analysis/select.hpp>
+#include <dra/sim/analysis/summary.hpp>
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 
 #include <dra/cel/selector.hpp>
 
-#include <dra/sim/occupancy.hpp>
+#include <dra/sim/analysis/occupancy.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>

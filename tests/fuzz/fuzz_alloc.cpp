@@ -4,7 +4,7 @@
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/check.hpp>
 #include <dra/cel/selector.hpp>
-#include <dra/sim/explain.hpp>
+#include <dra/sched/diagnosis.hpp>
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // Fuzz target: any bytes through JSON ingest, summary and emit; nothing may crash, leak or read out of bounds.
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
-#include <dra/sim/summary.hpp>
+#include <dra/sim/analysis/summary.hpp>
 
 #include <cstdint>
 #include <cstdlib>

@@ -3,12 +3,12 @@
 
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
-#include <dra/sim/availability.hpp>
-#include <dra/sim/capacity.hpp>
-#include <dra/sim/find_pod.hpp>
+#include <dra/sim/analysis/availability.hpp>
+#include <dra/sim/analysis/capacity.hpp>
+#include <dra/sim/explain/find_pod.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/scenario_output.hpp>
-#include <dra/sim/what_if.hpp>
+#include <dra/sim/output/scenario_output.hpp>
+#include <dra/sim/analysis/what_if.hpp>
 
 #include <gtest/gtest.h>
 

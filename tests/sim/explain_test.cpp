@@ -4,8 +4,8 @@
 #include "../support/source_dir.hpp"
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
-#include <dra/sim/explain.hpp>
-#include <dra/sim/explain_report.hpp>
+#include <dra/sched/diagnosis.hpp>
+#include <dra/sim/explain/claims.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>

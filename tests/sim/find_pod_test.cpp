@@ -2,8 +2,8 @@
 // written without a namespace being in the default one.
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
-#include <dra/sim/explain_pod.hpp>
-#include <dra/sim/find_pod.hpp>
+#include <dra/sim/explain/pod.hpp>
+#include <dra/sim/explain/find_pod.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>

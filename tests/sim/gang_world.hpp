@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../support/cluster_text.hpp"
-#include <dra/sim/run_report.hpp>
+#include <dra/sched/run_report.hpp>
 
 #include <cstddef>
 #include <optional>

@@ -3,7 +3,7 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/scenario_output.hpp>
+#include <dra/sim/output/scenario_output.hpp>
 
 #include <gtest/gtest.h>
 

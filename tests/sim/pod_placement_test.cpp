@@ -4,9 +4,9 @@
 
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
-#include <dra/sim/run_output.hpp>
+#include <dra/sim/output/run_output.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/scenario_output.hpp>
+#include <dra/sim/output/scenario_output.hpp>
 
 #include <gtest/gtest.h>
 

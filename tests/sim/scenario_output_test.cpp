@@ -5,7 +5,7 @@
 #include <dra/json/overlay.hpp>
 #include <dra/json/yaml.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/scenario_output.hpp>
+#include <dra/sim/output/scenario_output.hpp>
 
 #include <gtest/gtest.h>
 

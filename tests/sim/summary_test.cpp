@@ -1,6 +1,6 @@
 // Tests of sim::summarize: pools counted from their newest generation, in (driver, pool) order.
 #include <dra/json/ingest.hpp>
-#include <dra/sim/summary.hpp>
+#include <dra/sim/analysis/summary.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The runner's memo of nodes where a unit's shape did not fit: shapes by spec, stamps made stale by allocations in
 // the pools a node reaches, and the runner skipping remembered nodes without changing any result.
-#include <dra/sim/detail/unfit_memo.hpp>
+#include <dra/sched/unfit_memo.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched::detail {
 
 // Consecutive nodes of the node list that leave the same of a pod's DRA-served resources to DRA.
 struct node_run {
@@ -50,4 +50,4 @@ struct node_run {
   return claim;
 }
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched::detail

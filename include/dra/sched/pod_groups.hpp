@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 class pod_group_index {
  public:
@@ -47,4 +47,4 @@ class pod_group_index {
   std::vector<std::vector<std::size_t>> members_;
 };
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched

@@ -4,9 +4,9 @@
 
 #include <dra/json/emit.hpp>
 #include <dra/json/writer.hpp>
-#include <dra/sim/availability.hpp>
-#include <dra/sim/capacity.hpp>
-#include <dra/sim/run_output.hpp>
+#include <dra/sim/analysis/availability.hpp>
+#include <dra/sim/analysis/capacity.hpp>
+#include <dra/sim/output/run_output.hpp>
 
 #include <charconv>
 #include <cstdint>

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 // The nodes a gang's trial may use (one topology domain, or one node while the search tries it), and whether a pod
 // that fits none of them is explained (the search's many failed trials are not: they are rolled back).
@@ -462,4 +462,4 @@ class gang_placement {
   std::vector<std::vector<const model::resource_slice*>> own_slices_;  // per node: the slices published for it alone
 };
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched

@@ -2,9 +2,9 @@
 // which the request would fit, and the sentence that says so.
 #pragma once
 
-#include <dra/sim/detail/explain_request.hpp>
+#include <dra/sched/detail/diagnosis_request.hpp>
 
-namespace dra::sim {
+namespace dra::sched {
 
 namespace detail {
 
@@ -122,4 +122,4 @@ void funnel_builder<Engine>::decide(request_funnel& out, const detail::funnel_no
   }
 }
 
-}  // namespace dra::sim
+}  // namespace dra::sched

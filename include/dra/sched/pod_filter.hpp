@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 // DynamicResources' reason for a node where a claim the pod uses is allocated elsewhere.
 inline constexpr std::string_view claim_elsewhere_reason = "resourceclaim not available on the node";
@@ -118,4 +118,4 @@ class pod_node_filter {
   std::vector<std::pair<std::size_t, std::vector<sched::node_reason>>> late_reasons_;  // see refuse()
 };
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched

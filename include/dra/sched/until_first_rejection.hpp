@@ -8,7 +8,7 @@
 #include <memory>
 #include <span>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 // A node-ranking policy until the queue's first rejection, first fit after it (candidates and nodes in upstream's
 // order, the first node that fits taken): the answer run_scenario tries when a guarded policy places more before the
@@ -28,4 +28,4 @@ struct until_first_rejection {
   void first_rejection() const { *rejected = true; }
 };
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched

@@ -6,7 +6,7 @@
 #include <dra/alloc/features.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/what_if.hpp>
+#include <dra/sim/analysis/what_if.hpp>
 
 #include <cstddef>
 #include <map>

@@ -4,7 +4,7 @@
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/model/outcome.hpp>
-#include <dra/sim/detail/explain_funnel.hpp>
+#include <dra/sched/detail/diagnosis_funnel.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace dra::sim {
+namespace dra::sched {
 
 // One node tried for a unit of work: every request's funnel and the verdict.
 struct node_diagnosis {
@@ -203,4 +203,4 @@ struct allocator_oracle {
   return out;
 }
 
-}  // namespace dra::sim
+}  // namespace dra::sched

@@ -1,5 +1,5 @@
-// The nodes where a pending pod fits, gathered under `--score kube` (sched::kube_score) so that the runner takes the
-// one kube-scheduler's default scoring ranks highest rather than the first.
+// kube-scheduler's node scoring over a run's nodes (`--score kube`, sched::node_choice::kube_score): the nodes where a
+// pending pod fits, scored so that the cycle takes the one the default scoring ranks highest rather than the first.
 #pragma once
 
 #include <dra/model/outcome.hpp>
@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 // DynamicResources' score of a unit's allocations on one node: each claim's, summed.
 [[nodiscard]] inline std::int64_t prioritized_list_score(std::span<const model::resource_claim* const> claims,
@@ -142,4 +142,76 @@ class resource_rankings {
   std::map<key, ranking> rankings_;
 };
 
-}  // namespace dra::sim::detail
+// kube-scheduler's scoring over a run's nodes (`--score kube`): what each node offers, the rankings by resource
+// scores, and the best scored node of those a pod fits.
+class node_scorer {
+ public:
+  node_scorer() = default;  // scoring off
+  explicit node_scorer(std::span<const model::node* const> nodes) : on_(true) {
+    for (const model::node* n : nodes) {
+      resources_.push_back(sched::resources_of(*n));
+      prefer_no_schedule_ = prefer_no_schedule_ ||
+                            std::any_of(n->taints.begin(), n->taints.end(),
+                                        [](const model::node_taint& t) { return t.effect == "PreferNoSchedule"; });
+    }
+  }
+
+  [[nodiscard]] bool on() const noexcept { return on_; }
+  // Node i's pods changed; or every node's (a trial was taken back).
+  void changed(std::size_t i) {
+    if (on_) rankings_.changed(i);
+  }
+  void changed_all() { rankings_.changed_all(); }
+
+  [[nodiscard]] bool kinds_alike(const model::pod& pod) const { return node_scores_alike(pod, prefer_no_schedule_); }
+
+  [[nodiscard]] const std::set<std::pair<std::int64_t, std::size_t>>& order_for(const sched::pod_scoring& pod,
+                                                                                std::span<const sched::node_usage> usage) {
+    return rankings_.order_for(pod, resources_, usage);
+  }
+
+  [[nodiscard]] scored_nodes scored(const sched::pod_scoring& pod, std::span<const model::node* const> nodes,
+                                    std::span<const sched::node_usage> usage) const {
+    return scored_nodes(pod, nodes, resources_, usage);
+  }
+
+  // The node kube-scheduler's scoring takes when DynamicResources' scores come out alike: in the order of the
+  // resource scores, the first node of each kind (its TaintToleration and NodeAffinity scores, shared by the kind's
+  // nodes) that `fits`; of those, the best scored, normalised over them, as over every feasible node (a kind's
+  // highest raw scores are its first node's). When the node half's scores come out alike too, the first node that
+  // fits. nullopt when no node fits or `fits` failed (nullopt from it).
+  template <class Fits>
+  std::optional<std::size_t> best_in_resource_order(const sched::pod_scoring& pod,
+                                                    std::span<const model::node* const> nodes,
+                                                    std::span<const sched::node_usage> usage, Fits fits) {
+    const bool one_kind = kinds_alike(*pod.pod);
+    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> first_of_kind;
+    for (const auto& [score, i] : order_for(pod, usage)) {
+      std::pair<std::int64_t, std::int64_t> kind{0, 0};
+      if (!one_kind) {
+        kind = {sched::intolerable_taints(*pod.pod, *nodes[i]), sched::preferred_affinity(*pod.pod, *nodes[i])};
+        if (first_of_kind.contains(kind)) continue;
+      }
+      const std::optional<bool> fit = fits(i);
+      if (!fit) return std::nullopt;
+      if (!*fit) continue;
+      if (one_kind) return i;
+      first_of_kind.emplace(kind, i);
+    }
+    if (first_of_kind.empty()) return std::nullopt;
+    std::vector<std::size_t> firsts;
+    for (const auto& [kind, i] : first_of_kind) firsts.push_back(i);
+    std::ranges::sort(firsts);  // ties between kinds go to the earlier node
+    scored_nodes best = scored(pod, nodes, usage);
+    for (std::size_t i : firsts) best.add(i, 0);
+    return best.best();
+  }
+
+ private:
+  bool on_ = false;
+  std::vector<sched::node_resources> resources_;  // per node of the list
+  bool prefer_no_schedule_ = false;               // some node has a PreferNoSchedule taint
+  resource_rankings rankings_;                    // the nodes by resource scores, per kind of pod
+};
+
+}  // namespace dra::sched

@@ -4,9 +4,9 @@
 
 #include <dra/json/writer.hpp>
 #include <dra/sched/fit_error.hpp>
-#include <dra/sim/explain_report.hpp>
-#include <dra/sim/find_pod.hpp>
-#include <dra/sim/run_output.hpp>
+#include <dra/sim/explain/claims.hpp>
+#include <dra/sim/explain/find_pod.hpp>
+#include <dra/sim/output/run_output.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <cstdint>

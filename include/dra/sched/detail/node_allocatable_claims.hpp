@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched::detail {
 
 // DynamicResources' reason for a pod using a claim another pod holds whose devices map node resources.
 inline std::string shared_mapped_claim_reason(model::text claim) {
@@ -110,4 +110,4 @@ class node_allocatable_accounting {
   return sched::node_allocatable_amounts(pod.node_allocatable_claim_statuses);
 }
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched::detail

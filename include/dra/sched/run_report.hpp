@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-namespace dra::sim {
+namespace dra::sched {
 
 // A claim made from a ResourceClaimTemplate for a pod whose status names no
 // claim for that entry yet, as Kubernetes' resourceclaim controller would
@@ -138,4 +138,4 @@ struct run_options {
   bool score_every_node = false;
 };
 
-}  // namespace dra::sim
+}  // namespace dra::sched

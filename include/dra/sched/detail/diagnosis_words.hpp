@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched::detail {
 
 // "a", "a and b", "a, b and c"; more than `limit` names end in "and N more".
 [[nodiscard]] inline std::string prose_list(const std::vector<std::string>& names, std::size_t limit = 6) {
@@ -85,4 +85,4 @@ inline void add_unique(std::vector<std::string>& into, std::string value) {
 
 [[nodiscard]] inline std::string devices_word(std::size_t n) { return n == 1 ? "device" : "devices"; }
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched::detail

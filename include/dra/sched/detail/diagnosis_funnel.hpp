@@ -8,7 +8,7 @@
 #include <dra/alloc/node_match.hpp>
 #include <dra/alloc/pools.hpp>
 #include <dra/model/explanation_codes.hpp>
-#include <dra/sim/detail/explain_words.hpp>
+#include <dra/sched/detail/diagnosis_words.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim {
+namespace dra::sched {
 
 // One device reachable from the node, and where and why it dropped out for the request.
 struct device_verdict {
@@ -232,6 +232,6 @@ class funnel_builder {
   std::map<const detail::funnel_node*, std::pair<std::vector<std::uint64_t>, detail::counter_usage>> usage_;
 };
 
-}  // namespace dra::sim
+}  // namespace dra::sched
 
-#include <dra/sim/detail/explain_funnel_impl.hpp>
+#include <dra/sched/detail/diagnosis_funnel_impl.hpp>

@@ -6,7 +6,7 @@
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>
-#include <dra/sim/explain.hpp>
+#include <dra/sched/diagnosis.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 // Whether a unit fits on a node depends only on the specs of its claims, the node and what the ledger holds for the
 // node's pools; the claims' names only appear in errors, which are never remembered. So two units whose claims have
@@ -255,4 +255,4 @@ class unfit_memo {
   std::unordered_map<std::uint64_t, fit_entry> fits_;  // by fit_key: fits a node-ranking policy found
 };
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched

@@ -2,9 +2,9 @@
 // request through the stages, and decides the cause with a sentence naming the blockers.
 #pragma once
 
-#include <dra/sim/detail/explain_funnel.hpp>
+#include <dra/sched/detail/diagnosis_funnel.hpp>
 
-namespace dra::sim {
+namespace dra::sched {
 
 template <alloc::selector_engine Engine>
 const detail::funnel_node& funnel_builder<Engine>::lay_out(const model::node& node) {
@@ -297,6 +297,6 @@ std::vector<std::vector<request_funnel>> funnel_builder<Engine>::claim_on_node(c
   return out;
 }
 
-}  // namespace dra::sim
+}  // namespace dra::sched
 
-#include <dra/sim/detail/explain_request.hpp>
+#include <dra/sched/detail/diagnosis_request.hpp>

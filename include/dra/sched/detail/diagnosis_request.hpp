@@ -2,9 +2,9 @@
 // sentence naming what blocks the request.
 #pragma once
 
-#include <dra/sim/detail/explain_funnel_impl.hpp>
+#include <dra/sched/detail/diagnosis_funnel_impl.hpp>
 
-namespace dra::sim {
+namespace dra::sched {
 
 namespace detail {
 
@@ -253,6 +253,6 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   return out;
 }
 
-}  // namespace dra::sim
+}  // namespace dra::sched
 
-#include <dra/sim/detail/explain_cause.hpp>
+#include <dra/sched/detail/diagnosis_cause.hpp>

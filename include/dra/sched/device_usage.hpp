@@ -17,15 +17,15 @@
 #include <tuple>
 #include <vector>
 
-namespace dra::sim {
+namespace dra::sched {
 
 // A node's capacity is one unit per counter of the counter sets its slices publish plus one per
 // device that draws no counters; an allocated device uses its share of each counter it draws
 // (a 3g MIG partition half a GPU's memory slices), or 1 when it draws none. Devices are those of
 // slices with a nodeName (or per-device nodeName); network-attached devices count for no node.
-class node_usage {
+class device_usage {
  public:
-  node_usage(const model::scenario& s, std::span<const model::node* const> nodes) : facts_(nodes.size()) {
+  device_usage(const model::scenario& s, std::span<const model::node* const> nodes) : facts_(nodes.size()) {
     std::map<std::string_view, std::uint32_t> node_index;
     for (std::uint32_t i = 0; i < nodes.size(); ++i) node_index.emplace(nodes[i]->meta.name, i);
     capacity_.assign(nodes.size(), 0);
@@ -120,4 +120,4 @@ class node_usage {
   std::map<std::string, device_entry, std::less<>> devices_;
 };
 
-}  // namespace dra::sim
+}  // namespace dra::sched

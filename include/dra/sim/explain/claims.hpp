@@ -3,7 +3,7 @@
 #pragma once
 
 #include <dra/json/writer.hpp>
-#include <dra/sim/explain.hpp>
+#include <dra/sched/diagnosis.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <algorithm>

@@ -10,9 +10,9 @@
 #include <dra/flatten/mixin_view.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/sched/node_usage.hpp>
-#include <dra/sim/occupancy.hpp>
+#include <dra/sim/analysis/occupancy.hpp>
 #include <dra/sim/runner.hpp>
-#include <dra/sim/select.hpp>
+#include <dra/sim/analysis/select.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched {
 
 // The nodes a scenario offers: its Node objects, else one per distinct slice nodeName (sorted), else node-0.
 struct node_list {
@@ -36,4 +36,4 @@ struct node_list {
   }
 };
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched

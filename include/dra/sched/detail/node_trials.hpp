@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-namespace dra::sim::detail {
+namespace dra::sched::detail {
 
 // Threads that run one job at a time on all of them, the calling thread included (as thread 0): started once per
 // scenario run and woken per job, as a unit of work's nodes are tried in well under a millisecond.
@@ -151,4 +151,4 @@ void try_nodes(trial_threads& threads, std::span<const model::node* const> candi
   });
 }
 
-}  // namespace dra::sim::detail
+}  // namespace dra::sched::detail

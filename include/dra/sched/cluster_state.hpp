@@ -1,0 +1,73 @@
+// The cluster state a scheduling cycle works on and commits to: the devices' ledger, what each node's pods request,
+// which claims have been answered and where their outcomes are — a value, so that a gang's trial, a capacity count
+// or a what-if takes it by copy and puts it back.
+#pragma once
+
+#include <dra/alloc/ledger.hpp>
+#include <dra/model/common.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/sched/device_usage.hpp>
+#include <dra/sched/node_usage.hpp>
+#include <dra/sched/run_report.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace dra::sched {
+
+// Everything a commit changes besides the run's report, whose records are only ever appended (record_mark).
+struct cluster_state {
+  alloc::ledger ledger;                          // the devices allocated, counters and capacity consumed
+  std::vector<node_usage> requests;              // per node of the list: what its pods request (bound, then placed)
+  std::optional<device_usage> devices;           // per node: how used its devices are (node-ranking policies only)
+  std::vector<bool> answered;                    // per scenario claim: its outcome is given (or none is needed)
+  std::vector<std::optional<std::size_t>> claim_outcome;      // per scenario claim: its outcome, once allocated
+  std::vector<std::optional<std::size_t>> generated_outcome;  // per generated claim: its outcome, once allocated
+  std::set<std::pair<model::text, model::text>> generated_names;  // namespace and name of each claim made
+  // Per PodGroup: the claims made from its template entries (entry name, index into run_report::generated).
+  std::vector<std::vector<std::pair<model::text, std::size_t>>> group_generated;
+  std::uint64_t share_serial = 1;  // the next share ID's serial
+
+  // A scenario claim's allocation: in the input, or made by this run; nullptr when it has none yet.
+  [[nodiscard]] const model::allocation_result* allocation_of(const model::scenario& s, const run_report& report,
+                                                              std::size_t claim) const {
+    const auto& object = s.claims[claim].object;
+    if (object.allocation) return &*object.allocation;
+    if (claim_outcome[claim]) return &report.outcomes[*claim_outcome[claim]].allocated()->allocation;
+    return nullptr;
+  }
+  // A generated claim's allocation, nullptr when it has none yet.
+  [[nodiscard]] const model::allocation_result* generated_allocation(const run_report& report,
+                                                                     std::size_t generated) const {
+    if (!generated_outcome[generated]) return nullptr;
+    return &report.outcomes[*generated_outcome[generated]].allocated()->allocation;
+  }
+};
+
+// How long each of a report's record lists was at some point: the report is rolled back by cutting them there.
+struct record_mark {
+  std::size_t outcomes = 0, pods = 0, generated = 0, warnings = 0;
+
+  [[nodiscard]] static record_mark of(const run_report& report) {
+    return {report.outcomes.size(), report.pods.size(), report.generated.size(), report.warnings.size()};
+  }
+  void cut(run_report& report) const {
+    report.outcomes.resize(outcomes);
+    report.subjects.resize(outcomes);
+    report.pods.resize(pods);
+    report.generated.resize(generated);
+    report.warnings.resize(warnings);
+  }
+};
+
+// A cycle's state and its report's length at one moment: what a trial that may fail goes back to.
+struct cluster_snapshot {
+  cluster_state state;
+  record_mark records;
+};
+
+}  // namespace dra::sched
