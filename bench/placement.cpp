@@ -1,6 +1,6 @@
 // Placement quality, not speed: memory slices each policy places on 20 churned MIG clusters before a pod
 // queue's first rejection (bench/churned_mig.hpp), and the headroom: the most any policy could place
-// (bench/mig_headroom.hpp); the table in docs/allocator.md comes from here.
+// (bench/mig_headroom.hpp); the table in bench/README.md comes from here.
 #include "churned_mig.hpp"
 #include "mig_headroom.hpp"
 

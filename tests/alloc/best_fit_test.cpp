@@ -228,7 +228,7 @@ TEST(BestFit, CountsOnlyPlacementsAPendingRequestCouldTake) {
 
 TEST(BestFit, KeepsThePlacementAPendingClaimAsksFor) {
   // One idle A100; a 1g, then a 4g. Counting every placement, a 1g in the upper half strands memory slice 7 (only
-  // the 3g at 4 and the whole GPU use it), so best fit put the 1g on slice 0 and the 4g no longer fitted, as with
+  // the 3g at 4 and the whole GPU use it), so best fit would put the 1g on slice 0 and the 4g would not fit, as with
   // first fit. Nobody asks for a 3g or a whole GPU: the 1g goes to slice 4, the 4g to slices 0-3.
   small_mig_node node({}, {"1g.5gb", "4g.20gb"}, 1);
   EXPECT_EQ(node.run<alloc::first_fit>(), (std::vector<std::string>{"node-0/gpu-0-mig-1g.5gb-0", "-"}));
@@ -362,7 +362,7 @@ TEST(BestFit, KeptRankingIsTheOneWorkedOutAfresh) {
 }
 
 TEST(BestFit, NeverPlacesLessThanFirstFitOnChurnedMigClusters) {
-  // Eight of the clusters docs/allocator.md measures (all 20 and both mixes in Release: bench_placement), with
+  // Eight of the clusters bench/README.md measures (all 20 and both mixes in Release: bench_placement), with
   // the exact optimum (bench/mig_headroom.hpp) that no policy can beat. Best fit's own placements reach the optimum
   // before the first rejection on seeds 1, 2, 3, 5, 6, 7 and 8 too (196, 124, 158, 165, 186 on 2, 3, 5, 7, 8), but on
   // those five and on seed 4 they place fewer claims in all than first fit's (which fill the fragments they leave

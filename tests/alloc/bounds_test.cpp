@@ -228,9 +228,10 @@ TEST(Bounds, ASelectorErrorBeforeTheFirstFitIsMet) {
 
 // The shape of the fuzzer's input `fuzzed-timeout-sorted-search`: claims that may take shared devices (one device
 // for several requests) and an admin-access request come before a claim whose two GPUs must share a model, which no
-// two GPUs do. The counting bounds used to give up on shared devices and admin access, so the search tried the last
-// claim under every choice of the earlier ones (28 pairs of NICs per request: 2,072,401 steps). The budget makes
-// such a search fail at once instead of running for seconds.
+// two GPUs do. Counting bounds that gave up on shared devices and admin access would leave the search to try the last
+// claim under every choice of the earlier ones (28 pairs of NICs per request: 2,072,401 steps); they count a shared
+// device once per request it may serve and leave admin access out of the union only. The budget makes such a search
+// fail at once instead of running for seconds.
 struct shared_then_hopeless : dra_test::test_scenario {
   model::resource_slice& slice;
 

@@ -151,7 +151,7 @@ TEST(CostEstimate, PresenceTestsAreFreeInTheDraEnvironment) {
 // (which have no size: unbounded): a quantity, semver, IP or CIDR costs 1, a named format up to 64 characters, a URL
 // the right operand's length. It does not answer `_!=_`, nor `==` with a `dyn` operand: cel-go's estimate stays.
 TEST(CostEstimate, KubernetesTypesHaveTheirOwnEquality) {
-  // device.capacity["d"].mem 4, quantity() 1, == 1; indexing by name as much (its declared size 0 no longer counts).
+  // device.capacity["d"].mem 4, quantity() 1, == 1; indexing by name as much (its declared size 0 does not count).
   EXPECT_EQ(estimate(R"(device.capacity["d"].mem == quantity("1Gi"))"), (cost_estimate{6, 6}));
   EXPECT_EQ(estimate(R"(device.capacity["d"]["mem"] == quantity("1Gi"))"), (cost_estimate{6, 6}));
   EXPECT_EQ(estimate(R"(semver("1.0.0") == semver("1.0.0"))"), (cost_estimate{3, 3}));

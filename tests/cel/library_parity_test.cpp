@@ -116,7 +116,7 @@ TEST(LibraryParity, KubernetesListsLibraryVersion1) {
       {"[1, 2, 1].indexOf(1)", "0 (int)"},
       {"[1, 2, 1].lastIndexOf(1)", "2 (int)"},
       {"[1, 2].includes(2) && 'a'.includes('a')", "true (bool)"},
-      // No longer limited to 64 values (DRA's own `includes` before 1.37 was).
+      // Not limited to 64 values, as DRA's own `includes` was before Kubernetes 1.37.
       {"lists.range(100).includes(99)", "true (bool)"},
       // cel-go's run-time type guards look at the first element: quantities and versions are
       // not among the declared element types.
@@ -209,9 +209,9 @@ std::string repeated(std::string_view text, int times) {
   return out;
 }
 
-// sortBy binds its list once, as cel-go's expansion does; it used to copy it, doubling the tree at
+// sortBy binds its list once, as cel-go's expansion does; copying it would double the tree at
 // each link of a chain (fuzz_cel's finding, tests/fuzz/corpus/cel/sortby-chain-oom.cel, took
-// more than 4 GB while parsing). optMap and optFlatMap copy their target as cel-go does, within a
+// more than 4 GB while parsing that way). optMap and optFlatMap copy their target as cel-go does, within a
 // bound of dra's own.
 TEST(LibraryParity, ChainedMacrosDoNotGrowTheTreeExponentially) {
   const std::string failed = "compile error: compilation failed: ERROR: <input>:1:";
