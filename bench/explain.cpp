@@ -104,10 +104,10 @@ struct full_cluster {
     const model::resource_claim* unit[] = {&pending};
     alloc::basic_allocator<alloc::first_fit, cel::selector_engine> allocator(alloc::features::all(), state, classes,
                                                                             slice_ptrs, engine);
-    sim::allocator_oracle<decltype(allocator)> oracle{&allocator};
+    sched::allocator_oracle<decltype(allocator)> oracle{&allocator};
     for (auto _ : st) {
-      sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slice_ptrs, engine);
-      model::explanation e = sim::summarize(sim::diagnose_unit(funnels, node_ptrs, unit, oracle));
+      sched::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slice_ptrs, engine);
+      model::explanation e = sched::summarize(sched::diagnose_unit(funnels, node_ptrs, unit, oracle));
       if (e.reasons.size() != 1 || e.reasons[0].code != expected_code || e.reasons[0].nodes != nodes.size()) {
         st.SkipWithError(("unexpected explanation: " + (e.reasons.empty() ? std::string("none") : std::string(model::name_of(e.reasons[0].code)))).c_str());
         break;

@@ -42,7 +42,7 @@ inline void print_claims(const std::vector<dra::model::claim_outcome>& outcomes,
     if (const auto* unschedulable = o.unschedulable()) {
       rows.push_back({o.claim, "-", "unschedulable: " + unschedulable->reason, ""});
       if (unschedulable->why)
-        rows.push_back({"  " + dra::sim::one_line(*unschedulable->why, o.claim), "", "", "", true});
+        rows.push_back({"  " + dra::sched::one_line(*unschedulable->why, o.claim), "", "", "", true});
       continue;
     }
     const dra::model::claim_allocated& allocated = *o.allocated();
@@ -106,8 +106,9 @@ inline void print_table(const dra::model::scenario& s, const dra::sim::run_repor
 }  // namespace detail
 
 // Scenario runs try nodes on every core the machine offers (the results are the same on any number).
-[[nodiscard]] inline dra::sim::run_options machine_run_options() {
-  return {.threads = std::max(1u, std::thread::hardware_concurrency())};
+[[nodiscard]] inline dra::sim::run_options machine_run_options(const invocation& call) {
+  return {.threads = std::max(1u, std::thread::hardware_concurrency()),
+          .nodes = call.score ? dra::sim::node_choice::kube_score : dra::sim::node_choice::first_feasible};
 }
 
 // allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim or a pod is
@@ -141,7 +142,7 @@ template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::all
 int run_allocate_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
                       const dra::model::scenario& s, dra::json::input_format format, std::ostream& out,
                       std::ostream& err) {
-  auto report = dra::sim::run_scenario(s, engine, features, Policy{}, machine_run_options());
+  auto report = dra::sim::run_scenario(s, engine, features, Policy{}, machine_run_options(call));
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
   if (call.output == output_format::scenario)
@@ -175,7 +176,6 @@ inline int run_allocate(const invocation& call, const dra::model::scenario& s, d
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
-  if (call.score) return run_allocate_with<dra::sched::kube_score>(engine, features, call, s, format, out, err);
   if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, s, format, out, err);
   if (call.policy == "shared_capacity")
     return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, s, format, out, err);

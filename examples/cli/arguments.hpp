@@ -52,7 +52,7 @@ inline constexpr std::string_view usage_text =
     "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
     "--output svg (occupancy only) draws a standalone SVG picture.\n"
     "--score kube (allocate, capacity --pod, occupancy) puts each pending pod on the node kube-scheduler's\n"
-    "default scoring ranks highest among those that fit it, rather than the first (devices as first_fit).\n"
+    "default scoring ranks highest among those that fit it, rather than the first (devices as --policy says).\n"
     "--add-node NODE=K (allocate, capacity, explain; repeatable) adds K copies of node NODE and its\n"
     "ResourceSlices, named NODE-whatif-0...; --drain NODE (repeatable) removes the node: its pods are\n"
     "pending again and its devices' allocations released. Both change only the scenario in memory.\n"
@@ -174,8 +174,6 @@ inline constexpr std::string_view usage_text =
   if (parsed.score && parsed.command != "allocate" && parsed.command != "occupancy" &&
       !(parsed.command == "capacity" && parsed.pod))
     return dra::error{"--score is for allocate, occupancy and capacity --pod"};
-  if (parsed.score && parsed.policy && *parsed.policy != "first_fit")
-    return dra::error{"--score kube chooses devices as first_fit does: it does not combine with --policy " + *parsed.policy};
   if ((parsed.pod || parsed.max || parsed.by) && parsed.command != "capacity")
     return dra::error{"--pod, --max and --by are only for the capacity command"};
   if ((!parsed.add_nodes.empty() || !parsed.drain.empty()) && parsed.command != "allocate" &&

@@ -60,7 +60,7 @@ inline void print_capacity(const dra::sim::capacity_report& r, std::ostream& out
   for (std::size_t k : r.next_claims) {
     const auto& o = r.run.outcomes[k];
     if (const auto* refused = o.unschedulable(); refused != nullptr && refused->why)
-      out << "  " << dra::sim::one_line(*refused->why, o.claim) << "\n";
+      out << "  " << dra::sched::one_line(*refused->why, o.claim) << "\n";
     else if (const auto* failure = o.error())
       out << "  " << o.claim << ": " << failure->to_string() << "\n";
   }
@@ -144,7 +144,7 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
   const dra::model::scenario& scenario = pod_file ? with_templates : s;
   const dra::cel::selector_engine engine;
   dra::sim::capacity_options options{.max = call.max.value_or(dra::sim::default_max_copies),
-                                     .run = machine_run_options()};
+                                     .run = machine_run_options(call)};
   auto report = dra::sim::capacity(scenario, *pod, engine, *features, Policy{}, options);
   if (!report) {
     err << "dra: " << report.error().to_string() << "\n";
@@ -164,7 +164,6 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
 inline int run_capacity(const invocation& call, const dra::model::scenario& s, dra::json::input_format format,
                         std::ostream& out, std::ostream& err) {
   if (call.pod) {
-    if (call.score) return run_capacity_of_pod<dra::sched::kube_score>(call, s, format, out, err);
     if (call.policy == "sorted") return run_capacity_of_pod<dra::alloc::sorted>(call, s, format, out, err);
     if (call.policy == "shared_capacity")
       return run_capacity_of_pod<dra::alloc::shared_capacity>(call, s, format, out, err);

@@ -23,7 +23,7 @@ namespace dra_cli {
 namespace detail {
 
 // "30 reachable → 14 class mig.nvidia.com → 4 selectors → 3 free → 0 counters left → 0 capacity left → 0 tolerated"
-inline std::string funnel_line(const dra::sim::request_funnel& f) {
+inline std::string funnel_line(const dra::sched::request_funnel& f) {
   auto n = [](std::size_t v) { return std::to_string(v); };
   std::string line = n(f.reachable) + " reachable";
   if (f.in_usable_pools != f.reachable) line += " -> " + n(f.in_usable_pools) + " in usable pools";
@@ -35,7 +35,7 @@ inline std::string funnel_line(const dra::sim::request_funnel& f) {
   return line + "; " + n(f.needed) + " needed";
 }
 
-inline void print_request(const dra::sim::request_funnel& f, const std::vector<std::pair<std::string, std::string>>& chosen,
+inline void print_request(const dra::sched::request_funnel& f, const std::vector<std::pair<std::string, std::string>>& chosen,
                           std::ostream& out) {
   using code = dra::model::explanation_code;
   using stage = dra::model::funnel_stage;
@@ -74,7 +74,7 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
     if (e.node) out << " on " << *e.node;
     if (!e.error.empty()) out << ": " << e.error;
     out << "\n";
-    if (e.summary) out << "  " << dra::sim::one_line(*e.summary, e.claim) << "\n";
+    if (e.summary) out << "  " << dra::sched::one_line(*e.summary, e.claim) << "\n";
     std::size_t shown = 0;
     for (const auto& n : e.diagnosis.nodes) {
       if (++shown > max_nodes) {
@@ -135,7 +135,7 @@ inline int run_explain(const invocation& call, const std::vector<std::string>& n
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
   auto report =
-      dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options());
+      dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options(call));
   constexpr std::string_view pod_prefix = "pod/", group_prefix = "podgroup/";
   std::vector<std::string> claims, pods;
   bool groups_named = false;

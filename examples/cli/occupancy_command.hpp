@@ -458,7 +458,7 @@ inline std::string to_svg(const dra::sim::occupancy& occ) {
 template <dra::alloc::allocation_policy Policy = dra::alloc::first_fit, dra::alloc::selector_engine Engine>
 int run_occupancy_with(const Engine& engine, const dra::alloc::features& features, const invocation& call,
                        const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options());
+  auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options(call));
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
   const dra::sim::occupancy occ = dra::sim::compute_occupancy(doc.scenario(), report);
@@ -479,7 +479,6 @@ inline int run_occupancy(const invocation& call, const dra::json::document& doc,
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::cel::selector_engine engine;
-  if (call.score) return run_occupancy_with<dra::sched::kube_score>(engine, features, call, doc, out, err);
   if (call.policy == "sorted") return run_occupancy_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
   if (call.policy == "shared_capacity")
     return run_occupancy_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);

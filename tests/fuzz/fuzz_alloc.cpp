@@ -790,10 +790,10 @@ void check_explanation(const built& b, int node, const reference& ref) {
     erred = erred || !outcome;
     return outcome && outcome->fit() != nullptr;
   };
-  dra::sim::funnel_builder<dra::cel::selector_engine> funnels(dra::alloc::features::all(), in.state, in.classes,
+  dra::sched::funnel_builder<dra::cel::selector_engine> funnels(dra::alloc::features::all(), in.state, in.classes,
                                                               in.slices, engine());
   const model::node& n = b.nodes[static_cast<std::size_t>(node)];
-  const dra::sim::node_diagnosis d = dra::sim::diagnose_node(funnels, n, b.pending, oracle);
+  const dra::sched::node_diagnosis d = dra::sched::diagnose_node(funnels, n, b.pending, oracle);
   if (erred) return;
   const std::vector<int>& pending = b.pending_index;
   if (d.verdict == model::explanation_code::fits)

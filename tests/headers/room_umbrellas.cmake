@@ -1,4 +1,4 @@
-# Checks the umbrella headers: dra/<room>.hpp includes every public header of its room (dra/<room>/*.hpp, not
+# Checks the umbrella headers: dra/<room>.hpp includes every public header of its room (dra/<room>/**/*.hpp, not
 # detail/) and no other, and dra/dra.hpp includes every room's umbrella, so that neither goes stale when a header is
 # added. Rooms without a folder under INCLUDE_DIR are skipped (the test fixtures hold one room).
 # Run as: cmake -DINCLUDE_DIR=<dir holding dra/> -P room_umbrellas.cmake
@@ -7,7 +7,7 @@ if(NOT INCLUDE_DIR)
   message(FATAL_ERROR "room_umbrellas.cmake: INCLUDE_DIR is not set")
 endif()
 get_filename_component(INCLUDE_DIR "${INCLUDE_DIR}" ABSOLUTE)
-set(rooms core model json flatten cel validate alloc sim)
+set(rooms core model json flatten cel validate alloc sched sim)
 set(problems "")
 set(checked 0)
 
@@ -35,7 +35,9 @@ foreach(room IN LISTS rooms)
     string(APPEND problems "  dra/${room}.hpp is missing\n")
     continue()
   endif()
-  file(GLOB public RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/dra/${room}/*.hpp)
+  # A room's public headers: every header under its folder (its own folders too) but those in detail/ folders.
+  file(GLOB_RECURSE public RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/dra/${room}/*.hpp)
+  list(FILTER public EXCLUDE REGEX "/detail/")
   dra_includes(${umbrella} included)
   foreach(header IN LISTS public)
     if(NOT header IN_LIST included)

@@ -251,9 +251,9 @@ TEST(Explain, FunnelsFollowTheLedgerAndMeetErrorsAgain) {
   std::vector<const model::resource_slice*> slices;
   for (const auto& sl : s.slices) slices.push_back(&sl.object);
   const model::resource_claim* claims[] = {&s.claims[0].object};
-  sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
+  sched::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
   auto fits = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
-  auto first = sim::diagnose_node(funnels, s.nodes[0].object, claims, fits, false);
+  auto first = sched::diagnose_node(funnels, s.nodes[0].object, claims, fits, false);
   EXPECT_EQ(first.verdict, reason_code::fits) << first.message;
   EXPECT_EQ(first.claims.at(0).requests.at(0).at(0).selector_errors, 1u);  // "odd" has no type
   model::allocation_result slice_taken;
@@ -264,7 +264,7 @@ TEST(Explain, FunnelsFollowTheLedgerAndMeetErrorsAgain) {
   slice_taken.results[0].device = "gpu-0-mig-0";
   state.add(slice_taken, "default/slices");
   auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return false; };
-  auto second = sim::diagnose_node(funnels, s.nodes[0].object, claims, never, false);
+  auto second = sched::diagnose_node(funnels, s.nodes[0].object, claims, never, false);
   EXPECT_EQ(second.verdict, reason_code::counters) << second.message;
   EXPECT_NE(second.message.find("used by default/slices"), std::string::npos) << second.message;
   EXPECT_EQ(second.claims.at(0).requests.at(0).at(0).selector_errors, 1u);
@@ -634,13 +634,13 @@ TEST(ExplainProperty, AllocatedClaimsUseADeviceTheFunnelCallsUsable) {
     }
     for (const auto& c : s.classes) classes.push_back(&c.object);
     for (const auto& sl : s.slices) slices.push_back(&sl.object);
-    sim::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
+    sched::funnel_builder<cel::selector_engine> funnels(alloc::features::all(), state, classes, slices, engine);
     const model::node* node = nullptr;
     for (const auto& n : s.nodes)
       if (n.object.meta.name == want->allocated()->node) node = &n.object;
     ASSERT_NE(node, nullptr);
     auto never = [](const model::node&, std::span<const model::resource_claim* const>) { return true; };
-    auto d = sim::diagnose_node(funnels, *node, claims, never, true);
+    auto d = sched::diagnose_node(funnels, *node, claims, never, true);
     EXPECT_EQ(d.verdict, reason_code::fits) << "seed " << seed << ": " << d.message;
     for (const auto& result : want->allocated()->allocation.results) {
       const std::string name = dra::concat(result.driver, "/", result.pool, "/", result.device);

@@ -1,4 +1,4 @@
-// `--score kube` (sched::kube_score): among the nodes where a pending pod fits, the runner takes the one
+// `--score kube` (sched::node_choice::kube_score): among the nodes where a pending pod fits, the runner takes the one
 // kube-scheduler's default scoring ranks highest; first fit takes the first. Answers worked out by hand.
 #include "../support/source_dir.hpp"
 
@@ -23,16 +23,24 @@ using namespace dra;
 
 const cel::selector_engine score_engine;
 
-// Each pending pod's node ("-" for none), in queue order.
+// Node choice by kube-scheduler's scoring (`--score kube`).
+const sim::run_options kube_scored{.nodes = sim::node_choice::kube_score};
+
+// Each pending pod's node ("-" for none), in queue order; `options` say how nodes are chosen.
 template <class Policy>
-std::vector<std::string> nodes_under(const std::string& text, alloc::features features = alloc::features::all()) {
+std::vector<std::string> nodes_under(const std::string& text, alloc::features features = alloc::features::all(),
+                                     sim::run_options options = {}) {
   auto doc = json::load(text);
   EXPECT_TRUE(doc) << doc.error().to_string();
   if (!doc) return {};
-  const sim::run_report report = sim::run_scenario(doc->scenario(), score_engine, features, Policy{});
+  const sim::run_report report = sim::run_scenario(doc->scenario(), score_engine, features, Policy{}, options);
   std::vector<std::string> out;
   for (const auto& p : report.pods) out.push_back(p.node.value_or("-"));
   return out;
+}
+
+std::vector<std::string> kube_nodes(const std::string& text, alloc::features features = alloc::features::all()) {
+  return nodes_under<alloc::first_fit>(text, features, kube_scored);
 }
 
 std::string score_node(const std::string& name, const std::string& extra = "") {
@@ -52,7 +60,7 @@ TEST(KubeScore, LeastAllocatedSpreadsPodsWhereFirstFitStacksThem) {
   const std::string text = score_node("a") + score_node("b") + score_pod("p1", one_cpu_pod) + score_pod("p2", one_cpu_pod) + score_pod("p3", one_cpu_pod) +
                            score_pod("p4", one_cpu_pod);
   EXPECT_EQ(nodes_under<alloc::first_fit>(text), (std::vector<std::string>{"a", "a", "a", "a"}));
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), (std::vector<std::string>{"a", "b", "a", "b"}));
+  EXPECT_EQ(kube_nodes(text), (std::vector<std::string>{"a", "b", "a", "b"}));
 }
 
 TEST(KubeScore, BoundPodsMakeTheirNodeScoreLower) {
@@ -60,7 +68,7 @@ TEST(KubeScore, BoundPodsMakeTheirNodeScoreLower) {
      "spec": {"nodeName": "a", "containers": [{"name": "c", "resources": {"requests": {"cpu": "3"}}}]}})";
   const std::string text = score_node("a") + score_node("b") + bound + "\n" + score_pod("p", one_cpu_pod);
   EXPECT_EQ(nodes_under<alloc::first_fit>(text), std::vector<std::string>{"a"});
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
+  EXPECT_EQ(kube_nodes(text), std::vector<std::string>{"b"});
 }
 
 TEST(KubeScore, APreferNoScheduleTaintSteersPodsAwayUnlessTolerated) {
@@ -69,8 +77,8 @@ TEST(KubeScore, APreferNoScheduleTaintSteersPodsAwayUnlessTolerated) {
       R"("tolerations": [{"key": "spot", "operator": "Exists", "effect": "PreferNoSchedule"}], "containers": [{"name": "c"}])";
   const std::string text = score_node("a", taint) + score_node("b") + score_pod("plain", R"("containers": [{"name": "c"}])");
   EXPECT_EQ(nodes_under<alloc::first_fit>(text), std::vector<std::string>{"a"});  // the taint filters nothing
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
-  EXPECT_EQ(nodes_under<sched::kube_score>(score_node("a", taint) + score_node("b") + score_pod("tolerant", tolerating)),
+  EXPECT_EQ(kube_nodes(text), std::vector<std::string>{"b"});
+  EXPECT_EQ(kube_nodes(score_node("a", taint) + score_node("b") + score_pod("tolerant", tolerating)),
             std::vector<std::string>{"a"});
 }
 
@@ -83,7 +91,7 @@ TEST(KubeScore, PreferredNodeAffinityWinsOverEmptierNodes) {
                                 one_cpu_pod;
   const std::string text = score_node("a") + score_node("b") + bound + "\n" + score_pod("p", prefers_b);
   EXPECT_EQ(nodes_under<alloc::first_fit>(text), std::vector<std::string>{"a"});
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
+  EXPECT_EQ(kube_nodes(text), std::vector<std::string>{"b"});
 }
 
 // Node a publishes a small GPU, node b a large one; the claims prefer large (firstAvailable), then small.
@@ -108,7 +116,7 @@ TEST(KubeScore, DynamicResourcesPrefersNodesWhereTheFirstAlternativeFits) {
   // b's GPU taken and goes to a.
   const std::string text = score_node("a") + score_node("b") + prioritized_gpus + score_pod("p1", prioritized_pod) + score_pod("p2", prioritized_pod);
   EXPECT_EQ(nodes_under<alloc::first_fit>(text), (std::vector<std::string>{"a", "b"}));
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(kube_nodes(text), (std::vector<std::string>{"b", "a"}));
 }
 
 TEST(KubeScore, AlikeNodesAreScoredWithoutSearchingEachAndGetTheirOwnDevices) {
@@ -130,10 +138,10 @@ TEST(KubeScore, AlikeNodesAreScoredWithoutSearchingEachAndGetTheirOwnDevices) {
       "containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}])";
   text += score_pod("p1", spec) + score_pod("p2", spec) + score_pod("p3", spec);
   EXPECT_EQ(nodes_under<alloc::first_fit>(text), (std::vector<std::string>{"a", "a", "b"}));
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), (std::vector<std::string>{"b", "c", "b"}));
+  EXPECT_EQ(kube_nodes(text), (std::vector<std::string>{"b", "c", "b"}));
   auto doc = json::load(text);
   ASSERT_TRUE(doc);
-  const auto report = sim::run_scenario(doc->scenario(), score_engine, alloc::features::all(), sched::kube_score{});
+  const auto report = sim::run_scenario(doc->scenario(), score_engine, alloc::features::all(), alloc::first_fit{}, kube_scored);
   std::vector<std::string> devices;
   for (const auto& o : report.outcomes) {
     ASSERT_NE(o.allocated(), nullptr);
@@ -166,8 +174,8 @@ TEST(KubeScore, ANodeWhoseDevicesAddTooMuchCpuIsPassedOver) {
   }
   text += score_pod("p", R"("resourceClaims": [{"name": "c", "resourceClaimTemplateName": "cores"}],
       "containers": [{"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}])");
-  EXPECT_EQ(nodes_under<sched::kube_score>(text), std::vector<std::string>{"b"});
-  EXPECT_EQ(nodes_under<sched::kube_score>(text, *alloc::features::parse("none")), std::vector<std::string>{"a"});
+  EXPECT_EQ(kube_nodes(text), std::vector<std::string>{"b"});
+  EXPECT_EQ(kube_nodes(text, *alloc::features::parse("none")), std::vector<std::string>{"a"});
 }
 
 TEST(KubeScore, ConstrainedPodsGetFirstFitsAnswersAndMessages) {
@@ -175,7 +183,7 @@ TEST(KubeScore, ConstrainedPodsGetFirstFitsAnswersAndMessages) {
   auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/placement.yaml");
   ASSERT_TRUE(doc) << doc.error().to_string();
   const auto first = sim::run_scenario(doc->scenario(), score_engine);
-  const auto scored = sim::run_scenario(doc->scenario(), score_engine, alloc::features::all(), sched::kube_score{});
+  const auto scored = sim::run_scenario(doc->scenario(), score_engine, alloc::features::all(), alloc::first_fit{}, kube_scored);
   ASSERT_EQ(first.pods.size(), scored.pods.size());
   for (std::size_t i = 0; i < first.pods.size(); ++i) {
     EXPECT_EQ(first.pods[i].node, scored.pods[i].node) << i;
@@ -227,10 +235,10 @@ TEST(KubeScore, TheResourceOrderTakesTheNodeScoringEveryNodeTakes) {
     auto doc = json::load(scored_cluster(seed));
     ASSERT_TRUE(doc) << doc.error().to_string();
     const model::scenario& s = doc->scenario();
-    sim::run_options every_node;
+    sim::run_options every_node = kube_scored;
     every_node.score_every_node = true;
-    const auto ordered = sim::run_scenario(s, score_engine, alloc::features::all(), sched::kube_score{});
-    const auto scored = sim::run_scenario(s, score_engine, alloc::features::all(), sched::kube_score{}, every_node);
+    const auto ordered = sim::run_scenario(s, score_engine, alloc::features::all(), alloc::first_fit{}, kube_scored);
+    const auto scored = sim::run_scenario(s, score_engine, alloc::features::all(), alloc::first_fit{}, every_node);
     const auto first = sim::run_scenario(s, score_engine);
     ASSERT_EQ(ordered.pods.size(), scored.pods.size());
     for (std::size_t i = 0; i < ordered.pods.size(); ++i) {

@@ -26,7 +26,7 @@ TEST(NeverWorseThanFirstFit, SortedPlacesAtLeastWhatFirstFitPlacesOnRandomCluste
     const sim::run_report best = sim::run_scenario(s, engine, alloc::features::all(), alloc::sorted{});
     // Best fit's own answer, without the comparison.
     const sim::run_report heuristic =
-        sim::detail::scenario_run<cel::selector_engine, alloc::sorted>(s, engine, alloc::features::all(), {}).run();
+        sim::scenario_run<cel::selector_engine, alloc::sorted>(s, engine, alloc::features::all(), {}).run();
     const auto first_counts = sim::count_placements(first);
     const auto best_counts = sim::count_placements(best);
     EXPECT_FALSE(sim::places_less(best_counts, first_counts)) << "seed " << seed;

@@ -38,7 +38,7 @@ struct cluster : dra_test::test_scenario {
 TEST(UnfitMemo, UnitsWithEqualSpecsShareAShape) {
   cluster c;
   c.node("node-a");
-  sim::detail::unfit_memo memo(c.s, c.node_list());
+  sched::unfit_memo memo(c.s, c.node_list());
   auto one = cluster::claim(1), same = cluster::claim(1), two = cluster::claim(2);
   same.meta.name = "another-name";  // names do not matter, only specs
   const model::resource_claim* u1[] = {&one};
@@ -61,7 +61,7 @@ TEST(UnfitMemo, AnAllocationInAPoolOfTheNodeMakesItsAnswerStale) {
   c.slice("everywhere", "", "dev-0");
   c.slice("split", "node-a", "dev-1");  // one pool published for two nodes: shared
   c.slice("split", "node-b", "dev-2");
-  sim::detail::unfit_memo memo(c.s, c.node_list());
+  sched::unfit_memo memo(c.s, c.node_list());
   auto claim = cluster::claim(1);
   const model::resource_claim* unit[] = {&claim};
   const std::size_t shape = memo.shape_of(unit);
@@ -102,7 +102,7 @@ TEST(UnfitMemo, NextOpenSkipsKnownUnfitNodesAcrossWords) {
     c.slice("local-" + std::to_string(i), "node-" + std::to_string(i), "dev-0");
   }
   c.slice("everywhere", "", "dev-0");
-  sim::detail::unfit_memo memo(c.s, c.node_list());
+  sched::unfit_memo memo(c.s, c.node_list());
   auto claim = cluster::claim(1);
   const model::resource_claim* unit[] = {&claim};
   const std::size_t shape = memo.shape_of(unit);

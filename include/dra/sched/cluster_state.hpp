@@ -40,6 +40,19 @@ struct cluster_state {
     if (claim_outcome[claim]) return &report.outcomes[*claim_outcome[claim]].allocated()->allocation;
     return nullptr;
   }
+  // Everything of `other` but the ledger, which the caller assigns only when it differs (assigning it tells every
+  // cache keyed on it that it changed).
+  void assign_all_but_ledger(const cluster_state& other) {
+    requests = other.requests;
+    devices = other.devices;
+    answered = other.answered;
+    claim_outcome = other.claim_outcome;
+    generated_outcome = other.generated_outcome;
+    generated_names = other.generated_names;
+    group_generated = other.group_generated;
+    share_serial = other.share_serial;
+  }
+
   // A generated claim's allocation, nullptr when it has none yet.
   [[nodiscard]] const model::allocation_result* generated_allocation(const run_report& report,
                                                                      std::size_t generated) const {
@@ -68,6 +81,8 @@ struct record_mark {
 struct cluster_snapshot {
   cluster_state state;
   record_mark records;
+  std::uint64_t ledger_generation = 0;  // the ledger's at the snapshot (or when last restored to it)
+  std::size_t ledger_changes = 0;
 };
 
 }  // namespace dra::sched

@@ -1,4 +1,5 @@
-// How used each node of a scenario run is (node_facts), kept up to date as allocations are committed.
+// How used each node's devices are (node_facts, for node-ranking policies), kept up to date as allocations are
+// committed.
 #pragma once
 
 #include <dra/alloc/concepts.hpp>

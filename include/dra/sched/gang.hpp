@@ -1,14 +1,19 @@
 // Gangs (PodGroups with schedulingPolicy.gang): the group's pending pods placed together or not at all, first as
 // kube-scheduler places them (one by one, first fit), then, where that fails, by a bounded search of the arrangement.
+// `Cycle` is a scheduling_cycle (scheduling_cycle.hpp); the gang uses only its public interface.
 #pragma once
 
 #include <dra/alloc/ledger.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/pod_group.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sched/claim_resolver.hpp>
+#include <dra/sched/cluster_state.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/queue.hpp>
+#include <dra/sched/run_report.hpp>
+#include <dra/sched/unit_placer.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -23,75 +28,20 @@
 
 namespace dra::sched {
 
-// The nodes a gang's trial may use (one topology domain, or one node while the search tries it), and whether a pod
-// that fits none of them is explained (the search's many failed trials are not: they are rolled back).
-struct gang_scope {
-  std::vector<char> nodes;  // per node of the runner's list: may be used
-  bool explain = false;
-};
-
 // Trials the joint search may make for one gang (a trial: one pod tried on one node) before it gives up and says so.
 inline constexpr std::uint64_t gang_search_budget = 20000;
 
-// Everything a trial changes in a scenario_run, to roll a failed trial back: nothing a failed gang tried stays
-// allocated. The ledger cannot remove an allocation, so it is copied and assigned back (which also tells every cache
-// keyed on it that it changed); it is assigned only when something was added since.
-template <class Run>
-struct run_snapshot {
-  explicit run_snapshot(const Run& run)
-      : ledger(run.state_), generation(run.state_.generation()), changes(run.state_.changes_seen()),
-        resources(run.resources_), usage(run.usage_), outcomes(run.report_.outcomes.size()),
-        pods(run.report_.pods.size()), generated(run.report_.generated.size()),
-        warnings(run.report_.warnings.size()), generated_names(run.generated_names_), handled(run.handled_),
-        run_allocation(run.run_allocation_), generated_allocation(run.generated_allocation_),
-        group_generated(run.group_generated_), share_serial(run.share_serial_) {}
-
-  void restore(Run& run) {
-    if (run.state_.generation() != generation || run.state_.changes_seen() != changes) {
-      run.state_ = ledger;
-      run.unfit_.forget();  // what was found unfit while the trial held devices may fit now
-      generation = run.state_.generation();
-      changes = run.state_.changes_seen();
-    }
-    run.resources_ = resources;
-    run.rankings_.changed_all();
-    run.usage_ = usage;
-    run.report_.outcomes.resize(outcomes);
-    run.report_.subjects.resize(outcomes);
-    run.report_.pods.resize(pods);
-    run.report_.generated.resize(generated);
-    run.report_.warnings.resize(warnings);
-    run.generated_names_ = generated_names;
-    run.handled_ = handled;
-    run.run_allocation_ = run_allocation;
-    run.generated_allocation_ = generated_allocation;
-    run.group_generated_ = group_generated;
-    run.share_serial_ = share_serial;
-  }
-
-  alloc::ledger ledger;
-  std::uint64_t generation;
-  std::size_t changes;
-  decltype(Run::resources_) resources;
-  decltype(Run::usage_) usage;
-  std::size_t outcomes, pods, generated, warnings;
-  decltype(Run::generated_names_) generated_names;
-  decltype(Run::handled_) handled;
-  decltype(Run::run_allocation_) run_allocation;
-  decltype(Run::generated_allocation_) generated_allocation;
-  decltype(Run::group_generated_) group_generated;
-  std::uint64_t share_serial;
-};
-
-// Places one gang (see docs/scheduling.md, "Workloads"). `Run` is the scenario_run, which befriends this class.
-template <class Run>
+// Places one gang (see docs/scheduling.md, "Workloads") through a scheduling cycle's interface: its pods' cycles run
+// in a scope of nodes, and a trial that fails is taken back to a snapshot of the cluster state.
+template <class Cycle>
 class gang_placement {
  public:
-  gang_placement(Run& run, std::size_t group) : run_(run), group_(group), spec_(run.groups_->group(group).spec) {}
+  gang_placement(Cycle& cycle, std::size_t group)
+      : run_(cycle), group_(group), spec_(cycle.resolver().groups().group(group).spec) {}
 
   void run() {
-    const auto& s = run_.s_;
-    for (std::size_t p : run_.groups_->members(group_)) {
+    const auto& s = run_.scenario();
+    for (std::size_t p : run_.resolver().groups().members(group_)) {
       const model::pod& pod = s.pods[p].object;
       if (model::is_terminal(pod)) continue;
       if (pod.node_name && !pod.node_name->empty()) {
@@ -106,34 +56,34 @@ class gang_placement {
     for (std::size_t p : bound_) run_.run_pod(p);
     const std::int64_t min_count = *spec_.gang_min_count;
     need_ = min_count - static_cast<std::int64_t>(bound_.size());
-    const std::vector<gang_scope> domains = topology_domains();
+    const std::vector<node_scope> domains = topology_domains();
     if (need_ <= 0 && domains.size() == 1) {
       // minCount is met by the bound pods: the rest are placed as any pods are (in the gang's domain).
-      gang_scope explained = domains.front();
+      node_scope explained = domains.front();
       explained.explain = true;
-      run_.gang_scope_ = &explained;
+      run_.set_scope(&explained);
       for (std::size_t p : pending_) run_.run_pod(p);
-      run_.gang_scope_ = nullptr;
+      run_.set_scope(nullptr);
       return;
     }
-    run_snapshot<Run> base(run_);
+    cluster_snapshot base = run_.snapshot();
     // kube-scheduler's answer first: one by one, first fit, in each domain in turn.
-    for (const gang_scope& domain : domains) {
+    for (const node_scope& domain : domains) {
       if (one_by_one(domain)) return;
-      base.restore(run_);
+      run_.restore(base);
     }
     // Beyond upstream: the arrangement searched as one problem.
-    for (const gang_scope& domain : domains) {
+    for (const node_scope& domain : domains) {
       if (hopeless(domain, base)) continue;
       std::vector<std::size_t> skipped;
       if (search(domain, 0, 0, skipped)) {
         finish_search(domain, skipped);
-        run_.report_.warnings.push_back(group_label() +
+        run_.warn(group_label() +
                                         ": placed by dra's search of the gang's arrangements; kube-scheduler's "
                                         "one-by-one placement leaves it pending (kubernetes#138765)");
         return;
       }
-      base.restore(run_);
+      run_.restore(base);
       if (exhausted_) break;
     }
     fail(base);
@@ -142,23 +92,23 @@ class gang_placement {
  private:
   // The gang's pods placed as kube-scheduler would: in queue order, each on the first node that takes it. Whether at
   // least minCount pods (bound ones count) found nodes; the best failed attempt is kept for the explanation.
-  bool one_by_one(const gang_scope& domain) {
-    gang_scope explained = domain;
+  bool one_by_one(const node_scope& domain) {
+    node_scope explained = domain;
     explained.explain = true;
-    run_.gang_scope_ = &explained;
+    run_.set_scope(&explained);
     std::int64_t placed = 0;
-    std::optional<typename Run::pod_outcome_type> stopped;
+    std::optional<pod_outcome> stopped;
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       run_.run_pod(pending_[i]);
-      if (run_.report_.pods.back().node) {
+      if (run_.report().pods.back().node) {
         ++placed;
         continue;
       }
-      if (!stopped) stopped = run_.report_.pods.back();
+      if (!stopped) stopped = run_.report().pods.back();
       // The pods left cannot make up minCount any more: the rest of this domain's attempt is moot.
       if (placed + static_cast<std::int64_t>(pending_.size() - i - 1) < need_) break;
     }
-    run_.gang_scope_ = nullptr;
+    run_.set_scope(nullptr);
     if (placed >= need_) return true;
     if (!best_ || placed > best_placed_) {
       best_placed_ = placed;
@@ -169,15 +119,15 @@ class gang_placement {
 
   // Depth-first over the pending pods in queue order: pod `i` on each node of the domain (nodes interchangeable in
   // the current state tried once), then, when minCount allows, left out. Whether minCount pods found nodes.
-  bool search(const gang_scope& domain, std::size_t i, std::int64_t placed, std::vector<std::size_t>& skipped) {
+  bool search(const node_scope& domain, std::size_t i, std::int64_t placed, std::vector<std::size_t>& skipped) {
     if (placed >= need_) {
       skipped.insert(skipped.end(), pending_.begin() + static_cast<std::ptrdiff_t>(i), pending_.end());
       return true;
     }
     if (placed + static_cast<std::int64_t>(pending_.size() - i) < need_) return false;
-    run_snapshot<Run> before(run_);
+    cluster_snapshot before = run_.snapshot();
     std::vector<node_key> failed;
-    gang_scope one;
+    node_scope one;
     one.nodes.assign(domain.nodes.size(), 0);
     for (std::size_t n = 0; n < domain.nodes.size(); ++n) {
       if (!domain.nodes[n]) continue;
@@ -188,14 +138,14 @@ class gang_placement {
         return false;
       }
       one.nodes[n] = 1;
-      run_.gang_scope_ = &one;
+      run_.set_scope(&one);
       run_.run_pod(pending_[i]);
-      run_.gang_scope_ = nullptr;
+      run_.set_scope(nullptr);
       one.nodes[n] = 0;
-      if (run_.report_.pods.back().node && search(domain, i + 1, placed + 1, skipped)) return true;
+      if (run_.report().pods.back().node && search(domain, i + 1, placed + 1, skipped)) return true;
       if (exhausted_) return false;
       failed.push_back(std::move(key));
-      before.restore(run_);
+      run_.restore(before);
     }
     skipped.push_back(pending_[i]);
     if (search(domain, i + 1, placed, skipped)) return true;
@@ -205,15 +155,13 @@ class gang_placement {
 
   // The search placed minCount pods: the pods it left out are tried where the gang went, as any pod would be; the
   // gang's pod outcomes are put back in queue order.
-  void finish_search(const gang_scope& domain, const std::vector<std::size_t>& skipped) {
-    gang_scope explained = domain;
+  void finish_search(const node_scope& domain, const std::vector<std::size_t>& skipped) {
+    node_scope explained = domain;
     explained.explain = true;
-    run_.gang_scope_ = &explained;
+    run_.set_scope(&explained);
     for (std::size_t p : skipped) run_.run_pod(p);
-    run_.gang_scope_ = nullptr;
-    auto& pods = run_.report_.pods;
-    const auto first = pods.end() - static_cast<std::ptrdiff_t>(pending_.size());
-    std::stable_sort(first, pods.end(), [&](const auto& a, const auto& b) {
+    run_.set_scope(nullptr);
+    run_.reorder_pods(run_.report().pods.size() - pending_.size(), [&](const pod_outcome& a, const pod_outcome& b) {
       return queue_rank(a.pod) < queue_rank(b.pod);
     });
   }
@@ -225,11 +173,11 @@ class gang_placement {
   // A counting bound before any search: when the gang's pods are alike and share no claim, a node takes at most as
   // many of them as fit there one after another with nothing else placed; if the domain's nodes together take fewer
   // than minCount, no arrangement places the gang. Interchangeable nodes are counted once.
-  bool hopeless(const gang_scope& domain, run_snapshot<Run>& base) {
+  bool hopeless(const node_scope& domain, cluster_snapshot& base) {
     if (!alike_unshared()) return false;
     std::int64_t room = 0;
     std::vector<std::pair<node_key, std::int64_t>> counted;
-    gang_scope one;
+    node_scope one;
     one.nodes.assign(domain.nodes.size(), 0);
     for (std::size_t n = 0; n < domain.nodes.size() && room < need_; ++n) {
       if (!domain.nodes[n]) continue;
@@ -240,17 +188,17 @@ class gang_placement {
         continue;
       }
       one.nodes[n] = 1;
-      run_.gang_scope_ = &one;
+      run_.set_scope(&one);
       std::int64_t fits = 0;
       for (std::size_t p : pending_) {
         if (fits >= need_) break;
         run_.run_pod(p);
-        if (!run_.report_.pods.back().node) break;
+        if (!run_.report().pods.back().node) break;
         ++fits;
       }
-      run_.gang_scope_ = nullptr;
+      run_.set_scope(nullptr);
       one.nodes[n] = 0;
-      base.restore(run_);
+      run_.restore(base);
       counted.emplace_back(std::move(key), fits);
       room += fits;
     }
@@ -261,7 +209,7 @@ class gang_placement {
   bool alike_unshared() const {
     if (!spec_.resource_claims.empty()) return false;
     auto shape = [&](std::size_t p) {
-      model::pod pod = run_.s_.pods[p].object;
+      model::pod pod = run_.scenario().pods[p].object;
       pod.meta = {};
       pod.resource_claim_statuses.clear();
       return pod;
@@ -285,23 +233,23 @@ class gang_placement {
 
   node_key key_of(std::size_t n) {
     if (hardware_.empty()) classify_nodes();
-    node_key key{hardware_[n], run_.resources_[n], {}};
+    node_key key{hardware_[n], run_.state().requests[n], {}};
     for (const model::resource_slice* slice : own_slices_[n])
       for (const auto& device : slice->devices)
-        key.held.push_back(run_.state_.allocated({slice->driver, slice->pool.name, device.name}));
+        key.held.push_back(run_.state().ledger.allocated({slice->driver, slice->pool.name, device.name}));
     return key;
   }
 
   // Groups the nodes by hardware: fields but the name and hostname label, and slices published for each node alone
   // (compared without their names, node and pool names).
   void classify_nodes() {
-    const auto& nodes = run_.nodes_.nodes;
+    const auto nodes = run_.nodes();
     own_slices_.assign(nodes.size(), {});
     std::map<std::string_view, std::size_t> index_of;
     for (std::size_t i = 0; i < nodes.size(); ++i) index_of.emplace(nodes[i]->meta.name, i);
     // Nodes reached by a pool that is not one node's own may still differ (e.g. selectors): each of those is its own.
     std::vector<char> shared_reach(nodes.size(), 0);
-    for (const auto& located : run_.s_.slices) {
+    for (const auto& located : run_.scenario().slices) {
       const model::resource_slice& slice = located.object;
       const bool own = slice.node_name && !slice.node_name->empty() && !slice.node_selector &&
                        !slice.all_nodes.value_or(false) && !slice.per_device_node_selection.value_or(false);
@@ -361,33 +309,34 @@ class gang_placement {
       });
     };
     return std::ranges::any_of(pending_, [&](std::size_t p) {
-      const model::pod& pod = run_.s_.pods[p].object;
+      const model::pod& pod = run_.scenario().pods[p].object;
       if (model::find(pod.node_selector, hostname_label) != nullptr) return true;
       if (pod.required_node_affinity && names(*pod.required_node_affinity)) return true;
-      return std::ranges::any_of(run_.claims_named_by(pod),
-                                 [&](std::size_t c) { return run_.s_.claims[c].object.allocation.has_value(); });
+      return std::ranges::any_of(run_.resolver().claims_named_by(pod), [&](std::size_t c) {
+        return run_.scenario().claims[c].object.allocation.has_value();
+      });
     });
   }
 
   // The domains the gang may go to: one per value of the topology key (in node order; bound pods fix it), else
   // every node.
-  std::vector<gang_scope> topology_domains() const {
-    const auto& nodes = run_.nodes_.nodes;
-    if (spec_.topology_keys.empty()) return {gang_scope{std::vector<char>(nodes.size(), 1), false}};
+  std::vector<node_scope> topology_domains() const {
+    const auto nodes = run_.nodes();
+    if (spec_.topology_keys.empty()) return {node_scope{std::vector<char>(nodes.size(), 1), false}};
     const model::text key = spec_.topology_keys.front();
     std::optional<model::text> fixed;
     for (std::size_t p : bound_)
       for (const model::node* node : nodes)
-        if (node->meta.name == *run_.s_.pods[p].object.node_name)
+        if (node->meta.name == *run_.scenario().pods[p].object.node_name)
           if (const model::text* value = model::find(node->meta.labels, key); value != nullptr && !fixed) fixed = *value;
     std::vector<model::text> values;
     for (const model::node* node : nodes)
       if (const model::text* value = model::find(node->meta.labels, key))
         if (std::find(values.begin(), values.end(), *value) == values.end() && (!fixed || *fixed == *value))
           values.push_back(*value);
-    std::vector<gang_scope> out;
+    std::vector<node_scope> out;
     for (const model::text value : values) {
-      gang_scope& domain = out.emplace_back();
+      node_scope& domain = out.emplace_back();
       for (const model::node* node : nodes) {
         const model::text* label = model::find(node->meta.labels, key);
         domain.nodes.push_back(label != nullptr && *label == value ? 1 : 0);
@@ -397,14 +346,14 @@ class gang_placement {
   }
 
   std::string group_label() const {
-    const auto& meta = run_.groups_->group(group_).meta;
+    const auto& meta = run_.resolver().groups().group(group_).meta;
     return "PodGroup " + model::namespaced_name(meta.namespace_, meta.name);
   }
 
   // No arrangement placed minCount pods: nothing the gang tried stays; each pending pod is unschedulable with the
   // gang's reason (how many of minCount pods fit, then what stopped the next one), and so are its pending claims.
-  void fail(run_snapshot<Run>& base) {
-    base.restore(run_);
+  void fail(cluster_snapshot& base) {
+    run_.restore(base);
     const std::int64_t min_count = *spec_.gang_min_count;
     const std::int64_t fit = std::max<std::int64_t>(best_placed_, 0) + static_cast<std::int64_t>(bound_.size());
     std::string reason = group_label() + ": " + std::to_string(fit) + " of minCount " + std::to_string(min_count) +
@@ -416,46 +365,43 @@ class gang_placement {
                 std::to_string(gang_search_budget) + " trials";
     std::string message = reason;
     std::vector<sched::reason_count> reasons;
-    reasons.push_back({{sched::node_reason_code::gang, reason}, run_.nodes_.nodes.size()});
+    reasons.push_back({{sched::node_reason_code::gang, reason}, run_.nodes().size()});
     if (best_) {
-      message += "; pod " + model::namespaced_name(run_.s_.pods[best_->pod].object.meta) + ": " + best_->unschedulable;
+      message += "; pod " + model::namespaced_name(run_.scenario().pods[best_->pod].object.meta) + ": " + best_->unschedulable;
       reasons.insert(reasons.end(), best_->reasons.begin(), best_->reasons.end());
     }
     for (std::size_t p : pending_) {
-      run_.report_.pods.push_back({p, std::nullopt, message, false, run_.nodes_.nodes.size(), reasons, {}});
-      for (std::size_t c : pending_claims_of(p)) {
-        run_.handled_[c] = true;
-        model::claim_outcome o;
-        o.claim = model::namespaced_name(run_.s_.claims[c].object.meta);
-        o.status = model::claim_unschedulable{"its pod's gang could not be placed: " + reason, std::nullopt};
-        run_.report_.outcomes.push_back(std::move(o));
-        run_.report_.subjects.push_back({c, std::nullopt, p, std::nullopt});
-      }
+      run_.record_pod({p, std::nullopt, message, false, run_.nodes().size(), reasons, {}});
+      for (std::size_t c : pending_claims_of(p)) run_.record_claim(c, p, "its pod's gang could not be placed: " + reason);
     }
   }
 
   // The scenario claims a pending pod names (directly, through its status or its group's) that are still pending and
   // not yet answered for.
   std::vector<std::size_t> pending_claims_of(std::size_t p) const {
-    const model::pod& pod = run_.s_.pods[p].object;
-    std::vector<std::size_t> out = run_.claims_named_by(pod);
+    const model::pod& pod = run_.scenario().pods[p].object;
+    const claim_resolver& resolver = run_.resolver();
+    std::vector<std::size_t> out = resolver.claims_named_by(pod);
     for (const auto& ref : pod.resource_claims)
-      if (const model::pod_resource_claim* entry = run_.group_entry(pod, ref))
-        if (const auto found = run_.find_group_claim(group_, pod, *entry); found.claim) out.push_back(*found.claim);
-    std::erase_if(out, [&](std::size_t c) { return run_.handled_[c] || run_.allocation_of(c) != nullptr; });
+      if (const model::pod_resource_claim* entry = resolver.group_entry(pod, ref))
+        if (const auto found = resolver.find_group_claim(group_, pod, *entry, run_.state()); found.claim)
+          out.push_back(*found.claim);
+    std::erase_if(out, [&](std::size_t c) {
+      return run_.state().answered[c] || run_.state().allocation_of(run_.scenario(), run_.report(), c) != nullptr;
+    });
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
   }
 
  private:
-  Run& run_;
+  Cycle& run_;
   std::size_t group_;
   const model::pod_group_spec& spec_;
   std::vector<std::size_t> bound_, pending_;  // the gang's pods bound to nodes, and pending (not gated), queue order
   std::int64_t need_ = 0;                     // pods still to place: minCount less the bound ones
   std::int64_t best_placed_ = -1;             // the most pods one-by-one placement placed in a domain
-  std::optional<typename Run::pod_outcome_type> best_;           // the first pod that stopped that attempt
+  std::optional<pod_outcome> best_;  // the first pod that stopped that attempt
   std::uint64_t steps_ = 0;
   bool exhausted_ = false;
   std::vector<std::size_t> hardware_;                              // per node: its hardware class (classify_nodes)

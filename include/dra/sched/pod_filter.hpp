@@ -1,5 +1,5 @@
 // Which nodes a pending pod may run on before its claims are tried: kube-scheduler's pre-filters and filters over
-// the scenario's nodes, worked out node by node as the runner asks, and the reasons of those that refuse it.
+// the scenario's nodes, worked out node by node as the cycle asks, and the reasons of those that refuse it.
 #pragma once
 
 #include <dra/alloc/node_match.hpp>

@@ -1,4 +1,4 @@
-// The scenario's PodGroups as the scenario runner looks them up: a pod's group by namespace and name, and each
+// The scenario's PodGroups as the scheduling cycle looks them up: a pod's group by namespace and name, and each
 // group's pods in queue order (a gang is placed when the queue reaches its first pod).
 #pragma once
 

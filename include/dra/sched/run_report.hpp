@@ -72,7 +72,7 @@ struct run_report {
     first_fit_after_rejection,    // the policy's up to the queue's first rejection, first fit's after it
     first_fit,                    // first fit's: both others would have placed less by some count
   } placements = answer::policy;
-  // Pods placed after the scenario's own (scenario_run::place): pod index scenario.pods.size() + k is added_pods[k].
+  // Pods placed after the scenario's own (scheduling_cycle::place): pod index scenario.pods.size() + k is added_pods[k].
   // A deque, so that the pods stay where they are while more are added.
   std::deque<model::located<model::pod>> added_pods;
 };
@@ -126,6 +126,12 @@ struct placement_counts {
   return index < s.pods.size() ? s.pods[index].object : report.added_pods[index - s.pods.size()].object;
 }
 
+// How a pending pod's node is chosen among those where it fits: the first in node order (or in a node-ranking
+// policy's order: upstream's allocator tests and first fit's answers), or the one kube-scheduler's default scoring
+// ranks highest (`--score kube`: NodeResourcesFit, BalancedAllocation, TaintToleration, NodeAffinity and
+// DynamicResources' scores). Devices on the node are chosen by the policy either way.
+enum class node_choice : std::uint8_t { first_feasible, kube_score };
+
 // How a scenario is run, beyond the policy and the features.
 struct run_options {
   // Threads that try a unit of work's nodes at once: any number gives the same results (the same node wins, with
@@ -133,8 +139,9 @@ struct run_options {
   // so that units that fit where they are first tried (most of them) pay nothing for the threads; the rest are split
   // among the threads, each node always to the same one (whose allocator keeps what it learnt of the node).
   unsigned threads = 1;
-  // Under a node-scoring policy (`sched::kube_score`), score every node that fits each pod even where the order of
-  // the resource scores finds the same node sooner (docs/allocator.md): the same results, slower; for checking.
+  node_choice nodes = node_choice::first_feasible;
+  // Under node_choice::kube_score, score every node that fits each pod even where the order of the resource scores
+  // finds the same node sooner (docs/allocator.md): the same results, slower; for checking.
   bool score_every_node = false;
 };
 

@@ -221,19 +221,4 @@ struct pod_scoring {
   }
 };
 
-// The node-choice policy `--score kube`: devices on a node are chosen as first fit chooses them (upstream's
-// allocator), and among the nodes that fit the pod the scenario runner takes the one kube-scheduler's default
-// scoring ranks highest (ties: node order).
-struct kube_score {
-  static constexpr bool upstream_candidate_order = true;
-  static constexpr bool scores_nodes = true;
-  void order_candidates(std::span<std::uint32_t>, std::span<const alloc::candidate_facts>) const noexcept {}
-};
-
-// A policy under which the scenario runner scores the feasible nodes of each pending pod as kube-scheduler does.
-template <class P>
-concept node_scoring_policy = alloc::allocation_policy<P> && requires { requires P::scores_nodes; };
-
-static_assert(node_scoring_policy<kube_score>);
-
 }  // namespace dra::sched

@@ -1,5 +1,5 @@
 // Remembers on which nodes a unit of work of a given shape did not fit, and why (and, for policies that rank nodes,
-// where it fits and at what cost), so that the scenario runner neither searches those nodes again for a like unit
+// where it fits and at what cost), so that the unit placer neither searches those nodes again for a like unit
 // nor explains them again until an allocation touches one of their pools.
 #pragma once
 
@@ -62,7 +62,7 @@ class unfit_memo {
     return shapes_.size() - 1;
   }
 
-  // Whether a unit of `shape` was found not to fit on node `node` (an index into the runner's node list) and nothing
+  // Whether a unit of `shape` was found not to fit on node `node` (an index into the run's node list) and nothing
   // it depends on changed since; `invalid_pools` then says whether that node had invalid pools.
   [[nodiscard]] std::optional<bool> known_unfit(std::size_t shape, std::size_t node) const {
     const auto& sh = shapes_[shape];

@@ -12,7 +12,7 @@ namespace dra::sched {
 
 // A node-ranking policy until the queue's first rejection, first fit after it (candidates and nodes in upstream's
 // order, the first node that fits taken): the answer run_scenario tries when a guarded policy places more before the
-// first rejection than first fit but less in all. Copies share the switch (the runner's and its allocators').
+// first rejection than first fit but less in all. Copies share the switch (the placer's and its allocators').
 template <class Ranked>
 struct until_first_rejection {
   Ranked ranked;

@@ -1,4 +1,4 @@
-// The runner's side of extended resources served through DRA (KEP-5004): which runs of nodes leave the same
+// The cycle's side of extended resources served through DRA (KEP-5004): which runs of nodes leave the same
 // resources to DRA, and the claim kube-scheduler makes for a pod on them.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The runner's side of node allocatable resources (KEP-5517): where the scenario's devices are, and whether a node
+// The cycle's side of node allocatable resources (KEP-5517): where the scenario's devices are, and whether a node
 // takes a pod once its claims' devices add their node resources to the pod's requests.
 #pragma once
 
@@ -26,7 +26,7 @@ inline std::string shared_mapped_claim_reason(model::text claim) {
   return "node allocatable resource claim " + std::string(claim) + " has a mapped device and cannot be shared across pods";
 }
 
-// A claim of the pod with what the runner knows of it beyond sched::allocated_claim.
+// A claim of the pod with what the cycle knows of it beyond sched::allocated_claim.
 struct pod_claim {
   sched::allocated_claim claim;
   bool held_by_other_pod = false;  // allocated for (reserved for) another pod already

@@ -1,5 +1,5 @@
 // Trying a unit of work's candidate nodes on several threads (run_options::threads): each thread searches the nodes
-// its own allocator owns, in order, and the runner then reads the outcomes in node order as if it had searched one
+// its own allocator owns, in order, and the placer then reads the outcomes in node order as if it had searched one
 // node after the other.
 #pragma once
 
@@ -116,16 +116,17 @@ struct node_trial {
 };
 
 // Searches the candidates at `positions` (increasing) on `threads`: position p on thread owner_of(p), with
-// allocators[owner_of(p)]. `stops(outcome)` says whether the runner, reading outcomes in order, would stop at a node
+// allocators[owner_of(p)]. `stops(outcome)` says whether the placer, reading outcomes in order, would stop at a node
 // with that outcome; no thread searches past the first position known to stop. A thread asks each node's outcome
-// class first and does not search a node of a class one of its earlier nodes had: the runner, reading in order,
+// class first and does not search a node of a class one of its earlier nodes had: the placer, reading in order,
 // meets a node of that class before it and never asks for this one's outcome. The trials of the nodes not searched
 // stay without an outcome.
 template <class Allocator>
 void try_nodes(trial_threads& threads, std::span<const model::node* const> candidates,
                std::span<const std::size_t> positions, std::span<const model::resource_claim* const> claims,
                std::span<Allocator* const> allocators, const std::function<std::size_t(std::size_t)>& owner_of,
-               bool (*stops)(const result<alloc::allocation_outcome>&), std::vector<node_trial>& trials) {
+               const std::function<bool(const result<alloc::allocation_outcome>&)>& stops,
+               std::vector<node_trial>& trials) {
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   std::atomic<std::size_t> stop{none};
   threads.run([&](std::size_t thread) {

@@ -16,7 +16,6 @@ class unit_placer<Engine, Policy>::search {
   unit_decision run() {
     const model::node* only = request_.only;
     if (const auto best = resource_ranked_choice()) only = p_.nodes_[*best];
-    if (failure_) return finish(nullptr);
     if (only != nullptr)
       ordered_.push_back(only);
     else if constexpr (alloc::node_ranking_policy<Policy>)
@@ -113,15 +112,9 @@ class unit_placer<Engine, Policy>::search {
     const bool all_tie = (order.empty() || order.begin()->first == order.rbegin()->first) &&
                          p_.scorer_.kinds_alike(*request_.scoring->pod);
     if (all_tie) return std::nullopt;
-    bool search_failed = false;
-    const auto best = p_.scorer_.best_in_resource_order(
-        *request_.scoring, p_.nodes_, p_.state_.requests, [&](std::size_t i) -> std::optional<bool> {
-          auto fits = p_.unit_fits(request_, shape_, i, steps_);
-          search_failed = search_failed || !fits;
-          return fits;
-        });
-    (void)search_failed;  // a failed search is found again, with its error, when the node is tried below
-    return best;
+    return p_.scorer_.best_in_resource_order(*request_.scoring, p_.nodes_, p_.state_.requests, [&](std::size_t i) {
+      return p_.unit_fits(request_, shape_, i, steps_);
+    });
   }
 
   // A node known not to fit the claims is passed over before its filters run (most nodes a long queue meets are
@@ -228,7 +221,7 @@ class unit_placer<Engine, Policy>::search {
   // The claims fit the candidate. Scoring adds it to the scored nodes; a node-ranking policy keeps the fitting node
   // whose devices strand the fewest counters, then cost the fewest placements (ties: the earlier in its ranking);
   // first fit takes the first node that fits.
-  bool fitted(const model::node* node, std::optional<std::size_t> index, alloc::allocation_fit& fit,
+  bool fitted(const model::node* node, std::optional<std::size_t> index, alloc::allocated& fit,
               std::optional<std::uint32_t> outcome_class) {
     const std::pair cost{fit.counters_stranded, fit.placements_lost};
     if (scored_ && index) {

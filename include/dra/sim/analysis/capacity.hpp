@@ -5,6 +5,7 @@
 #include <dra/alloc/concepts.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sched/node_list.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/analysis/what_if.hpp>
 
@@ -68,21 +69,17 @@ inline result<model::located<model::pod>> pod_copy(const model::located<model::p
 
 }  // namespace detail
 
-// Schedules `s`'s pending pods and claims as run_scenario does, then copies of `pod` (a pod of `s`, or one whose
-// templates `s` has) one after another on what that left, each committed before the next, as kube-scheduler would
-// schedule replicas: until one does not fit or `options.max` copies are placed. One run serves every copy (its
-// caches included), not a run per copy.
-template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
-[[nodiscard]] result<capacity_report> capacity(const model::scenario& s, const model::located<model::pod>& pod,
-                                               const Engine& engine, alloc::features features = alloc::features::all(),
-                                               Policy policy = {}, capacity_options options = {}) {
+namespace detail {
+
+// Copies of `pod` placed one after another on what `run` left, until one does not fit or `options.max` are placed.
+template <class Run>
+result<capacity_report> place_copies(Run& run, const model::scenario& s, const model::located<model::pod>& pod,
+                                     const capacity_options& options, run_report::answer answer) {
   capacity_report out;
   out.pod = model::namespaced_name(pod.object.meta.namespace_, pod.object.meta.name);
-  detail::scenario_run<Engine, Policy> run(s, engine, features, std::move(policy), options.run);
-  run.run_queue();
   std::map<std::string, std::size_t, std::less<>> per_node;
   for (std::size_t n = 1; n <= options.max; ++n) {
-    auto copy = detail::pod_copy(pod, n, out);
+    auto copy = pod_copy(pod, n, out);
     if (!copy) return std::move(copy).error();
     const std::size_t first_claim = run.report().outcomes.size();
     const pod_outcome& placed = run.place(std::move(*copy));
@@ -94,12 +91,38 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
     ++out.fits;
     ++per_node[*placed.node];
   }
-  const detail::node_list nodes(s);
+  const sched::node_list nodes(s);
   for (const model::node* node : nodes.nodes)
     if (const auto it = per_node.find(node->meta.name); it != per_node.end())
       out.nodes.push_back({it->first, it->second});
   out.run = std::move(run).take_report();
+  out.run.placements = answer;
   return out;
+}
+
+}  // namespace detail
+
+// Schedules `s`'s pending pods and claims as run_scenario does (a guarded policy's answer included: the copies go on
+// the run whose answer run_scenario reports), then copies of `pod` (a pod of `s`, or one whose templates `s` has) one
+// after another on what that left, each committed before the next, as kube-scheduler would schedule replicas: until
+// one does not fit or `options.max` copies are placed. One run serves every copy (its caches included), not a run
+// per copy.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
+[[nodiscard]] result<capacity_report> capacity(const model::scenario& s, const model::located<model::pod>& pod,
+                                               const Engine& engine, alloc::features features = alloc::features::all(),
+                                               Policy policy = {}, capacity_options options = {}) {
+  if constexpr (alloc::guarded_by_first_fit<Policy>) {
+    auto runs = detail::run_guarded(s, engine, features, std::move(policy), options.run);
+    if (runs.policy) return detail::place_copies(*runs.policy, s, pod, options, runs.answer);
+    if (runs.hybrid) return detail::place_copies(*runs.hybrid, s, pod, options, runs.answer);
+    scenario_run<Engine, alloc::first_fit> run(s, engine, features, {}, options.run);
+    run.run_queue();
+    return detail::place_copies(run, s, pod, options, runs.answer);
+  } else {
+    scenario_run<Engine, Policy> run(s, engine, features, std::move(policy), options.run);
+    run.run_queue();
+    return detail::place_copies(run, s, pod, options, run_report::answer::policy);
+  }
 }
 
 }  // namespace dra::sim

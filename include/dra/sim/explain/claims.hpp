@@ -22,7 +22,7 @@ struct claim_explanation {
   std::vector<std::pair<std::string, std::string>> chosen;  // request, driver/pool/device
   std::optional<model::explanation> summary;                // unschedulable: the grouped reasons
   std::string error;
-  unit_diagnosis diagnosis;  // every node tried (allocated: the node it got), devices included
+  sched::unit_diagnosis diagnosis;  // every node tried (allocated: the node it got), devices included
 };
 
 namespace detail {
@@ -53,7 +53,7 @@ namespace detail {
 // The node a pod names in spec.nodeName (one of the scenario's, else a bare node of that name kept in `owned`), or
 // nullptr.
 [[nodiscard]] inline const model::node* pinned_node(const model::scenario& s, std::optional<std::size_t> pod,
-                                                    const node_list& nodes, std::vector<model::node>& owned) {
+                                                    const sched::node_list& nodes, std::vector<model::node>& owned) {
   if (!pod || *pod >= s.pods.size() || !s.pods[*pod].object.node_name) return nullptr;  // pods placed after the run name none
   const model::text name = *s.pods[*pod].object.node_name;
   for (const auto* n : nodes.nodes)
@@ -78,7 +78,7 @@ template <alloc::selector_engine Engine>
   for (const auto& sl : s.slices) slices.push_back(&sl.object);
   std::vector<const model::device_taint_rule*> rules;
   for (const auto& r : s.taint_rules) rules.push_back(&r.object);
-  detail::node_list nodes(s);
+  sched::node_list nodes(s);
   std::vector<std::string> wanted(names.begin(), names.end());
   if (wanted.empty())
     for (const auto& o : report.outcomes) wanted.push_back(o.claim);
@@ -116,10 +116,10 @@ template <alloc::selector_engine Engine>
         state.add(earlier->allocation, report.outcomes[i].claim);
     alloc::basic_allocator<alloc::first_fit, Engine> allocator(features, state, classes, slices, engine);
     allocator.set_taint_rules(rules);
-    funnel_builder<Engine> funnels(features, state, classes, slices, engine);
+    sched::funnel_builder<Engine> funnels(features, state, classes, slices, engine);
     funnels.set_taint_rules(rules);
     funnels.read_from(allocator);
-    allocator_oracle<decltype(allocator)> oracle{&allocator};
+    sched::allocator_oracle<decltype(allocator)> oracle{&allocator};
     std::vector<const model::resource_claim*> claims;
     for (auto u : unit)
       if (const auto* member = detail::claim_of(s, report, u)) claims.push_back(member);
@@ -146,7 +146,7 @@ template <alloc::selector_engine Engine>
       else
         tried = nodes.nodes;
     }
-    e.diagnosis = diagnose_unit(funnels, tried, claims, oracle, true);
+    e.diagnosis = sched::diagnose_unit(funnels, tried, claims, oracle, true);
     out.push_back(std::move(e));
   }
   return out;
