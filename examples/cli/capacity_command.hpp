@@ -151,6 +151,8 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
     return 1;
   }
   for (const auto& w : report->run.warnings) err << "dra: warning: " << w << "\n";
+  if (const auto note = dra::sim::answer_note(report->run.placements); !note.empty())
+    err << "dra: note: " << note << "\n";
   if (call.output == output_format::scenario) return print_scenario_after(scenario, format, report->run, out, err, 0);
   if (call.output == output_format::json)
     out << dra::sim::to_json(*report);

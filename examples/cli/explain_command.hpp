@@ -13,6 +13,7 @@
 #include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/runner.hpp>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -40,16 +41,23 @@ inline void print_request(const dra::sched::request_funnel& f, const std::vector
   using code = dra::model::explanation_code;
   using stage = dra::model::funnel_stage;
   out << "    request " << f.request << ": " << funnel_line(f) << "\n";
-  std::string picked;
+  // Every device the request got (a request for several devices gets them all from this funnel).
+  std::vector<std::string_view> picked;
   for (const auto& [request, device] : chosen)
-    if (request == f.request) picked = device;
-  if (!picked.empty()) out << "      chose " << picked << "\n";
-  else if (f.verdict != code::fits)
+    if (request == f.request) picked.push_back(device);
+  for (std::string_view device : picked) out << "      chose " << device << "\n";
+  if (picked.empty() && f.verdict != code::fits)
     out << "      " << dra::model::name_of(f.verdict) << ": " << f.message << "\n";
-  // Devices passed over for a reason other than not matching (those are only counted above), up to the chosen one.
+  // Devices passed over for a reason other than not matching (those are only counted above), up to the last chosen
+  // one; the request's own devices are not passed over.
   std::size_t misses = 0;
+  std::size_t unmet = picked.size();  // chosen devices not yet met in the funnel's list
   for (const auto& d : f.devices) {
-    if (d.device == picked) break;
+    if (!picked.empty() && unmet == 0) break;
+    if (std::find(picked.begin(), picked.end(), d.device) != picked.end()) {
+      --unmet;
+      continue;
+    }
     if (d.dropped == stage::device_class || d.dropped == stage::selector) {
       if (!d.why.empty()) out << "      passed over " << d.device << ": " << d.why << "\n";
       ++misses;

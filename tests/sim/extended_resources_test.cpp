@@ -3,6 +3,7 @@
 #include "../support/cluster_text.hpp"
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/output/scenario_output.hpp>
 
@@ -200,6 +201,57 @@ TEST(ExtendedResources, AClaimInThePodsStatusIsUsed) {
   EXPECT_TRUE(r.report.subjects[0].pod);  // allocated in the pod's unit of work, not as a claim no pod uses
   EXPECT_TRUE(r.report.generated.empty());
   EXPECT_EQ(r.report.pods[0].node, "node-a");
+}
+
+// The claim names of a capacity run's allocated claims, in the order they were allocated.
+std::vector<std::string> allocated_claims(const sim::run_report& report) {
+  std::vector<std::string> out;
+  for (const auto& o : report.outcomes)
+    if (o.allocated()) out.push_back(o.claim);
+  return out;
+}
+
+TEST(ExtendedResources, CapacityCountsCopiesByTheDevicesEachAsksFor) {
+  // Copies are pods the scenario does not have (their indexes run past its pods): each copy's extended-resource
+  // claim is its own, `<copy>-extended-resources`, and a node with `devices` GPUs takes devices / asked copies.
+  struct size {
+    int devices, asked;
+  };
+  for (const size z : {size{4, 2}, size{4, 1}, size{8, 3}}) {
+    SCOPED_TRACE(std::to_string(z.devices) + " devices, " + std::to_string(z.asked) + " asked");
+    auto cluster = json::load(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") +
+                              gpu_slice("node-a", z.devices));
+    auto pod = json::load(gpu_pod("ext", std::to_string(z.asked)));
+    ASSERT_TRUE(cluster && pod);
+    const auto report = sim::capacity(cluster->scenario(), pod->scenario().pods[0], extended_engine);
+    ASSERT_TRUE(report) << report.error().to_string();
+    const std::size_t fits = static_cast<std::size_t>(z.devices / z.asked);
+    EXPECT_EQ(report->fits, fits);
+    EXPECT_EQ(report->nodes, (std::vector<sim::node_count>{{"node-a", fits}}));
+    std::vector<std::string> expected;
+    for (std::size_t n = 1; n <= fits; ++n)
+      expected.push_back("default/ext-" + std::to_string(n) + "-extended-resources");
+    EXPECT_EQ(allocated_claims(report->run), expected);
+    ASSERT_TRUE(report->next);
+    ASSERT_EQ(report->next_claims.size(), 1u);
+    EXPECT_EQ(report->run.outcomes[report->next_claims[0]].claim,
+              "default/ext-" + std::to_string(fits + 1) + "-extended-resources");
+  }
+}
+
+TEST(ExtendedResources, CapacityOfAPendingPodCountsCopiesAfterIt) {
+  // The pod copied is pending in the scenario: it takes its GPUs first (its claim named after it), the copies share
+  // what is left: (8 - 3) / 3 = 1 copy.
+  auto doc = json::load(gpu_class("gpu.example.com", "gpu.example.com") + gpu_node("node-a") + gpu_slice("node-a", 8) +
+                        gpu_pod("ext", "3"));
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::capacity(doc->scenario(), doc->scenario().pods[0], extended_engine);
+  ASSERT_TRUE(report) << report.error().to_string();
+  EXPECT_EQ(report->fits, 1u);
+  EXPECT_EQ(allocated_claims(report->run),
+            (std::vector<std::string>{"default/ext-extended-resources", "default/ext-1-extended-resources"}));
+  ASSERT_EQ(report->next_claims.size(), 1u);
+  EXPECT_EQ(report->run.outcomes[report->next_claims[0]].claim, "default/ext-2-extended-resources");
 }
 
 // kubernetes PR #141898: a request for all devices of a pool being updated rules out that node only.

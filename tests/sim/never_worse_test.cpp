@@ -4,9 +4,14 @@
 #include <dra/cel/selector.hpp>
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
+
+#include <span>
+#include <string>
+#include <vector>
 
 #include "random_cluster.hpp"
 
@@ -55,6 +60,49 @@ TEST(NeverWorseThanFirstFit, SortedPlacesAtLeastWhatFirstFitPlacesOnRandomCluste
   EXPECT_GT(better, 0u);
   std::cout << "answers: best fit's own " << own << " (more than first fit: " << better
             << "), best fit's then first fit's " << hybrid << ", first fit's " << first_fit << "\n";
+}
+
+TEST(NeverWorseThanFirstFit, CapacityUnderSortedCountsOnTheReportedRun) {
+  // Where best fit's own run places less than first fit, run_scenario reports another run: capacity counts copies on
+  // that run's state, with its policy, and reports its placements.
+  const cel::selector_engine engine;
+  using answer = sim::run_report::answer;
+  // Each claim's node and devices, in order.
+  auto where = [](std::span<const model::claim_outcome> outcomes) {
+    std::vector<std::string> out;
+    for (const auto& o : outcomes) {
+      std::string line = o.claim + " ->";
+      if (const auto* a = o.allocated())
+        for (const auto& r : a->allocation.results) line += " " + a->node + "/" + std::string(r.device);
+      out.push_back(std::move(line));
+    }
+    return out;
+  };
+  std::size_t guarded = 0;
+  for (unsigned seed = 1; seed <= 100; ++seed) {
+    auto doc = json::load(dra_test::random_cluster(seed));
+    ASSERT_TRUE(doc) << doc.error().to_string();
+    const model::scenario& s = doc->scenario();
+    const sim::run_report best = sim::run_scenario(s, engine, alloc::features::all(), alloc::sorted{});
+    if (best.placements == answer::policy) continue;
+    ++guarded;
+    const auto& pod = s.pods.front();
+    auto sorted = sim::capacity(s, pod, engine, alloc::features::all(), alloc::sorted{});
+    ASSERT_TRUE(sorted) << sorted.error().to_string();
+    auto reported = best.placements == answer::first_fit
+                        ? sim::capacity(s, pod, engine, alloc::features::all(), alloc::first_fit{})
+                        : sim::capacity(s, pod, engine, alloc::features::all(),
+                                        sched::until_first_rejection<alloc::sorted>{});
+    ASSERT_TRUE(reported) << reported.error().to_string();
+    EXPECT_EQ(sorted->run.placements, best.placements) << "seed " << seed;
+    // The queue's outcomes come first in the capacity run, the copies' after them.
+    ASSERT_GE(sorted->run.outcomes.size(), best.outcomes.size()) << "seed " << seed;
+    EXPECT_EQ(where(std::span(sorted->run.outcomes).first(best.outcomes.size())), where(best.outcomes))
+        << "seed " << seed;
+    EXPECT_EQ(sorted->fits, reported->fits) << "seed " << seed;
+    EXPECT_EQ(sorted->nodes, reported->nodes) << "seed " << seed;
+  }
+  EXPECT_GT(guarded, 0u);
 }
 
 }  // namespace

@@ -132,6 +132,25 @@ TEST(Gang, BoundPodsCountTowardsMinCount) {
   EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-b"}}));
 }
 
+TEST(PodGroupClaims, BestFitCountsTheGroupsClaimOnceAndNotOnceAllocated) {
+  // tests/cli/data/group-demand.json: two A100s; big's 4g and the group's 3g (made once, with train-0) fill gpu-0;
+  // then small's 1g and medium's 4g go to gpu-1; train-1 comes last and uses the group's claim, allocated already.
+  // Nobody waits for a 3g once the group's claim is allocated, so best fit puts the 1g at slice 4 (where it only
+  // rules out the 3g at 4) and the 4g fits at 0. A 3g still counted as pending for train-1 would keep the 3g at 4
+  // free: the 1g at slice 0, and no room for the 4g.
+  auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/group-demand.json");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine, alloc::features::all(), alloc::sorted{});
+  std::vector<std::string> devices;
+  for (const auto& o : report.outcomes)
+    devices.push_back(o.claim + " " +
+                      (o.allocated() ? std::string(o.allocated()->allocation.results.at(0).device) : "-"));
+  EXPECT_EQ(devices,
+            (std::vector<std::string>{"team-a/big-mig gpu-0-mig-4g-20gb-0", "team-a/train-mig gpu-0-mig-3g-20gb-4",
+                                      "team-a/small-mig gpu-1-mig-1g-5gb-4", "team-a/medium-mig gpu-1-mig-4g-20gb-0"}));
+  EXPECT_EQ(report.placements, sim::run_report::answer::policy);
+}
+
 TEST(Gang, TopologyKeepsTheGangOnOneLabelValue) {
   // Rack r1 has one GPU, rack r2 two: the gang of two goes to r2 although node-a comes first.
   const std::string text =
@@ -156,6 +175,53 @@ TEST(Gang, TopologyMovesTheGangToTheDomainWhereItFits) {
   const auto report = sim::run_scenario(doc->scenario(), group_engine);
   EXPECT_EQ(gang_placements(doc->scenario(), report),
             (std::vector<pod_place>{{"w0", "node-b"}, {"w1", "node-c"}, {"w2", "node-d"}}));
+}
+
+TEST(Gang, NodesOutsideTheGangsDomainAreSaidToBe) {
+  // The scenario of TopologyKeepsTheGangOnOneLabelValue: r1 takes w0 and w1, w2 finds no GPU left there. r2's nodes
+  // have GPUs but are outside the gang's domain: that is their reason, not the claims'.
+  const std::string text =
+      gpu_cluster({{"node-a", 1, 4, "r1"}, {"node-b", 1, 4, "r2"}, {"node-c", 1, 4, "r2"}, {"node-d", 1, 4, "r1"}}) +
+      pod_group("g", 2, "  schedulingConstraints: {topology: [{key: rack}]}\n") +
+      group_pod("w0", "g", 1, own_gpu) + group_pod("w1", "g", 1, own_gpu) + group_pod("w2", "g", 1, own_gpu);
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), group_engine);
+  ASSERT_EQ(report.pods.size(), 3u);
+  EXPECT_EQ(report.pods[2].unschedulable,
+            "0/4 nodes are available: 2 cannot allocate all claims, 2 node(s) outside the PodGroup's topology domain "
+            "rack=r1.");
+  // Without node filters to apply (no allocatable, no selectors), the same.
+  const std::string bare =
+      std::string(R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
+)") +
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-a, labels: {rack: r1}}\n---\n" +
+      dra_test::gpu_slice_text("node-a-gpus", "node-a", "gpu.example.com", 1) +
+      "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-b, labels: {rack: r2}}\n---\n" +
+      dra_test::gpu_slice_text("node-b-gpus", "node-b", "gpu.example.com", 1) +
+      pod_group("g", 1, "  schedulingConstraints: {topology: [{key: rack}]}\n") + group_pod("w0", "g", 0, own_gpu) +
+      group_pod("w1", "g", 0, own_gpu);
+  auto bare_doc = json::load(bare);
+  ASSERT_TRUE(bare_doc) << bare_doc.error().to_string();
+  const auto bare_report = sim::run_scenario(bare_doc->scenario(), group_engine);
+  ASSERT_EQ(bare_report.pods.size(), 2u);
+  EXPECT_EQ(bare_report.pods[0].node, "node-a");
+  EXPECT_EQ(bare_report.pods[1].unschedulable,
+            "0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) outside the PodGroup's topology domain "
+            "rack=r1.");
 }
 
 TEST(Gang, SearchPlacesWhatOneByOnePlacementLeavesPending) {

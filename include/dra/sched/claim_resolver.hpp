@@ -161,13 +161,19 @@ class claim_resolver {
     return out;
   }
 
-  // What the claims `pod` would make from its templates ask for.
-  [[nodiscard]] std::vector<const model::device_claim*> template_demand(const model::pod& pod) const {
+  // What the claims `pod` would make from its templates ask for (a PodGroup's claim only while not yet made).
+  [[nodiscard]] std::vector<const model::device_claim*> template_demand(const model::pod& pod,
+                                                                        const cluster_state& state) const {
     std::vector<const model::device_claim*> out;
-    for (const auto& ref : pod.resource_claims)
-      if (ref.resource_claim_template_name)
-        if (const auto t = template_named(pod.meta.namespace_, *ref.resource_claim_template_name))
-          out.push_back(&s_.claim_templates[*t].object.spec);
+    for (const auto& ref : pod.resource_claims) {
+      if (!ref.resource_claim_template_name) continue;
+      if (const model::pod_resource_claim* entry = group_entry(pod, ref)) {
+        const group_claim found = find_group_claim(*groups_.of(pod).group, pod, *entry, state);
+        if (found.claim || found.generated || found.none_needed) continue;
+      }
+      if (const auto t = template_named(pod.meta.namespace_, *ref.resource_claim_template_name))
+        out.push_back(&s_.claim_templates[*t].object.spec);
+    }
     return out;
   }
 

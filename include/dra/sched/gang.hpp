@@ -337,6 +337,7 @@ class gang_placement {
     std::vector<node_scope> out;
     for (const model::text value : values) {
       node_scope& domain = out.emplace_back();
+      domain.outside = std::string(outside_domain_reason) + " " + std::string(key) + "=" + std::string(value);
       for (const model::node* node : nodes) {
         const model::text* label = model::find(node->meta.labels, key);
         domain.nodes.push_back(label != nullptr && *label == value ? 1 : 0);

@@ -59,6 +59,13 @@ class pod_node_filter {
   // refusal still counts every node.
   void restrict_to(std::vector<bool> only) { only_ = std::move(only); }
 
+  // The nodes `in` does not mark (a gang's nodes outside its topology domain) refuse the pod for `reason` alone.
+  void leave_out(std::vector<char> in, sched::node_reason reason) {
+    in_ = std::move(in);
+    left_out_ = std::move(reason);
+    refusal_.reset();
+  }
+
   // Why no node took the pod, the nodes that passed the filters having refused its claims.
   struct refusal_text {
     std::string message;                        // kube-scheduler's text
@@ -76,6 +83,10 @@ class pod_node_filter {
     std::vector<std::vector<sched::node_reason>> per_node;
     per_node.reserve(nodes_.size());
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (!in_.empty() && !in_[i]) {
+        per_node.push_back({left_out_});
+        continue;
+      }
       auto reasons = reasons_of(i);
       if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
       per_node.push_back(std::move(reasons));
@@ -111,6 +122,8 @@ class pod_node_filter {
   std::vector<const model::node_selector*> allocated_;
   std::span<const sched::dra_resource> dra_backed_;
   std::vector<bool> only_;
+  std::vector<char> in_;         // see leave_out (empty: every node)
+  sched::node_reason left_out_;  // the reason of the nodes `in_` leaves out
   std::vector<verdict> verdicts_;
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;

@@ -123,7 +123,7 @@ class scheduling_cycle {
     const std::size_t index = s_.pods.size() + report_.added_pods.size() - 1;
     std::vector<const model::device_claim*> demand;
     if constexpr (alloc::uses_facts<Policy>) {
-      demand = resolver_.template_demand(report_.added_pods.back().object);
+      demand = resolver_.template_demand(report_.added_pods.back().object, state_);
       for (const model::device_claim* spec : demand) demand_.add(*spec);
     }
     run_pod(index);

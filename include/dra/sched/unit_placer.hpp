@@ -25,6 +25,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -36,7 +37,16 @@ namespace dra::sched {
 struct node_scope {
   std::vector<char> nodes;  // per node of the run's list: may be used
   bool explain = false;
+  // Why a pod does not go to the nodes left out, when they are outside a gang's topology domain; empty for scopes
+  // that are not a domain.
+  std::string outside;
 };
+
+// The reason of the nodes outside a gang's topology domain, followed by the domain ("rack=r1"). kube-scheduler does
+// not name them: it filters a PodGroup's pods over one placement's nodes at a time (a placement per value of the
+// topology key, from its TopologyPlacement plugin), so its pods' messages count only that placement's nodes. dra keeps
+// every node in the count and says why those nodes were not tried.
+inline constexpr std::string_view outside_domain_reason = "node(s) outside the PodGroup's topology domain";
 
 // Whether node i takes the pod once its claims' devices there are `results` (KEP-5517's node resources); a refusal
 // is recorded by the callee in the pod's filter.
@@ -110,6 +120,7 @@ class unit_placer {
 
   // A gang's trial narrows the nodes to a scope (nullptr: every node).
   void set_scope(const node_scope* scope) noexcept { scope_ = scope; }
+  [[nodiscard]] const node_scope* scope() const noexcept { return scope_; }
   [[nodiscard]] bool in_scope(std::size_t i) const { return scope_ == nullptr || scope_->nodes[i] != 0; }
 
   // The unit's claims, searched node after node as the policy and scoring say; steps are added to `search_steps`.

@@ -123,6 +123,44 @@ template <class Text>
   return prose_list(parts, 4);
 }
 
+// The constraints of `claim` that apply to request `request` (or its subrequest, named `subrequest` in full), each
+// with every device's values of its attribute, for the funnel's last stage.
+inline fit_check constraint_check(const funnel_node& n, const counter_usage& use, const model::resource_claim& claim,
+                                  model::text request, std::string_view subrequest) {
+  fit_check check;
+  check.node = &n;
+  check.use = &use;
+  for (const auto& c : claim.spec.constraints) {
+    bool applies = c.requests.empty();
+    for (const auto& r : c.requests) applies = applies || r == request || (!subrequest.empty() && r == subrequest);
+    if (!applies || (!c.match_attribute && !c.distinct_attribute)) continue;
+    fit_check::constraint k;
+    k.match = c.match_attribute.has_value();
+    const std::string_view attribute = k.match ? *c.match_attribute : *c.distinct_attribute;
+    k.label = dra::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
+    for (const auto& d : n.devices)
+      k.values.push_back(attribute_values(alloc::lookup_attribute(d.view, d.slice->driver, attribute)));
+    check.constraints.push_back(std::move(k));
+  }
+  return check;
+}
+
+// The funnel's counts after each stage (`after`: the devices left after held, counters, capacity, taints), and the
+// best the request's constraints allow of the last.
+template <class After>
+void count_stages(request_funnel& out, fit_check& check, const After& after) {
+  out.free = after[0].size();
+  out.counters_left = after[1].size();
+  out.capacity_left = after[2].size();
+  out.tolerated = after[3].size();
+  check.needed = out.needed;
+  if (!check.constraints.empty()) {
+    auto [best, which] = check.constrained(after[3]);
+    out.constraint = which->label;
+    out.constraint_best = best;
+  }
+}
+
 }  // namespace detail
 
 template <alloc::selector_engine Engine>
@@ -139,22 +177,7 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
   const model::device_class* klass = nullptr;
   if (auto it = classes_.find(spec.device_class_name); it != classes_.end()) klass = it->second;
 
-  detail::fit_check check;
-  check.node = &n;
-  check.use = &use;
-  for (const auto& c : claim.spec.constraints) {
-    bool applies = c.requests.empty();
-    for (const auto& r : c.requests)
-      applies = applies || r == request.name || (!sub.empty() && r == out.request);
-    if (!applies || (!c.match_attribute && !c.distinct_attribute)) continue;
-    detail::fit_check::constraint k;
-    k.match = c.match_attribute.has_value();
-    const std::string_view attribute = k.match ? *c.match_attribute : *c.distinct_attribute;
-    k.label = dra::concat(k.match ? "matchAttribute " : "distinctAttribute ", attribute);
-    for (const auto& d : n.devices)
-      k.values.push_back(detail::attribute_values(alloc::lookup_attribute(d.view, d.slice->driver, attribute)));
-    check.constraints.push_back(std::move(k));
-  }
+  detail::fit_check check = detail::constraint_check(n, use, claim, request.name, sub.empty() ? "" : out.request);
 
   for (const auto& bad : n.bad_pools) out.reachable += bad.devices;
   std::vector<const program_entry*> class_programs, request_programs;
@@ -235,20 +258,11 @@ request_funnel funnel_builder<Engine>::run(const model::node& node, const detail
     }
     if (keep_devices) out.devices.push_back(std::move(v));
   }
-  out.free = after[0].size();
-  out.counters_left = after[1].size();
-  out.capacity_left = after[2].size();
-  out.tolerated = after[3].size();
   if (out.all_mode) out.needed = std::max<std::size_t>(all_takes, 1);
-  check.needed = out.needed;
-  if (!check.constraints.empty()) {
-    auto [best, which] = check.constrained(after[3]);
-    out.constraint = which->label;
-    out.constraint_best = best;
-  }
   found.counter_sentences = detail::counter_sentences(n, use, short_counters);
   found.class_name = klass != nullptr ? std::string_view(klass->meta.name) : std::string_view(spec.device_class_name);
   found.narrowed = !spec.selectors.empty();
+  detail::count_stages(out, check, after);
   decide(out, n, check, found);
   return out;
 }

@@ -21,6 +21,9 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
                              !allocated.empty() || !dra_backed.empty() || node_allocatable_.active();
   std::optional<pod_node_filter> filter;
   if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, state_.requests, std::move(allocated), dra_backed);
+  const node_scope* scope = placer_.scope();
+  const bool outside_domain = scope != nullptr && !scope->outside.empty();
+  if (filter && outside_domain) filter->leave_out(scope->nodes, {node_reason_code::gang, scope->outside});
   std::optional<pod_scoring> scoring;
   if (placer_.scorer().on()) {
     scoring.emplace(pod, requests);
@@ -57,9 +60,13 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
     outcome.unschedulable = filter->refusal().message;
     outcome.reasons = filter->refusal().reasons;
   } else {
-    // Every node passed the filters and refused the pod's claims (or there is no node).
+    // Every node passed the filters and refused the pod's claims (or there is no node), but those outside a gang's
+    // topology domain, which were not tried.
     std::vector<std::vector<node_reason>> claims_refused(nodes_.nodes.size(),
                                                          {{node_reason_code::claims, std::string(claims_reason)}});
+    if (outside_domain)
+      for (std::size_t i = 0; i < nodes_.nodes.size(); ++i)
+        if (!placer_.in_scope(i)) claims_refused[i] = {{node_reason_code::gang, scope->outside}};
     outcome.reasons = count_reasons(claims_refused);
     outcome.unschedulable = fit_error_message(nodes_.nodes.size(), outcome.reasons);
   }

@@ -253,17 +253,19 @@ class unit_placer<Engine, Policy>::search {
       return d;
     }
     if (d.failure) return d;
-    // The nodes that passed the pod's filters: the ones its claims are explained over when none took them.
+    // The nodes that passed the pod's filters (and are in the scope): the ones its claims are explained over when
+    // none took them.
+    const bool narrowed = request_.filter != nullptr || p_.scope_ != nullptr;
     std::vector<const model::node*> passed;
-    if (request_.filter != nullptr)
+    if (narrowed)
       for (const model::node* n : candidates_)
-        if (const auto indexed = p_.index_of(n); indexed && request_.filter->feasible(*indexed) && p_.in_scope(*indexed))
+        if (const auto indexed = p_.index_of(n);
+            indexed && (request_.filter == nullptr || request_.filter->feasible(*indexed)) && p_.in_scope(*indexed))
           passed.push_back(n);
     d.refused = request_.filter != nullptr && passed.empty();
     const bool quiet = p_.scope_ != nullptr && !p_.scope_->explain;  // a trial, rolled back if it fails
     if (!d.invalid_pools && !d.refused && !quiet)
-      d.why = p_.explain(request_.filter != nullptr ? std::span<const model::node* const>(passed) : candidates_,
-                         request_.claims, shape_);
+      d.why = p_.explain(narrowed ? std::span<const model::node* const>(passed) : candidates_, request_.claims, shape_);
     return d;
   }
 
