@@ -322,7 +322,7 @@ class gang_placement {
   // every node.
   std::vector<node_scope> topology_domains() const {
     const auto nodes = run_.nodes();
-    if (spec_.topology_keys.empty()) return {node_scope{std::vector<char>(nodes.size(), 1), false}};
+    if (spec_.topology_keys.empty()) return {node_scope{std::vector<char>(nodes.size(), 1), false, {}}};
     const model::text key = spec_.topology_keys.front();
     std::optional<model::text> fixed;
     for (std::size_t p : bound_)

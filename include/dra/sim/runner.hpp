@@ -36,49 +36,76 @@ using sched::run_report;
 
 // One run over a scenario: the queue's pods, each through the scheduling cycle (a gang's pods together), then the
 // claims no pod names. It keeps its state after the queue, for more pods placed on it (place).
+// Its members are defined out of the class, so that they are not inline: a program that links the runs compiled
+// once (dra/sim/runs.hpp) instantiates none of them.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
 class scenario_run {
  public:
   scenario_run(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
-               run_options options = {})
-      : cycle_(s, engine, features, std::move(policy), options) {}
+               run_options options = {});
 
-  run_report run() && {
-    run_queue();
-    return std::move(cycle_).take_report();
-  }
+  run_report run() &&;
 
   // Schedules the scenario's pods in queue order, then the claims no pod references (what run() does).
-  void run_queue() {
-    const model::scenario& s = cycle_.scenario();
-    const sched::pod_group_index& groups = cycle_.resolver().groups();
-    std::vector<bool> gang_placed(s.pod_groups.size(), false);
-    for (std::size_t p : cycle_.queue()) {
-      // A gang's pods are placed as one when the queue reaches its first pod.
-      if (const auto group = groups.of(s.pods[p].object).group; group && groups.is_gang(*group)) {
-        if (!gang_placed[*group]) {
-          gang_placed[*group] = true;
-          sched::gang_placement<cycle_type>(cycle_, *group).run();
-          for (std::size_t member : groups.members(*group)) cycle_.finish_pod(member);
-        }
-        continue;
-      }
-      cycle_.run_pod(p);
-      cycle_.finish_pod(p);
-    }
-    cycle_.place_unreferenced_claims();
-  }
+  void run_queue();
 
   // Places one more pending pod on the state the run left (sched::scheduling_cycle::place).
-  const pod_outcome& place(model::located<model::pod> pod) { return cycle_.place(std::move(pod)); }
+  const pod_outcome& place(model::located<model::pod> pod);
 
-  [[nodiscard]] const run_report& report() const { return cycle_.report(); }
-  run_report take_report() && { return std::move(cycle_).take_report(); }
+  [[nodiscard]] const run_report& report() const;
+  run_report take_report() &&;
 
  private:
   using cycle_type = sched::scheduling_cycle<Engine, Policy>;
   cycle_type cycle_;
 };
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+scenario_run<Engine, Policy>::scenario_run(const model::scenario& s, const Engine& engine, alloc::features features,
+                                           Policy policy, run_options options)
+    : cycle_(s, engine, features, std::move(policy), options) {}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+run_report scenario_run<Engine, Policy>::run() && {
+  run_queue();
+  return std::move(cycle_).take_report();
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scenario_run<Engine, Policy>::run_queue() {
+  const model::scenario& s = cycle_.scenario();
+  const sched::pod_group_index& groups = cycle_.resolver().groups();
+  std::vector<bool> gang_placed(s.pod_groups.size(), false);
+  for (std::size_t p : cycle_.queue()) {
+    // A gang's pods are placed as one when the queue reaches its first pod.
+    if (const auto group = groups.of(s.pods[p].object).group; group && groups.is_gang(*group)) {
+      if (!gang_placed[*group]) {
+        gang_placed[*group] = true;
+        sched::gang_placement<cycle_type>(cycle_, *group).run();
+        for (std::size_t member : groups.members(*group)) cycle_.finish_pod(member);
+      }
+      continue;
+    }
+    cycle_.run_pod(p);
+    cycle_.finish_pod(p);
+  }
+  cycle_.place_unreferenced_claims();
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+const pod_outcome& scenario_run<Engine, Policy>::place(model::located<model::pod> pod) {
+  return cycle_.place(std::move(pod));
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+const run_report& scenario_run<Engine, Policy>::report() const {
+  return cycle_.report();
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+run_report scenario_run<Engine, Policy>::take_report() && {
+  return std::move(cycle_).take_report();
+}
 
 namespace detail {
 
