@@ -482,6 +482,21 @@ class basic_allocator {
     const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
+    // unit_hopeless's parts (detail/search_pruning.hpp).
+    struct unit_demand;
+    struct unit_bound;
+    bool gather_unit_demands(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
+                             std::size_t start, std::vector<unit_demand>& demands);
+    std::vector<unit_bound> unit_bounds(std::size_t claim, const std::vector<unit_demand>& demands);
+    static bool negative_default(const candidate& c);
+    bool unit_usable(request_data& r, const unit_demand& d, std::uint32_t ix, bool gives_back);
+    bool unit_satisfiable(std::vector<unit_demand>& demands, std::vector<unit_bound>& bounds,
+                          std::size_t exclusive_total, bool gives_back);
+    bool mark_usable(std::vector<unit_demand>& demands, std::size_t position, std::uint32_t ix, bool gives_back,
+                     std::vector<char>& usable_for, std::size_t& exclusive_uses);
+    void count_values(unit_bound& b, const candidate& c, std::uint32_t ix, const std::vector<unit_demand>& demands,
+                      const std::vector<char>& usable_for);
+    bool selector_error_ahead(const std::vector<unit_demand>& demands);
     static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);
     // Interchangeable candidates (detail/search_symmetry.hpp): whether the search may swap two free candidates
     // anywhere in this unit without changing what any request, constraint or counter sees.
