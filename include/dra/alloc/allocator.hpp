@@ -508,8 +508,20 @@ class basic_allocator {
     result<const model::device_attribute*> attribute_for(std::size_t claim, const request_data& rd, std::uint32_t c,
                                                          std::string_view name);
     result<model::allocation_result> build_result(std::size_t claim);
+    // build_result's parts (detail/search.hpp).
+    void add_device_results(std::size_t claim, model::allocation_result& out);
+    const request_data& chosen_request(std::size_t claim, std::size_t request) const;
+    void add_class_configs(std::size_t claim, model::allocation_result& out);
+    void add_claim_configs(std::size_t claim, model::allocation_result& out);
+    status set_node_selector(std::size_t claim, model::allocation_result& out);
     // The node's pools laid out and brought up to the ledger's state, with this search's spans pointing into them.
     result<node_pools*> enter_node();
+    // enter_node's parts (detail/search.hpp): what the ledger says of the node's devices, taken in.
+    static void charge(node_pools& layout, std::uint32_t holder);
+    static void refresh(node_pools& layout, const device_place& place, const ledger::device_state* held);
+    void refresh_all(node_pools& layout);
+    void refresh_changed(node_pools& layout, const device_ref& changed);
+    void refresh_moved_pools(node_pools& layout, std::span<const device_ref> changes);
     status prepare_requests();  // checks every request as upstream does before searching, and sets them up
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
     // Per candidate: how many requests of the allocator's pending demand could take it (1 each, without one).
