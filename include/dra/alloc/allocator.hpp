@@ -471,6 +471,7 @@ class basic_allocator {
     result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device,
                               detail::alternative within, std::size_t start);
     void lay_out(node_pools& layout);
+    void lay_out_pool(node_pools& layout, std::uint32_t pool);
     result<request_data> validate_request(std::size_t claim, const model::device_request& request,
                                           const model::device_request_spec& spec, bool is_sub, std::string_view name,
                                           bool admin_access);

@@ -400,84 +400,8 @@ template <allocation_policy Policy, selector_engine Engine>
 void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   // Candidates in upstream's visiting order, and the pools' counters; none of
   // this depends on what is allocated, so it is kept per node.
-  const features& f = a_.features_;
   layout.pool_slots.resize(layout.pools->size());
-  for (std::uint32_t p = 0; p < layout.pools->size(); ++p) {
-    const pool& pl = (*layout.pools)[p];
-    const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
-    layout.pool_slots[p] = {next, next};
-    if (pl.incomplete || pl.invalid) continue;
-    if (f.partitionable_devices)
-      for (const auto& set : pl.counter_sets)
-        for (const auto e : set.counters()) layout.slot_values.push_back(*e.value);
-    layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
-    const counter_numbering slot_numbers(pl, next);
-    const bool has_slots = layout.pool_slots[p].second != next;
-    auto draws_of = [&](const flatten::mixin_device_view& view) {
-      std::vector<std::pair<std::uint32_t, quantity>> draws;
-      if (f.partitionable_devices)
-        slot_numbers.for_each_draw(
-            view, [&](std::uint32_t slot, const quantity& amount) { draws.emplace_back(slot, amount); });
-      return draws;
-    };
-    // KEP-5963: one group slot per counter set drawn from, in pools where some device declares groups.
-    auto declares_groups = [](const model::resource_slice* slice) {
-      return detail::declares_compatibility_groups(*slice);
-    };
-    const bool tracks_groups =
-        f.device_compatibility_groups && (std::ranges::any_of(pl.device_slices, declares_groups) ||
-                                          std::ranges::any_of(pl.other_slices, declares_groups));
-    std::vector<std::string_view> group_set_names;
-    auto group_sets_of = [&](const model::device& d) {
-      std::vector<std::pair<std::uint32_t, std::span<const model::text>>> sets;
-      if (!tracks_groups) return sets;
-      for (const auto& consumption : d.consumes_counters) {
-        auto it = std::find(group_set_names.begin(), group_set_names.end(), consumption.counter_set);
-        if (it == group_set_names.end()) it = group_set_names.insert(it, consumption.counter_set);
-        sets.emplace_back(layout.group_slots + static_cast<std::uint32_t>(it - group_set_names.begin()),
-                          consumption.compatibility_groups);
-      }
-      return sets;
-    };
-    const std::size_t first_candidate = layout.candidates.size();
-    for (const auto* slice : pl.device_slices)
-      for (const auto view : flatten::device_views(*slice)) {
-        candidate_layout c;
-        c.pool = p;
-        c.slice = slice;
-        c.view = view;
-        c.id = device_ref{slice->driver, slice->pool.name, view.name()};
-        c.shared = f.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
-        c.consumes_counters = !view.base().consumes_counters.empty();
-        c.draws = draws_of(view);
-        c.group_sets = group_sets_of(view.base());
-        c.rule_taints = taints_from_rules(a_.taint_rules_, c.id);
-        layout.candidates.push_back(std::move(c));
-      }
-    // Every device of the pool that may hold counters when allocated (the device slices' devices were laid out
-    // above, in this order).
-    if (has_slots) {
-      std::size_t next_candidate = first_candidate;
-      for (const auto* group : {&pl.device_slices, &pl.other_slices})
-        for (const auto* slice : *group)
-          for (const auto view : flatten::device_views(*slice)) {
-            std::span<const std::pair<std::uint32_t, quantity>> draws;
-            if (group == &pl.device_slices)
-              draws = layout.candidates[next_candidate++].draws;
-            else if (auto own = draws_of(view); !own.empty())
-              draws = layout.other_draws.emplace_back(std::move(own));
-            if (!draws.empty())
-              layout.counter_holders.push_back({p, device_ref{slice->driver, slice->pool.name, view.name()}, draws});
-          }
-    }
-    if (tracks_groups)
-      for (const auto* group : {&pl.device_slices, &pl.other_slices})
-        for (const auto* slice : *group)
-          for (const auto& d : slice->devices)
-            if (auto sets = group_sets_of(d); !sets.empty())
-              layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
-    layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
-  }
+  for (std::uint32_t p = 0; p < layout.pools->size(); ++p) lay_out_pool(layout, p);
   layout.places.reserve(layout.candidates.size() + layout.counter_holders.size());
   for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
     layout.places.emplace(layout.candidates[i].id, device_place{i, device_place::npos});
@@ -491,6 +415,86 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   layout.overdrawn.assign(layout.pools->size(), 0);
   layout.identity.resize(layout.candidates.size());
   std::iota(layout.identity.begin(), layout.identity.end(), 0u);
+}
+
+// Pool `p`'s counters, candidates, counter holders and group holders, appended to the node's layout.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::lay_out_pool(node_pools& layout, std::uint32_t p) {
+  const features& f = a_.features_;
+  const pool& pl = (*layout.pools)[p];
+  const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
+  layout.pool_slots[p] = {next, next};
+  if (pl.incomplete || pl.invalid) return;
+  if (f.partitionable_devices)
+    for (const auto& set : pl.counter_sets)
+      for (const auto e : set.counters()) layout.slot_values.push_back(*e.value);
+  layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
+  const counter_numbering slot_numbers(pl, next);
+  const bool has_slots = layout.pool_slots[p].second != next;
+  auto draws_of = [&](const flatten::mixin_device_view& view) {
+    std::vector<std::pair<std::uint32_t, quantity>> draws;
+    if (f.partitionable_devices)
+      slot_numbers.for_each_draw(
+          view, [&](std::uint32_t slot, const quantity& amount) { draws.emplace_back(slot, amount); });
+    return draws;
+  };
+  // KEP-5963: one group slot per counter set drawn from, in pools where some device declares groups.
+  auto declares_groups = [](const model::resource_slice* slice) {
+    return detail::declares_compatibility_groups(*slice);
+  };
+  const bool tracks_groups =
+      f.device_compatibility_groups && (std::ranges::any_of(pl.device_slices, declares_groups) ||
+                                        std::ranges::any_of(pl.other_slices, declares_groups));
+  std::vector<std::string_view> group_set_names;
+  auto group_sets_of = [&](const model::device& d) {
+    std::vector<std::pair<std::uint32_t, std::span<const model::text>>> sets;
+    if (!tracks_groups) return sets;
+    for (const auto& consumption : d.consumes_counters) {
+      auto it = std::find(group_set_names.begin(), group_set_names.end(), consumption.counter_set);
+      if (it == group_set_names.end()) it = group_set_names.insert(it, consumption.counter_set);
+      sets.emplace_back(layout.group_slots + static_cast<std::uint32_t>(it - group_set_names.begin()),
+                        consumption.compatibility_groups);
+    }
+    return sets;
+  };
+  const std::size_t first_candidate = layout.candidates.size();
+  for (const auto* slice : pl.device_slices)
+    for (const auto view : flatten::device_views(*slice)) {
+      candidate_layout c;
+      c.pool = p;
+      c.slice = slice;
+      c.view = view;
+      c.id = device_ref{slice->driver, slice->pool.name, view.name()};
+      c.shared = f.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
+      c.consumes_counters = !view.base().consumes_counters.empty();
+      c.draws = draws_of(view);
+      c.group_sets = group_sets_of(view.base());
+      c.rule_taints = taints_from_rules(a_.taint_rules_, c.id);
+      layout.candidates.push_back(std::move(c));
+    }
+  // Every device of the pool that may hold counters when allocated (the device slices' devices were laid out
+  // above, in this order).
+  if (has_slots) {
+    std::size_t next_candidate = first_candidate;
+    for (const auto* group : {&pl.device_slices, &pl.other_slices})
+      for (const auto* slice : *group)
+        for (const auto view : flatten::device_views(*slice)) {
+          std::span<const std::pair<std::uint32_t, quantity>> draws;
+          if (group == &pl.device_slices)
+            draws = layout.candidates[next_candidate++].draws;
+          else if (auto own = draws_of(view); !own.empty())
+            draws = layout.other_draws.emplace_back(std::move(own));
+          if (!draws.empty())
+            layout.counter_holders.push_back({p, device_ref{slice->driver, slice->pool.name, view.name()}, draws});
+        }
+  }
+  if (tracks_groups)
+    for (const auto* group : {&pl.device_slices, &pl.other_slices})
+      for (const auto* slice : *group)
+        for (const auto& d : slice->devices)
+          if (auto sets = group_sets_of(d); !sets.empty())
+            layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
+  layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
 }
 
 template <allocation_policy Policy, selector_engine Engine>
