@@ -471,6 +471,7 @@ class basic_allocator {
     result<step> allocate_one(std::size_t claim, std::size_t request, std::size_t sub, std::size_t device,
                               detail::alternative within, std::size_t start);
     void lay_out(node_pools& layout);
+    void lay_out_pool(node_pools& layout, std::uint32_t pool);
     result<request_data> validate_request(std::size_t claim, const model::device_request& request,
                                           const model::device_request_spec& spec, bool is_sub, std::string_view name,
                                           bool admin_access);
@@ -482,6 +483,21 @@ class basic_allocator {
     const std::vector<std::uint32_t>* with_fixed_value(std::size_t claim, request_data& rd);
     bool unit_hopeless(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
                        std::size_t start);
+    // unit_hopeless's parts (detail/search_pruning.hpp).
+    struct unit_demand;
+    struct unit_bound;
+    bool gather_unit_demands(std::size_t claim, std::size_t request, request_data& rd, std::size_t needed,
+                             std::size_t start, std::vector<unit_demand>& demands);
+    std::vector<unit_bound> unit_bounds(std::size_t claim, const std::vector<unit_demand>& demands);
+    static bool negative_default(const candidate& c);
+    bool unit_usable(request_data& r, const unit_demand& d, std::uint32_t ix, bool gives_back);
+    bool unit_satisfiable(std::vector<unit_demand>& demands, std::vector<unit_bound>& bounds,
+                          std::size_t exclusive_total, bool gives_back);
+    bool mark_usable(std::vector<unit_demand>& demands, std::size_t position, std::uint32_t ix, bool gives_back,
+                     std::vector<char>& usable_for, std::size_t& exclusive_uses);
+    void count_values(unit_bound& b, const candidate& c, std::uint32_t ix, const std::vector<unit_demand>& demands,
+                      const std::vector<char>& usable_for);
+    bool selector_error_ahead(const std::vector<unit_demand>& demands);
     static std::unordered_set<std::string> taken_values(const detail::constraint_state& constraint);
     // Interchangeable candidates (detail/search_symmetry.hpp): whether the search may swap two free candidates
     // anywhere in this unit without changing what any request, constraint or counter sees.
@@ -493,8 +509,20 @@ class basic_allocator {
     result<const model::device_attribute*> attribute_for(std::size_t claim, const request_data& rd, std::uint32_t c,
                                                          std::string_view name);
     result<model::allocation_result> build_result(std::size_t claim);
+    // build_result's parts (detail/search.hpp).
+    void add_device_results(std::size_t claim, model::allocation_result& out);
+    const request_data& chosen_request(std::size_t claim, std::size_t request) const;
+    void add_class_configs(std::size_t claim, model::allocation_result& out);
+    void add_claim_configs(std::size_t claim, model::allocation_result& out);
+    status set_node_selector(std::size_t claim, model::allocation_result& out);
     // The node's pools laid out and brought up to the ledger's state, with this search's spans pointing into them.
     result<node_pools*> enter_node();
+    // enter_node's parts (detail/search.hpp): what the ledger says of the node's devices, taken in.
+    static void charge(node_pools& layout, std::uint32_t holder);
+    static void refresh(node_pools& layout, const device_place& place, const ledger::device_state* held);
+    void refresh_all(node_pools& layout);
+    void refresh_changed(node_pools& layout, const device_ref& changed);
+    void refresh_moved_pools(node_pools& layout, std::span<const device_ref> changes);
     status prepare_requests();  // checks every request as upstream does before searching, and sets them up
     result<allocation_outcome> search_and_build();  // run() once the node's state is fresh
     // Per candidate: how many requests of the allocator's pending demand could take it (1 each, without one).

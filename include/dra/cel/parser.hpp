@@ -386,27 +386,7 @@ class parser {
         advance();
         return n;
       }
-      case token_kind::identifier: {
-        std::string name(cur_.text);
-        advance();
-        if (name == "true" || name == "false") return literal(value(name == "true"), start);
-        if (name == "null") return literal(value(null_value{}), start);
-        if (is_reserved(name)) {
-          fail_at(start, dra::concat("Syntax error: reserved identifier: ", name));
-          return node{};
-        }
-        if (at("(")) {
-          const std::size_t open = cur_.offset;  // cel-go places a call at its parenthesis
-          advance();
-          std::vector<node> args = arguments(")");
-          return global_call(std::move(name), open, std::move(args));
-        }
-        if (at("{")) {
-          fail_at(cur_.offset, "message construction is not supported: no message types are declared");
-          return node{};
-        }
-        return ident(std::move(name), start);
-      }
+      case token_kind::identifier: return identifier_or_call(start);
       case token_kind::punct: break;
       default: fail_at(start, unexpected()); return node{};
     }
@@ -415,62 +395,94 @@ class parser {
       expect(")");
       return inner;
     }
-    if (at("[") || at("[?")) {
-      bool first_optional = at("[?");
-      advance();
-      node list = make(node_kind::list, start);
-      if (first_optional || !accept("]")) {
-        while (!failed_) {
-          const bool optional = first_optional || accept("?");
-          first_optional = false;
-          list.args.push_back(expr());
-          list.optional_entries.push_back(optional);
-          if (accept(",")) {
-            if (accept("]")) break;
-            continue;
-          }
-          expect("]");
-          break;
-        }
-      }
-      return list;
-    }
-    if (accept("{")) {
-      node map = make(node_kind::map, start);
-      if (!accept("}")) {
-        while (!failed_) {
-          const bool optional = accept("?");
-          map.args.push_back(expr());
-          expect(":");
-          map.args.push_back(expr());
-          map.optional_entries.push_back(optional);
-          if (accept(",")) {
-            if (accept("}")) break;
-            continue;
-          }
-          expect("}");
-          break;
-        }
-      }
-      return map;
-    }
-    if (at(".")) {  // leading-dot identifier: root-scoped name
-      advance();
-      if (cur_.kind != token_kind::identifier) {
-        fail_at(cur_.offset, unexpected());
-        return node{};
-      }
-      std::string name(cur_.text);
-      advance();
-      if (at("(")) {
-        const std::size_t open = cur_.offset;
-        advance();
-        return global_call(std::move(name), open, arguments(")"));
-      }
-      return ident(std::move(name), start);
-    }
+    if (at("[") || at("[?")) return list_construction(start);
+    if (accept("{")) return map_construction(start);
+    if (at(".")) return root_scoped_name(start);
     fail_at(start, unexpected());
     return node{};
+  }
+
+  // An identifier: a literal (true, false, null), a global call, or a name.
+  node identifier_or_call(std::size_t start) {
+    std::string name(cur_.text);
+    advance();
+    if (name == "true" || name == "false") return literal(value(name == "true"), start);
+    if (name == "null") return literal(value(null_value{}), start);
+    if (is_reserved(name)) {
+      fail_at(start, dra::concat("Syntax error: reserved identifier: ", name));
+      return node{};
+    }
+    if (at("(")) {
+      const std::size_t open = cur_.offset;  // cel-go places a call at its parenthesis
+      advance();
+      std::vector<node> args = arguments(")");
+      return global_call(std::move(name), open, std::move(args));
+    }
+    if (at("{")) {
+      fail_at(cur_.offset, "message construction is not supported: no message types are declared");
+      return node{};
+    }
+    return ident(std::move(name), start);
+  }
+
+  // `[a, ?b, …]`, at its `[` or `[?`.
+  node list_construction(std::size_t start) {
+    bool first_optional = at("[?");
+    advance();
+    node list = make(node_kind::list, start);
+    if (first_optional || !accept("]")) {
+      while (!failed_) {
+        const bool optional = first_optional || accept("?");
+        first_optional = false;
+        list.args.push_back(expr());
+        list.optional_entries.push_back(optional);
+        if (accept(",")) {
+          if (accept("]")) break;
+          continue;
+        }
+        expect("]");
+        break;
+      }
+    }
+    return list;
+  }
+
+  // `{k: v, ?k: v, …}`, after its `{`.
+  node map_construction(std::size_t start) {
+    node map = make(node_kind::map, start);
+    if (!accept("}")) {
+      while (!failed_) {
+        const bool optional = accept("?");
+        map.args.push_back(expr());
+        expect(":");
+        map.args.push_back(expr());
+        map.optional_entries.push_back(optional);
+        if (accept(",")) {
+          if (accept("}")) break;
+          continue;
+        }
+        expect("}");
+        break;
+      }
+    }
+    return map;
+  }
+
+  // A leading-dot identifier, `.name` or `.name(…)`: a root-scoped name, at its dot.
+  node root_scoped_name(std::size_t start) {
+    advance();
+    if (cur_.kind != token_kind::identifier) {
+      fail_at(cur_.offset, unexpected());
+      return node{};
+    }
+    std::string name(cur_.text);
+    advance();
+    if (at("(")) {
+      const std::size_t open = cur_.offset;
+      advance();
+      return global_call(std::move(name), open, arguments(")"));
+    }
+    return ident(std::move(name), start);
   }
 
   static bool is_reserved(std::string_view name) {
@@ -530,151 +542,179 @@ class parser {
   }
   static node accu(std::size_t offset) { return ident(std::string(accumulator_name), offset); }
 
+  // A call with a receiver, `target.fn(args)`: a macro (cel.bind, all, exists, map, …) expands here into a
+  // comprehension; a namespaced function (`math.greatest(…)`) is a plain call; anything else a member call.
   node member_call(node target, std::string fn, std::size_t offset, std::vector<node> args) {
     if (auto q = qualified_name(target)) {
       const std::string full = *q + "." + fn;
-      if (full == "cel.bind" && args.size() == 3) {
-        auto var = simple_name(args[0], offset, "cel.bind() variable names must be simple identifiers");
-        if (!var) return node{};
-        node n = make(node_kind::comprehension, offset);
-        n.iter_var = "#unused";
-        n.accu_var = *var;
-        n.args.push_back(make(node_kind::list, offset));
-        n.args.push_back(std::move(args[1]));
-        n.args.push_back(literal(value(false), offset));
-        n.args.push_back(accu_named(*var, offset));
-        n.args.push_back(std::move(args[2]));
-        return n;
-      }
+      if (full == "cel.bind" && args.size() == 3) return bind_macro(offset, args);
       if (is_namespaced_function(full)) return call(full, offset, std::move(args));
     }
     const std::size_t argc = args.size();
     const bool one_var = argc == 2, two_var = argc == 3;
     if ((fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne") && (one_var || two_var)) {
       if (fn == "existsOne" && !two_var) return call(std::move(fn), offset, prepend(std::move(target), std::move(args)), true);
-      auto v1 = simple_name(args[0], offset);
-      std::optional<std::string> v2;
-      if (two_var) v2 = simple_name(args[1], offset);
-      if (!v1 || (two_var && !v2)) return node{};
-      if (two_var && (*v1 == *v2)) {
-        fail_at(offset, "duplicate variable name: " + *v1);
-        return node{};
-      }
-      if (*v1 == accumulator_name || (v2 && *v2 == accumulator_name)) {
-        fail_at(offset, "iteration variable overwrites accumulator variable");
-        return node{};
-      }
-      node predicate = std::move(args[argc - 1]);
-      if (fn == "all") {
-        return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(true), offset),
-                             call("@not_strictly_false", offset, list_of(accu(offset))),
-                             call("_&&_", offset, list_of(accu(offset), std::move(predicate))), accu(offset));
-      }
-      if (fn == "exists") {
-        return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(false), offset),
-                             call("@not_strictly_false", offset, list_of(call("!_", offset, list_of(accu(offset))))),
-                             call("_||_", offset, list_of(accu(offset), std::move(predicate))), accu(offset));
-      }
-      node step = call("_?_:_", offset,
-                       list_of(std::move(predicate),
-                               call("_+_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))),
-                               accu(offset)));
-      return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(std::int64_t{0}), offset),
-                           literal(value(true), offset), std::move(step),
-                           call("_==_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))));
+      return quantifier_macro(fn, offset, target, args);
     }
-    if ((fn == "map" && (argc == 2 || argc == 3)) || (fn == "filter" && argc == 2)) {
-      auto v1 = simple_name(args[0], offset, "argument is not an identifier");
-      if (!v1) return node{};
-      node element = fn == "filter" ? ident(*v1, offset) : std::move(args[argc - 1]);
-      node appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(element), offset)));
-      node step;
-      if (fn == "filter" || argc == 3) {
-        node predicate = std::move(args[1]);
-        step = call("_?_:_", offset, list_of(std::move(predicate), std::move(appended), accu(offset)));
-      } else {
-        step = std::move(appended);
-      }
-      return comprehension(offset, *v1, "", std::move(target), make(node_kind::list, offset),
-                           literal(value(true), offset), std::move(step), accu(offset));
-    }
-    if ((fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry") && (argc == 3 || argc == 4)) {
-      auto v1 = simple_name(args[0], offset);
-      auto v2 = simple_name(args[1], offset);
-      if (!v1 || !v2) return node{};
-      if (*v1 == *v2) {
-        fail_at(offset, "duplicate variable name: " + *v1);
-        return node{};
-      }
-      node transform = std::move(args[argc - 1]);
-      node appended;
-      node init;
-      if (fn == "transformList") {
-        appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(transform), offset)));
-        init = make(node_kind::list, offset);
-      } else if (fn == "transformMap") {
-        appended = call("@map_insert", offset, list_of(accu(offset), ident(*v1, offset), std::move(transform)));
-        init = make(node_kind::map, offset);
-      } else {
-        appended = call("@map_insert", offset, list_of(accu(offset), std::move(transform)));
-        init = make(node_kind::map, offset);
-      }
-      node step = argc == 4 ? call("_?_:_", offset, list_of(std::move(args[2]), std::move(appended), accu(offset)))
-                            : std::move(appended);
-      return comprehension(offset, *v1, *v2, std::move(target), std::move(init), literal(value(true), offset),
-                           std::move(step), accu(offset));
-    }
-    if (fn == "sortBy" && argc == 2) {
-      // As cel-go: cel.bind(@__sortBy_input__, list, @__sortBy_input__.@sortByAssociatedKeys(
-      // @__sortBy_input__.map(e, key))). The list is bound once, not copied: a copy per sortBy
-      // doubled the tree at each link of a chain `l.sortBy(x, x).sortBy(x, x)…` (2^n nodes: a
-      // fuzzed chain of about 30 took more than 4 GB while parsing).
-      const node_kind k = target.kind;
-      if (k != node_kind::list && k != node_kind::select && k != node_kind::ident && k != node_kind::comprehension &&
-          k != node_kind::call) {
-        fail_at(target.offset, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
-        return node{};
-      }
-      auto var = simple_name(args[0], offset, "argument is not an identifier");
-      if (!var) return node{};
-      constexpr std::string_view input = "@__sortBy_input__";
-      node keys = comprehension(offset, *var, "", ident(std::string(input), offset), make(node_kind::list, offset),
-                                literal(value(true), offset),
-                                call("_+_", offset, list_of(accu(offset), list_literal(std::move(args[1]), offset))),
-                                accu(offset));
-      node bound = make(node_kind::comprehension, offset);
-      bound.iter_var = "#unused";
-      bound.accu_var = std::string(input);
-      bound.args.push_back(make(node_kind::list, offset));
-      bound.args.push_back(std::move(target));
-      bound.args.push_back(literal(value(false), offset));
-      bound.args.push_back(ident(std::string(input), offset));
-      bound.args.push_back(call("@sortByAssociatedKeys", offset,
-                                list_of(ident(std::string(input), offset), std::move(keys)), true));
-      return bound;
-    }
-    if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) {
-      auto var = simple_name(args[0], offset, fn == "optMap" ? "optMap() variable name must be a simple identifier"
-                                                              : "optFlatMap() variable name must be a simple identifier");
-      if (!var) return node{};
-      // The target is evaluated twice, as cel-go's expansion does; each link of a chain
-      // `o.optMap(x, x).optMap(x, x)…` doubles the tree, so copies are bounded.
-      if (!charge_macro_copy(target, offset)) return node{};
-      node target_copy = target;
-      node bound = make(node_kind::comprehension, offset);
-      bound.iter_var = "#unused";
-      bound.accu_var = *var;
-      bound.args.push_back(make(node_kind::list, offset));
-      bound.args.push_back(call("value", offset, list_of(std::move(target_copy)), true));
-      bound.args.push_back(literal(value(false), offset));
-      bound.args.push_back(accu_named(*var, offset));
-      bound.args.push_back(std::move(args[1]));
-      node some = fn == "optMap" ? call("optional.of", offset, list_of(std::move(bound))) : std::move(bound);
-      return call("_?_:_", offset,
-                  list_of(call("hasValue", offset, list_of(std::move(target)), true), std::move(some),
-                          call("optional.none", offset, {})));
-    }
+    if ((fn == "map" && (argc == 2 || argc == 3)) || (fn == "filter" && argc == 2))
+      return map_macro(fn, offset, target, args);
+    if ((fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry") && (argc == 3 || argc == 4))
+      return transform_macro(fn, offset, target, args);
+    if (fn == "sortBy" && argc == 2) return sort_by_macro(offset, target, args);
+    if ((fn == "optMap" || fn == "optFlatMap") && argc == 2) return opt_map_macro(fn, offset, target, args);
     return call(std::move(fn), offset, prepend(std::move(target), std::move(args)), true);
+  }
+
+  // cel.bind(var, init, body).
+  node bind_macro(std::size_t offset, std::vector<node>& args) {
+    auto var = simple_name(args[0], offset, "cel.bind() variable names must be simple identifiers");
+    if (!var) return node{};
+    node n = make(node_kind::comprehension, offset);
+    n.iter_var = "#unused";
+    n.accu_var = *var;
+    n.args.push_back(make(node_kind::list, offset));
+    n.args.push_back(std::move(args[1]));
+    n.args.push_back(literal(value(false), offset));
+    n.args.push_back(accu_named(*var, offset));
+    n.args.push_back(std::move(args[2]));
+    return n;
+  }
+
+  // target.all / exists / exists_one / existsOne(v1[, v2], predicate).
+  node quantifier_macro(const std::string& fn, std::size_t offset, node& target, std::vector<node>& args) {
+    const std::size_t argc = args.size();
+    const bool two_var = argc == 3;
+    auto v1 = simple_name(args[0], offset);
+    std::optional<std::string> v2;
+    if (two_var) v2 = simple_name(args[1], offset);
+    if (!v1 || (two_var && !v2)) return node{};
+    if (two_var && (*v1 == *v2)) {
+      fail_at(offset, "duplicate variable name: " + *v1);
+      return node{};
+    }
+    if (*v1 == accumulator_name || (v2 && *v2 == accumulator_name)) {
+      fail_at(offset, "iteration variable overwrites accumulator variable");
+      return node{};
+    }
+    node predicate = std::move(args[argc - 1]);
+    if (fn == "all") {
+      return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(true), offset),
+                           call("@not_strictly_false", offset, list_of(accu(offset))),
+                           call("_&&_", offset, list_of(accu(offset), std::move(predicate))), accu(offset));
+    }
+    if (fn == "exists") {
+      return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(false), offset),
+                           call("@not_strictly_false", offset, list_of(call("!_", offset, list_of(accu(offset))))),
+                           call("_||_", offset, list_of(accu(offset), std::move(predicate))), accu(offset));
+    }
+    node step = call("_?_:_", offset,
+                     list_of(std::move(predicate),
+                             call("_+_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))),
+                             accu(offset)));
+    return comprehension(offset, *v1, v2.value_or(""), std::move(target), literal(value(std::int64_t{0}), offset),
+                         literal(value(true), offset), std::move(step),
+                         call("_==_", offset, list_of(accu(offset), literal(value(std::int64_t{1}), offset))));
+  }
+
+  // target.map(v, [predicate,] transform) and target.filter(v, predicate).
+  node map_macro(const std::string& fn, std::size_t offset, node& target, std::vector<node>& args) {
+    const std::size_t argc = args.size();
+    auto v1 = simple_name(args[0], offset, "argument is not an identifier");
+    if (!v1) return node{};
+    node element = fn == "filter" ? ident(*v1, offset) : std::move(args[argc - 1]);
+    node appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(element), offset)));
+    node step;
+    if (fn == "filter" || argc == 3) {
+      node predicate = std::move(args[1]);
+      step = call("_?_:_", offset, list_of(std::move(predicate), std::move(appended), accu(offset)));
+    } else {
+      step = std::move(appended);
+    }
+    return comprehension(offset, *v1, "", std::move(target), make(node_kind::list, offset),
+                         literal(value(true), offset), std::move(step), accu(offset));
+  }
+
+  // target.transformList / transformMap / transformMapEntry(v1, v2, [predicate,] transform).
+  node transform_macro(const std::string& fn, std::size_t offset, node& target, std::vector<node>& args) {
+    const std::size_t argc = args.size();
+    auto v1 = simple_name(args[0], offset);
+    auto v2 = simple_name(args[1], offset);
+    if (!v1 || !v2) return node{};
+    if (*v1 == *v2) {
+      fail_at(offset, "duplicate variable name: " + *v1);
+      return node{};
+    }
+    node transform = std::move(args[argc - 1]);
+    node appended;
+    node init;
+    if (fn == "transformList") {
+      appended = call("_+_", offset, list_of(accu(offset), list_literal(std::move(transform), offset)));
+      init = make(node_kind::list, offset);
+    } else if (fn == "transformMap") {
+      appended = call("@map_insert", offset, list_of(accu(offset), ident(*v1, offset), std::move(transform)));
+      init = make(node_kind::map, offset);
+    } else {
+      appended = call("@map_insert", offset, list_of(accu(offset), std::move(transform)));
+      init = make(node_kind::map, offset);
+    }
+    node step = argc == 4 ? call("_?_:_", offset, list_of(std::move(args[2]), std::move(appended), accu(offset)))
+                          : std::move(appended);
+    return comprehension(offset, *v1, *v2, std::move(target), std::move(init), literal(value(true), offset),
+                         std::move(step), accu(offset));
+  }
+
+  // target.sortBy(v, key).
+  node sort_by_macro(std::size_t offset, node& target, std::vector<node>& args) {
+    // As cel-go: cel.bind(@__sortBy_input__, list, @__sortBy_input__.@sortByAssociatedKeys(
+    // @__sortBy_input__.map(e, key))). The list is bound once, not copied: a copy per sortBy
+    // doubled the tree at each link of a chain `l.sortBy(x, x).sortBy(x, x)…` (2^n nodes: a
+    // fuzzed chain of about 30 took more than 4 GB while parsing).
+    const node_kind k = target.kind;
+    if (k != node_kind::list && k != node_kind::select && k != node_kind::ident && k != node_kind::comprehension &&
+        k != node_kind::call) {
+      fail_at(target.offset, "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+      return node{};
+    }
+    auto var = simple_name(args[0], offset, "argument is not an identifier");
+    if (!var) return node{};
+    constexpr std::string_view input = "@__sortBy_input__";
+    node keys = comprehension(offset, *var, "", ident(std::string(input), offset), make(node_kind::list, offset),
+                              literal(value(true), offset),
+                              call("_+_", offset, list_of(accu(offset), list_literal(std::move(args[1]), offset))),
+                              accu(offset));
+    node bound = make(node_kind::comprehension, offset);
+    bound.iter_var = "#unused";
+    bound.accu_var = std::string(input);
+    bound.args.push_back(make(node_kind::list, offset));
+    bound.args.push_back(std::move(target));
+    bound.args.push_back(literal(value(false), offset));
+    bound.args.push_back(ident(std::string(input), offset));
+    bound.args.push_back(call("@sortByAssociatedKeys", offset,
+                              list_of(ident(std::string(input), offset), std::move(keys)), true));
+    return bound;
+  }
+
+  // target.optMap / optFlatMap(v, expression).
+  node opt_map_macro(const std::string& fn, std::size_t offset, node& target, std::vector<node>& args) {
+    auto var = simple_name(args[0], offset, fn == "optMap" ? "optMap() variable name must be a simple identifier"
+                                                            : "optFlatMap() variable name must be a simple identifier");
+    if (!var) return node{};
+    // The target is evaluated twice, as cel-go's expansion does; each link of a chain
+    // `o.optMap(x, x).optMap(x, x)…` doubles the tree, so copies are bounded.
+    if (!charge_macro_copy(target, offset)) return node{};
+    node target_copy = target;
+    node bound = make(node_kind::comprehension, offset);
+    bound.iter_var = "#unused";
+    bound.accu_var = *var;
+    bound.args.push_back(make(node_kind::list, offset));
+    bound.args.push_back(call("value", offset, list_of(std::move(target_copy)), true));
+    bound.args.push_back(literal(value(false), offset));
+    bound.args.push_back(accu_named(*var, offset));
+    bound.args.push_back(std::move(args[1]));
+    node some = fn == "optMap" ? call("optional.of", offset, list_of(std::move(bound))) : std::move(bound);
+    return call("_?_:_", offset,
+                list_of(call("hasValue", offset, list_of(std::move(target)), true), std::move(some),
+                        call("optional.none", offset, {})));
   }
 
   // Counts the nodes a macro is about to copy against parse_limits::max_macro_copied_nodes;

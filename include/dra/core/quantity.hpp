@@ -306,11 +306,114 @@ struct suffix_meaning {
   return dra::error{dra::concat(dra::quoted(text), " is not a quantity: ", why)};
 }
 
+// A value as parse works it out: mantissa * 10^scale.
+struct scaled {
+  detail::quantity_math::int128 mantissa = 0;
+  std::int64_t scale = 0;
+};
+
+// Kubernetes' fast path: a small value is an int64 amount, unrounded (its magnitude; the sign is the caller's).
+// Nothing when the value does not fit one.
+[[nodiscard]] inline std::optional<scaled> int64_amount(std::string_view num, std::string_view denom,
+                                                        const suffix_meaning& meaning) {
+  namespace qm = detail::quantity_math;
+  std::int64_t precision = 0;
+  std::int64_t scale = 0;
+  std::int64_t multiplier = 1;
+  // Kubernetes counts an all-zero integer part as the one digit "0".
+  const auto num_len = static_cast<std::int64_t>(num.empty() ? 1 : num.size());
+  if (meaning.base == 10) {
+    scale = meaning.exponent;
+    precision = 18 - num_len - static_cast<std::int64_t>(denom.size());
+  } else if (meaning.exponent >= 0 && denom.empty()) {
+    multiplier = std::int64_t{1} << meaning.exponent;
+    precision = 15 - num_len - static_cast<std::int64_t>(static_cast<float>(meaning.exponent) * 3 / 10) - 1;
+  } else {
+    precision = -1;
+  }
+  if (precision < 0) return std::nullopt;
+  scale -= static_cast<std::int64_t>(denom.size());
+  if (scale < -9) return std::nullopt;
+  qm::int128 digits = 0;
+  for (char c : num) digits = digits * 10 + (c - '0');
+  for (char c : denom) digits = digits * 10 + (c - '0');
+  qm::int128 product = digits * multiplier;
+  if (!qm::fits_int64(product)) return std::nullopt;
+  return scaled{product, scale};
+}
+
+// The exact magnitude of the digits, trailing zeros moved into the scale; nothing past 38 significant digits.
+[[nodiscard]] inline std::optional<scaled> exact_digits(std::string_view num, std::string_view denom) {
+  namespace qm = detail::quantity_math;
+  std::string_view fraction = denom;
+  while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
+  std::string_view integer = num;
+  std::int64_t scale = -static_cast<std::int64_t>(fraction.size());
+  if (fraction.empty()) {
+    while (!integer.empty() && integer.back() == '0') {
+      integer.remove_suffix(1);
+      ++scale;
+    }
+  }
+  std::string_view fraction_digits = fraction;
+  if (integer.empty())  // the fraction's leading zeros are not significant
+    while (!fraction_digits.empty() && fraction_digits.front() == '0') fraction_digits.remove_prefix(1);
+  if (integer.size() + fraction_digits.size() > static_cast<std::size_t>(qm::max_digits)) return std::nullopt;
+  qm::int128 mantissa = 0;
+  for (char c : integer) mantissa = mantissa * 10 + (c - '0');
+  for (char c : fraction_digits) mantissa = mantissa * 10 + (c - '0');
+  return scaled{mantissa, scale};
+}
+
+// Applies the suffix to the exact value: a decimal one moves the scale, a binary one multiplies by its power of two.
+// Whether the value is then past the binary cap for certain; nothing when it needs more than 38 significant digits.
+[[nodiscard]] inline std::optional<bool> apply_suffix(scaled& v, const suffix_meaning& meaning) {
+  namespace qm = detail::quantity_math;
+  if (meaning.base == 10) {
+    v.scale += meaning.exponent;
+    return false;
+  }
+  // mantissa * 2^exponent * 10^scale with scale <= 0.
+  for (int i = 0; i < meaning.exponent && v.mantissa != 0; ++i) {
+    v.mantissa *= 2;
+    if (qm::digit_count(v.mantissa) > qm::max_digits) {
+      // Past 10^38 * 10^scale: if that is beyond the cap, the cap is the value.
+      if (-v.scale <= qm::max_digits - 19) return true;
+      return std::nullopt;
+    }
+  }
+  return false;
+}
+
+// Rounds the exact value up to 1n, caps a binary one at 2^63-1, and writes a binary one between 0 and 1 in decimal.
+inline void round_and_cap(scaled& v, quantity::format& fmt, bool capped) {
+  namespace qm = detail::quantity_math;
+  using format = quantity::format;
+  constexpr qm::int128 binary_cap = std::numeric_limits<std::int64_t>::max();
+  if (v.mantissa != 0 && v.scale < -9) {
+    v.mantissa = qm::scale_down_away_from_zero(v.mantissa, -9 - v.scale).first;
+    v.scale = -9;
+  }
+  if (fmt == format::binary_si && !capped) {  // is the value above 2^63-1?
+    if (v.scale >= 0) {
+      std::optional<qm::int128> whole = qm::scale_up(v.mantissa, v.scale);
+      capped = !whole || *whole > binary_cap;
+    } else if (-v.scale <= 19) {  // else the value is below 10^38 / 10^20, under the cap
+      capped = v.mantissa > binary_cap * qm::pow10(static_cast<int>(-v.scale));
+    }
+  }
+  if (capped) {
+    v.mantissa = binary_cap;
+    v.scale = 0;
+  }
+  if (fmt == format::binary_si && v.mantissa != 0 && v.scale < 0 && v.mantissa < qm::pow10(static_cast<int>(-v.scale)))
+    fmt = format::decimal_si;  // 0 < value < 1
+}
+
 }  // namespace detail::quantity_parse
 
 inline result<quantity> quantity::parse(std::string_view text) {
   namespace qp = detail::quantity_parse;
-  namespace qm = detail::quantity_math;
   if (text.empty()) return qp::not_a_quantity(text, qp::format_error);
   if (text.size() == 1 && text[0] == '0') return quantity{};  // not text == "0": GCC calls compare out of line there
   if (text.size() <= 18 && std::all_of(text.begin(), text.end(), qp::is_digit)) {
@@ -330,91 +433,17 @@ inline result<quantity> quantity::parse(std::string_view text) {
   const int sign = pieces->positive ? 1 : -1;
 
   // Kubernetes' fast path: small values become an int64 amount, unrounded.
-  {
-    std::int64_t precision = 0;
-    std::int64_t scale = 0;
-    std::int64_t multiplier = 1;
-    // Kubernetes counts an all-zero integer part as the one digit "0".
-    const auto num_len = static_cast<std::int64_t>(num.empty() ? 1 : num.size());
-    if (meaning->base == 10) {
-      scale = meaning->exponent;
-      precision = 18 - num_len - static_cast<std::int64_t>(denom.size());
-    } else if (meaning->exponent >= 0 && denom.empty()) {
-      multiplier = std::int64_t{1} << meaning->exponent;
-      precision = 15 - num_len - static_cast<std::int64_t>(static_cast<float>(meaning->exponent) * 3 / 10) - 1;
-    } else {
-      precision = -1;
-    }
-    if (precision >= 0) {
-      scale -= static_cast<std::int64_t>(denom.size());
-      if (scale >= -9) {
-        qm::int128 digits = 0;
-        for (char c : num) digits = digits * 10 + (c - '0');
-        for (char c : denom) digits = digits * 10 + (c - '0');
-        qm::int128 product = digits * multiplier;
-        if (qm::fits_int64(product)) return quantity(sign * product, scale, fmt, false);
-      }
-    }
-  }
+  if (const std::optional<qp::scaled> amount = qp::int64_amount(num, denom, *meaning))
+    return quantity(sign * amount->mantissa, amount->scale, fmt, false);
 
   // The arbitrary-precision path: exact value, rounded up to 1n, binary capped.
   if (!pieces->has_digits) return qp::not_a_quantity(text, qp::numeric_error);
-  std::string_view fraction = denom;
-  while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
-  std::string_view integer = num;
-  std::int64_t scale = -static_cast<std::int64_t>(fraction.size());
-  if (fraction.empty()) {
-    while (!integer.empty() && integer.back() == '0') {
-      integer.remove_suffix(1);
-      ++scale;
-    }
-  }
-  std::string_view fraction_digits = fraction;
-  if (integer.empty())  // the fraction's leading zeros are not significant
-    while (!fraction_digits.empty() && fraction_digits.front() == '0') fraction_digits.remove_prefix(1);
-  if (integer.size() + fraction_digits.size() > static_cast<std::size_t>(qm::max_digits))
-    return qp::not_a_quantity(text, "more than 38 significant digits");
-  qm::int128 mantissa = 0;
-  for (char c : integer) mantissa = mantissa * 10 + (c - '0');
-  for (char c : fraction_digits) mantissa = mantissa * 10 + (c - '0');
-
-  constexpr qm::int128 binary_cap = std::numeric_limits<std::int64_t>::max();
-  bool capped = false;
-  if (meaning->base == 10) {
-    scale += meaning->exponent;
-  } else {
-    // mantissa * 2^exponent * 10^scale with scale <= 0.
-    for (int i = 0; i < meaning->exponent && mantissa != 0; ++i) {
-      mantissa *= 2;
-      if (qm::digit_count(mantissa) > qm::max_digits) {
-        // Past 10^38 * 10^scale: if that is beyond the cap, the cap is the value.
-        if (-scale <= qm::max_digits - 19) {
-          capped = true;
-          break;
-        }
-        return qp::not_a_quantity(text, "more than 38 significant digits");
-      }
-    }
-  }
-  if (mantissa != 0 && scale < -9) {
-    mantissa = qm::scale_down_away_from_zero(mantissa, -9 - scale).first;
-    scale = -9;
-  }
-  if (fmt == format::binary_si && !capped) {  // is the value above 2^63-1?
-    if (scale >= 0) {
-      std::optional<qm::int128> whole = qm::scale_up(mantissa, scale);
-      capped = !whole || *whole > binary_cap;
-    } else if (-scale <= 19) {  // else the value is below 10^38 / 10^20, under the cap
-      capped = mantissa > binary_cap * qm::pow10(static_cast<int>(-scale));
-    }
-  }
-  if (capped) {
-    mantissa = binary_cap;
-    scale = 0;
-  }
-  if (fmt == format::binary_si && mantissa != 0 && scale < 0 && mantissa < qm::pow10(static_cast<int>(-scale)))
-    fmt = format::decimal_si;  // 0 < value < 1
-  return quantity(sign * mantissa, mantissa == 0 ? 0 : scale, fmt, true);
+  std::optional<qp::scaled> exact = qp::exact_digits(num, denom);
+  if (!exact) return qp::not_a_quantity(text, "more than 38 significant digits");
+  const std::optional<bool> capped = qp::apply_suffix(*exact, *meaning);
+  if (!capped) return qp::not_a_quantity(text, "more than 38 significant digits");
+  qp::round_and_cap(*exact, fmt, *capped);
+  return quantity(sign * exact->mantissa, exact->mantissa == 0 ? 0 : exact->scale, fmt, true);
 }
 
 inline std::strong_ordering quantity::compare(const quantity& a, const quantity& b) noexcept {

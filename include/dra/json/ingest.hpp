@@ -328,6 +328,28 @@ inline void name_first_document(model::scenario& s) {
   return object.raw_json().get(whole) == simdjson::SUCCESS;
 }
 
+// Where reading `root` has got to (past the document once it is read through); null when simdjson cannot tell.
+[[nodiscard]] inline const char* after_root(od::document& root) {
+  const char* at = nullptr;
+  if (root.current_location().get(at) != simdjson::SUCCESS) return nullptr;
+  return at;
+}
+
+// Reads a document that is one object, not a List: its text runs to the next document, or to the end, without
+// surrounding whitespace.
+[[nodiscard]] inline dra::status read_lone_object(reader& r, od::object& object, od::document& root,
+                                                  model::scenario& out, std::string_view text,
+                                                  const document_place& place) {
+  std::string_view from_start = text;
+  while (!from_start.empty() && json_whitespace(from_start.front())) from_start.remove_prefix(1);
+  std::string location = place.location;
+  if (!location.empty()) location.pop_back();  // "document 2"
+  return read_object(r, object, out, model::source_position{place.first_index, std::move(location), from_start}, [&] {
+    const char* end = after_root(root);
+    return end != nullptr ? end : text.data() + text.size();
+  });
+}
+
 }  // namespace detail
 
 // How a loader reads the items of a large List or JSON array.
@@ -561,11 +583,6 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
   } keep{r, doc.unknown_fields_};
   od::document root;
   if (auto code = parser_.iterate(text.data(), text.size(), capacity_from(doc, text.data())).get(root)) return r.fail(code);
-  auto after_root = [&]() -> const char* {
-    const char* at = nullptr;
-    if (root.current_location().get(at) != simdjson::SUCCESS) return nullptr;
-    return at;
-  };
   od::json_type type{};
   if (auto code = root.type().get(type)) return r.fail(code);
   // The items of a List or array: on several threads when asked and when every item is an
@@ -593,7 +610,7 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
     od::array items;
     if (auto code = root.get_array().get(items)) return unclosed_root(code);
     return read_list(items, "", [&]() -> dra::status {
-      next = after_root();
+      next = detail::after_root(root);
       return {};
     });
   }
@@ -603,7 +620,7 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
   auto finish_object = [&]() -> dra::status {
     std::string_view whole;
     if (auto code = object.raw_json().get(whole)) return r.fail(code);
-    next = after_root();
+    next = detail::after_root(root);
     return {};
   };
   od::value kind;
@@ -624,17 +641,8 @@ inline dra::status loader::read_document(document& doc, std::string_view text, c
     return read_list(items, "items", finish_object);
   }
   if (auto code = object.reset().error()) return r.fail(code);
-  // One object: its text runs to the next document, or to the end, without surrounding whitespace.
-  std::string_view from_start = text;
-  while (!from_start.empty() && detail::json_whitespace(from_start.front())) from_start.remove_prefix(1);
-  std::string location = place.location;
-  if (!location.empty()) location.pop_back();  // "document 2"
-  auto status = detail::read_object(r, object, doc.scenario_,
-                                    model::source_position{place.first_index, std::move(location), from_start}, [&] {
-                                      const char* end = after_root();
-                                      return end != nullptr ? end : text.data() + text.size();
-                                    });
-  if (status) next = after_root();
+  auto status = detail::read_lone_object(r, object, root, doc.scenario_, text, place);
+  if (status) next = detail::after_root(root);
   return status;
 }
 

@@ -25,83 +25,12 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
     for (counter_slot& slot : layout.slots) slot.consumed = quantity{};
   }
   // Refresh what the ledger says about the devices added since the last search on this node.
-  auto charge = [&](std::uint32_t h) {  // an allocated device's draws come off its pool's counters
-    const counter_holder& holder = layout.counter_holders[h];
-    layout.charged[h] = 1;
-    if constexpr (uses_facts<Policy>) layout.ranking.pool_moved(holder.pool);
-    for (const auto& [slot, amount] : holder.draws)
-      if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
-    const auto [first_slot, last_slot] = layout.pool_slots[holder.pool];
-    layout.overdrawn[holder.pool] = 0;
-    for (std::uint32_t i = first_slot; i < last_slot; ++i) {
-      layout.slots[i].available = layout.slot_available[i];
-      if (layout.slot_available[i].sign() < 0) layout.overdrawn[holder.pool] = 1;
-    }
-  };
-  auto refresh = [&](const device_place& place, const ledger::device_state* held) {
-    if (place.candidate != device_place::npos) {
-      candidate& c = layout.live[place.candidate];
-      ++c.ledger_stamp;
-      if constexpr (uses_facts<Policy>) layout.ranking.pool_moved(c.st->pool);
-      c.exclusive_in_state = held != nullptr && held->exclusive;
-      c.given_out = held != nullptr && held->given_out ? &*held->given_out : nullptr;
-    }
-    if (place.holder != device_place::npos && !layout.charged[place.holder] && held != nullptr && held->allocated())
-      charge(place.holder);
-  };
   if (layout.ledger_generation != a_.state_->generation()) {
-    // A ledger assigned anew may hold less than before (claims replaced): what a first_live skipped may be free.
-    layout.ranking.valid = false;
-    for (auto& entry : layout.selections) entry.second.first_live.clear();
-    layout.slot_available = layout.slot_values;
-    for (std::size_t i = 0; i < layout.slots.size(); ++i) layout.slots[i].available = layout.slot_values[i];
-    std::ranges::fill(layout.overdrawn, 0);
-    std::ranges::fill(layout.charged, 0);
-    // Devices of pools the ledger never added to are looked up no further (a node is often searched first empty).
-    std::vector<char> added_to(pools_->size());
-    for (std::size_t p = 0; p < pools_->size(); ++p)
-      added_to[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool) != 0;
-    auto held = [&](std::uint32_t pool, const device_ref& id) {
-      return added_to[pool] ? a_.state_->find(id) : nullptr;
-    };
-    for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
-      refresh({i, device_place::npos}, held(layout.candidates[i].pool, layout.candidates[i].id));
-    for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
-      refresh({device_place::npos, h}, held(layout.counter_holders[h].pool, layout.counter_holders[h].id));
-    layout.pool_versions.resize(pools_->size());
-    for (std::size_t p = 0; p < pools_->size(); ++p)
-      layout.pool_versions[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool);
+    refresh_all(layout);
   } else if (const auto changes = a_.state_->changed_devices_since(layout.changes_seen); changes.size() <= pools_->size()) {
-    for (const device_ref& changed : changes) {
-      const auto [first, last] = layout.places.equal_range(changed);
-      if (first == last) continue;
-      const ledger::device_state* held = a_.state_->find(changed);
-      for (auto it = first; it != last; ++it) refresh(it->second, held);
-    }
+    for (const device_ref& changed : changes) refresh_changed(layout, changed);
   } else {
-    // More changes than the node has pools (a node searched again after many pods went elsewhere): only changes to
-    // its own pools matter, so compare the pools' versions and look up (hash) only changes in pools that moved.
-    // (The versions kept may be older than the changes replayed above: a pool is then taken for moved, never missed.)
-    std::vector<std::uint32_t> moved;
-    for (std::uint32_t p = 0; p < pools_->size(); ++p) {
-      const auto& key = (*pools_)[p].key;
-      const std::uint64_t version = a_.state_->pool_version(key.driver, key.pool);
-      if (version != layout.pool_versions[p]) moved.push_back(p);
-      layout.pool_versions[p] = version;
-    }
-    // Many moved pools (pools every node sees): telling changes apart by pool would cost more than looking them up.
-    const bool filter_by_pool = moved.size() <= 8;
-    if (!moved.empty())
-      for (const device_ref& changed : changes) {
-        const bool in_moved_pool = !filter_by_pool || std::ranges::any_of(moved, [&](std::uint32_t p) {
-          return (*pools_)[p].key.pool == changed.pool && (*pools_)[p].key.driver == changed.driver;
-        });
-        if (!in_moved_pool) continue;
-        const auto [first, last] = layout.places.equal_range(changed);
-        if (first == last) continue;
-        const ledger::device_state* held = a_.state_->find(changed);
-        for (auto it = first; it != last; ++it) refresh(it->second, held);
-      }
+    refresh_moved_pools(layout, changes);
   }
   layout.ledger_generation = a_.state_->generation();
   layout.changes_seen = a_.state_->changes_seen();
@@ -109,6 +38,97 @@ auto basic_allocator<Policy, Engine>::search::enter_node() -> result<node_pools*
   slots_ = layout.slots;
   pool_overdrawn_ = layout.overdrawn;
   return &layout;
+}
+
+// An allocated device's draws come off its pool's counters.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::charge(node_pools& layout, std::uint32_t h) {
+  const counter_holder& holder = layout.counter_holders[h];
+  layout.charged[h] = 1;
+  if constexpr (uses_facts<Policy>) layout.ranking.pool_moved(holder.pool);
+  for (const auto& [slot, amount] : holder.draws)
+    if (auto rest = layout.slot_available[slot].sub(amount)) layout.slot_available[slot] = *rest;
+  const auto [first_slot, last_slot] = layout.pool_slots[holder.pool];
+  layout.overdrawn[holder.pool] = 0;
+  for (std::uint32_t i = first_slot; i < last_slot; ++i) {
+    layout.slots[i].available = layout.slot_available[i];
+    if (layout.slot_available[i].sign() < 0) layout.overdrawn[holder.pool] = 1;
+  }
+}
+
+// Takes in what the ledger says of the device at `place` (`held`: its state there, or null).
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::refresh(node_pools& layout, const device_place& place,
+                                                      const ledger::device_state* held) {
+  if (place.candidate != device_place::npos) {
+    candidate& c = layout.live[place.candidate];
+    ++c.ledger_stamp;
+    if constexpr (uses_facts<Policy>) layout.ranking.pool_moved(c.st->pool);
+    c.exclusive_in_state = held != nullptr && held->exclusive;
+    c.given_out = held != nullptr && held->given_out ? &*held->given_out : nullptr;
+  }
+  if (place.holder != device_place::npos && !layout.charged[place.holder] && held != nullptr && held->allocated())
+    charge(layout, place.holder);
+}
+
+// A ledger assigned anew: every device of the node is looked up again.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::refresh_all(node_pools& layout) {
+  // A ledger assigned anew may hold less than before (claims replaced): what a first_live skipped may be free.
+  layout.ranking.valid = false;
+  for (auto& entry : layout.selections) entry.second.first_live.clear();
+  layout.slot_available = layout.slot_values;
+  for (std::size_t i = 0; i < layout.slots.size(); ++i) layout.slots[i].available = layout.slot_values[i];
+  std::ranges::fill(layout.overdrawn, 0);
+  std::ranges::fill(layout.charged, 0);
+  // Devices of pools the ledger never added to are looked up no further (a node is often searched first empty).
+  std::vector<char> added_to(pools_->size());
+  for (std::size_t p = 0; p < pools_->size(); ++p)
+    added_to[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool) != 0;
+  auto held = [&](std::uint32_t pool, const device_ref& id) {
+    return added_to[pool] ? a_.state_->find(id) : nullptr;
+  };
+  for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
+    refresh(layout, {i, device_place::npos}, held(layout.candidates[i].pool, layout.candidates[i].id));
+  for (std::uint32_t h = 0; h < layout.counter_holders.size(); ++h)
+    refresh(layout, {device_place::npos, h}, held(layout.counter_holders[h].pool, layout.counter_holders[h].id));
+  layout.pool_versions.resize(pools_->size());
+  for (std::size_t p = 0; p < pools_->size(); ++p)
+    layout.pool_versions[p] = a_.state_->pool_version((*pools_)[p].key.driver, (*pools_)[p].key.pool);
+}
+
+// One device the ledger logged as changed: each of its places on the node (none when it is not there).
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::refresh_changed(node_pools& layout, const device_ref& changed) {
+  const auto [first, last] = layout.places.equal_range(changed);
+  if (first == last) return;
+  const ledger::device_state* held = a_.state_->find(changed);
+  for (auto it = first; it != last; ++it) refresh(layout, it->second, held);
+}
+
+// More changes than the node has pools (a node searched again after many pods went elsewhere): only changes to its
+// own pools matter, so compare the pools' versions and look up (hash) only changes in pools that moved.
+// (The versions kept may be older than the changes replayed by refresh_changed: a pool is then taken for moved, never
+// missed.)
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::refresh_moved_pools(node_pools& layout,
+                                                                  std::span<const device_ref> changes) {
+  std::vector<std::uint32_t> moved;
+  for (std::uint32_t p = 0; p < pools_->size(); ++p) {
+    const auto& key = (*pools_)[p].key;
+    const std::uint64_t version = a_.state_->pool_version(key.driver, key.pool);
+    if (version != layout.pool_versions[p]) moved.push_back(p);
+    layout.pool_versions[p] = version;
+  }
+  // Many moved pools (pools every node sees): telling changes apart by pool would cost more than looking them up.
+  const bool filter_by_pool = moved.size() <= 8;
+  if (!moved.empty())
+    for (const device_ref& changed : changes) {
+      const bool in_moved_pool = !filter_by_pool || std::ranges::any_of(moved, [&](std::uint32_t p) {
+        return (*pools_)[p].key.pool == changed.pool && (*pools_)[p].key.driver == changed.driver;
+      });
+      if (in_moved_pool) refresh_changed(layout, changed);
+    }
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -380,84 +400,8 @@ template <allocation_policy Policy, selector_engine Engine>
 void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   // Candidates in upstream's visiting order, and the pools' counters; none of
   // this depends on what is allocated, so it is kept per node.
-  const features& f = a_.features_;
   layout.pool_slots.resize(layout.pools->size());
-  for (std::uint32_t p = 0; p < layout.pools->size(); ++p) {
-    const pool& pl = (*layout.pools)[p];
-    const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
-    layout.pool_slots[p] = {next, next};
-    if (pl.incomplete || pl.invalid) continue;
-    if (f.partitionable_devices)
-      for (const auto& set : pl.counter_sets)
-        for (const auto e : set.counters()) layout.slot_values.push_back(*e.value);
-    layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
-    const counter_numbering slot_numbers(pl, next);
-    const bool has_slots = layout.pool_slots[p].second != next;
-    auto draws_of = [&](const flatten::mixin_device_view& view) {
-      std::vector<std::pair<std::uint32_t, quantity>> draws;
-      if (f.partitionable_devices)
-        slot_numbers.for_each_draw(
-            view, [&](std::uint32_t slot, const quantity& amount) { draws.emplace_back(slot, amount); });
-      return draws;
-    };
-    // KEP-5963: one group slot per counter set drawn from, in pools where some device declares groups.
-    auto declares_groups = [](const model::resource_slice* slice) {
-      return detail::declares_compatibility_groups(*slice);
-    };
-    const bool tracks_groups =
-        f.device_compatibility_groups && (std::ranges::any_of(pl.device_slices, declares_groups) ||
-                                          std::ranges::any_of(pl.other_slices, declares_groups));
-    std::vector<std::string_view> group_set_names;
-    auto group_sets_of = [&](const model::device& d) {
-      std::vector<std::pair<std::uint32_t, std::span<const model::text>>> sets;
-      if (!tracks_groups) return sets;
-      for (const auto& consumption : d.consumes_counters) {
-        auto it = std::find(group_set_names.begin(), group_set_names.end(), consumption.counter_set);
-        if (it == group_set_names.end()) it = group_set_names.insert(it, consumption.counter_set);
-        sets.emplace_back(layout.group_slots + static_cast<std::uint32_t>(it - group_set_names.begin()),
-                          consumption.compatibility_groups);
-      }
-      return sets;
-    };
-    const std::size_t first_candidate = layout.candidates.size();
-    for (const auto* slice : pl.device_slices)
-      for (const auto view : flatten::device_views(*slice)) {
-        candidate_layout c;
-        c.pool = p;
-        c.slice = slice;
-        c.view = view;
-        c.id = device_ref{slice->driver, slice->pool.name, view.name()};
-        c.shared = f.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
-        c.consumes_counters = !view.base().consumes_counters.empty();
-        c.draws = draws_of(view);
-        c.group_sets = group_sets_of(view.base());
-        c.rule_taints = taints_from_rules(a_.taint_rules_, c.id);
-        layout.candidates.push_back(std::move(c));
-      }
-    // Every device of the pool that may hold counters when allocated (the device slices' devices were laid out
-    // above, in this order).
-    if (has_slots) {
-      std::size_t next_candidate = first_candidate;
-      for (const auto* group : {&pl.device_slices, &pl.other_slices})
-        for (const auto* slice : *group)
-          for (const auto view : flatten::device_views(*slice)) {
-            std::span<const std::pair<std::uint32_t, quantity>> draws;
-            if (group == &pl.device_slices)
-              draws = layout.candidates[next_candidate++].draws;
-            else if (auto own = draws_of(view); !own.empty())
-              draws = layout.other_draws.emplace_back(std::move(own));
-            if (!draws.empty())
-              layout.counter_holders.push_back({p, device_ref{slice->driver, slice->pool.name, view.name()}, draws});
-          }
-    }
-    if (tracks_groups)
-      for (const auto* group : {&pl.device_slices, &pl.other_slices})
-        for (const auto* slice : *group)
-          for (const auto& d : slice->devices)
-            if (auto sets = group_sets_of(d); !sets.empty())
-              layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
-    layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
-  }
+  for (std::uint32_t p = 0; p < layout.pools->size(); ++p) lay_out_pool(layout, p);
   layout.places.reserve(layout.candidates.size() + layout.counter_holders.size());
   for (std::uint32_t i = 0; i < layout.candidates.size(); ++i)
     layout.places.emplace(layout.candidates[i].id, device_place{i, device_place::npos});
@@ -471,6 +415,86 @@ void basic_allocator<Policy, Engine>::search::lay_out(node_pools& layout) {
   layout.overdrawn.assign(layout.pools->size(), 0);
   layout.identity.resize(layout.candidates.size());
   std::iota(layout.identity.begin(), layout.identity.end(), 0u);
+}
+
+// Pool `p`'s counters, candidates, counter holders and group holders, appended to the node's layout.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::lay_out_pool(node_pools& layout, std::uint32_t p) {
+  const features& f = a_.features_;
+  const pool& pl = (*layout.pools)[p];
+  const auto next = static_cast<std::uint32_t>(layout.slot_values.size());
+  layout.pool_slots[p] = {next, next};
+  if (pl.incomplete || pl.invalid) return;
+  if (f.partitionable_devices)
+    for (const auto& set : pl.counter_sets)
+      for (const auto e : set.counters()) layout.slot_values.push_back(*e.value);
+  layout.pool_slots[p].second = static_cast<std::uint32_t>(layout.slot_values.size());
+  const counter_numbering slot_numbers(pl, next);
+  const bool has_slots = layout.pool_slots[p].second != next;
+  auto draws_of = [&](const flatten::mixin_device_view& view) {
+    std::vector<std::pair<std::uint32_t, quantity>> draws;
+    if (f.partitionable_devices)
+      slot_numbers.for_each_draw(
+          view, [&](std::uint32_t slot, const quantity& amount) { draws.emplace_back(slot, amount); });
+    return draws;
+  };
+  // KEP-5963: one group slot per counter set drawn from, in pools where some device declares groups.
+  auto declares_groups = [](const model::resource_slice* slice) {
+    return detail::declares_compatibility_groups(*slice);
+  };
+  const bool tracks_groups =
+      f.device_compatibility_groups && (std::ranges::any_of(pl.device_slices, declares_groups) ||
+                                        std::ranges::any_of(pl.other_slices, declares_groups));
+  std::vector<std::string_view> group_set_names;
+  auto group_sets_of = [&](const model::device& d) {
+    std::vector<std::pair<std::uint32_t, std::span<const model::text>>> sets;
+    if (!tracks_groups) return sets;
+    for (const auto& consumption : d.consumes_counters) {
+      auto it = std::find(group_set_names.begin(), group_set_names.end(), consumption.counter_set);
+      if (it == group_set_names.end()) it = group_set_names.insert(it, consumption.counter_set);
+      sets.emplace_back(layout.group_slots + static_cast<std::uint32_t>(it - group_set_names.begin()),
+                        consumption.compatibility_groups);
+    }
+    return sets;
+  };
+  const std::size_t first_candidate = layout.candidates.size();
+  for (const auto* slice : pl.device_slices)
+    for (const auto view : flatten::device_views(*slice)) {
+      candidate_layout c;
+      c.pool = p;
+      c.slice = slice;
+      c.view = view;
+      c.id = device_ref{slice->driver, slice->pool.name, view.name()};
+      c.shared = f.consumable_capacity && view.base().allow_multiple_allocations.value_or(false);
+      c.consumes_counters = !view.base().consumes_counters.empty();
+      c.draws = draws_of(view);
+      c.group_sets = group_sets_of(view.base());
+      c.rule_taints = taints_from_rules(a_.taint_rules_, c.id);
+      layout.candidates.push_back(std::move(c));
+    }
+  // Every device of the pool that may hold counters when allocated (the device slices' devices were laid out
+  // above, in this order).
+  if (has_slots) {
+    std::size_t next_candidate = first_candidate;
+    for (const auto* group : {&pl.device_slices, &pl.other_slices})
+      for (const auto* slice : *group)
+        for (const auto view : flatten::device_views(*slice)) {
+          std::span<const std::pair<std::uint32_t, quantity>> draws;
+          if (group == &pl.device_slices)
+            draws = layout.candidates[next_candidate++].draws;
+          else if (auto own = draws_of(view); !own.empty())
+            draws = layout.other_draws.emplace_back(std::move(own));
+          if (!draws.empty())
+            layout.counter_holders.push_back({p, device_ref{slice->driver, slice->pool.name, view.name()}, draws});
+        }
+  }
+  if (tracks_groups)
+    for (const auto* group : {&pl.device_slices, &pl.other_slices})
+      for (const auto* slice : *group)
+        for (const auto& d : slice->devices)
+          if (auto sets = group_sets_of(d); !sets.empty())
+            layout.group_holders.push_back({device_ref{slice->driver, slice->pool.name, d.name}, std::move(sets)});
+  layout.group_slots += static_cast<std::uint32_t>(group_set_names.size());
 }
 
 template <allocation_policy Policy, selector_engine Engine>
@@ -667,8 +691,17 @@ inline void add_new_requirements(const std::vector<model::node_selector_requirem
 
 template <allocation_policy Policy, selector_engine Engine>
 result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_result(std::size_t ci) {
-  const model::resource_claim& claim = *claims_[ci];
   model::allocation_result out;
+  add_device_results(ci, out);
+  add_class_configs(ci, out);
+  add_claim_configs(ci, out);
+  if (auto selected = set_node_selector(ci, out); !selected) return std::move(selected).error();
+  return out;
+}
+
+// One result per device the claim was given.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::add_device_results(std::size_t ci, model::allocation_result& out) {
   for (const auto& r : results_[ci]) {
     const candidate& c = candidates_[r.candidate];
     model::device_request_allocation_result d;
@@ -689,14 +722,23 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
     d.consumed_capacity = r.consumed;
     out.results.push_back(std::move(d));
   }
-  // Class configuration, once per class, then the claim's own.
-  auto chosen = [&](std::size_t ri) -> const request_data& {
-    const auto& entries = requests_[ci][ri];
-    return entries.front().is_sub ? entries[entries.front().selected_sub] : entries.front();
-  };
+}
+
+// The request (or the subrequest of a firstAvailable request) the search chose for request `ri` of claim `ci`.
+template <allocation_policy Policy, selector_engine Engine>
+auto basic_allocator<Policy, Engine>::search::chosen_request(std::size_t ci, std::size_t ri) const
+    -> const request_data& {
+  const auto& entries = requests_[ci][ri];
+  return entries.front().is_sub ? entries[entries.front().selected_sub] : entries.front();
+}
+
+// Class configuration, once per class, naming every request of the class.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::add_class_configs(std::size_t ci, model::allocation_result& out) {
+  const model::resource_claim& claim = *claims_[ci];
   std::map<std::string_view, std::pair<std::size_t, std::size_t>> class_configs;
   for (std::size_t ri = 0; ri < claim.spec.requests.size(); ++ri) {
-    const request_data& rd = chosen(ri);
+    const request_data& rd = chosen_request(ci, ri);
     if (rd.klass == nullptr) continue;
     if (auto it = class_configs.find(rd.klass->meta.name); it != class_configs.end()) {
       for (std::size_t i = it->second.first; i < it->second.second; ++i) out.config[i].requests.push_back(rd.full_name);
@@ -707,6 +749,13 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
       out.config.push_back({model::allocation_config_source::from_class, {rd.full_name}, config.opaque});
     class_configs.emplace(rd.klass->meta.name, std::pair{first, out.config.size()});
   }
+}
+
+// The claim's own configuration (after the classes'), for the requests chosen; a configuration that names every
+// request of the claim names none.
+template <allocation_policy Policy, selector_engine Engine>
+void basic_allocator<Policy, Engine>::search::add_claim_configs(std::size_t ci, model::allocation_result& out) {
+  const model::resource_claim& claim = *claims_[ci];
   auto to_strings = [](const std::vector<model::text>& names) {
     return std::vector<std::string>(names.begin(), names.end());
   };
@@ -719,7 +768,7 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
       const auto& request = claim.spec.requests[ri];
       bool applies = detail::contains_name(config.requests, request.name);
       if (!applies && requests_[ci][ri].front().is_sub)
-        applies = detail::contains_name(config.requests, chosen(ri).full_name);
+        applies = detail::contains_name(config.requests, chosen_request(ci, ri).full_name);
       if (applies) {
         out.config.push_back({model::allocation_config_source::from_claim, to_strings(config.requests), config.opaque});
         break;
@@ -733,11 +782,18 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
       auto has = [&](std::string_view n) {
         return std::find(config.requests.begin(), config.requests.end(), n) != config.requests.end();
       };
-      covers_all = has(claim.spec.requests[ri].name) || (requests_[ci][ri].front().is_sub && has(chosen(ri).full_name));
+      covers_all = has(claim.spec.requests[ri].name) ||
+                   (requests_[ci][ri].front().is_sub && has(chosen_request(ci, ri).full_name));
     }
     if (covers_all) config.requests.clear();
   }
-  // Node selector.
+}
+
+// The node selector of the devices given: this node's name when one of them is bound to a node, else the union of
+// their slices' (or devices') selectors.
+template <allocation_policy Policy, selector_engine Engine>
+status basic_allocator<Policy, Engine>::search::set_node_selector(std::size_t ci, model::allocation_result& out) {
+  const model::resource_claim& claim = *claims_[ci];
   model::node_selector_term term;
   for (const auto& r : results_[ci]) {
     const candidate& c = candidates_[r.candidate];
@@ -751,7 +807,7 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
           {{},
            {model::node_selector_requirement{"metadata.name", model::node_selector_operator::in, {node_.meta.name}}}});
       out.node_selector = std::move(only_this);
-      return out;
+      return {};
     }
     if (selector) {
       if (selector->terms.size() > 1)
@@ -766,7 +822,7 @@ result<model::allocation_result> basic_allocator<Policy, Engine>::search::build_
     }
   }
   if (!term.match_fields.empty() || !term.match_expressions.empty()) out.node_selector = model::node_selector{{term}};
-  return out;
+  return {};
 }
 
 }  // namespace dra::alloc

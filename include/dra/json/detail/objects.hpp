@@ -100,14 +100,19 @@ inline dra::status read_header(reader& r, od::object& object, object_header& hea
   return {};
 }
 
-// Reads the fields of an object after its header, by kind, into `out`.
-inline dra::status read_body(reader& r, od::object& object, object_kind kind, object_header& header,
-                             api_version version, model::scenario& out, model::source_position& position,
-                             function_ref<dra::status()> finish_raw) {
+// What reading an object's body takes, whatever its kind: the object, where it is, and how its raw text is kept.
+struct body_reading {
+  reader& r;
+  od::object& object;
+  model::source_position& position;
+  function_ref<dra::status()> finish_raw;
+
+  // Reads every field after the header with `on_field(name, value)`, then keeps the object's raw text.
   // Every object is read to its end, whatever its kind: an object abandoned halfway would leave
   // simdjson to skip the rest from inside it, and malformed text there would be found or not
   // depending on where reading stopped (and on whether items are read on one thread or several).
-  auto read_fields = [&](auto&& on_field) {
+  template <class OnField>
+  dra::status read_fields(OnField&& on_field) {
     dra::status status = r.each_field_of(object, [&](std::string_view name, od::value& value) -> dra::status {
       if (is(name, "kind") || is(name, "apiVersion") || is(name, "metadata")) return {};
       auto at = r.field(name);
@@ -115,113 +120,94 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
     });
     if (status) status = finish_raw();
     return status;
-  };
-  auto add = [&](auto& objects_of_kind, auto&& object_value) {
+  }
+  template <class Objects, class Object>
+  void add(Objects& objects_of_kind, Object&& object_value) {
     objects_of_kind.push_back({std::move(object_value), std::move(position)});
-  };
-  dra::status status;
+  }
+  // An object of a kind dra models: its metadata, then its fields (`on_field(name, value, object)`), added once read.
+  template <class Object, class Objects, class OnField>
+  dra::status read_model(object_header& header, Objects& objects_of_kind, OnField&& on_field) {
+    Object read;
+    read.meta = std::move(header.meta);
+    dra::status status = read_fields(
+        [&](std::string_view name, od::value& value) -> dra::status { return on_field(name, value, read); });
+    if (status) add(objects_of_kind, std::move(read));
+    return status;
+  }
+};
+
+// Reads the fields of an object after its header, by kind, into `out`.
+inline dra::status read_body(reader& r, od::object& object, object_kind kind, object_header& header,
+                             api_version version, model::scenario& out, model::source_position& position,
+                             function_ref<dra::status()> finish_raw) {
+  body_reading body{r, object, position, finish_raw};
   switch (kind) {
-    case object_kind::slice: {
-      model::resource_slice slice;
-      slice.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return is(name, "spec") ? slice_reader(r).slice_spec(value, slice, version) : r.unknown();
-      });
-      if (status) add(out.slices, std::move(slice));
-      break;
-    }
-    case object_kind::device_class: {
-      model::device_class device_class;
-      device_class.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return is(name, "spec") ? claim_reader(r).class_spec(value, device_class) : r.unknown();
-      });
-      if (status) add(out.classes, std::move(device_class));
-      break;
-    }
-    case object_kind::claim: {
-      model::resource_claim claim;
-      claim.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (is(name, "spec")) return claim_reader(r).claim_spec(value, claim.spec, version);
-        if (is(name, "status")) return claim_reader(r).claim_status(value, claim);
-        return r.unknown();
-      });
-      if (status) add(out.claims, std::move(claim));
-      break;
-    }
-    case object_kind::claim_template: {
-      model::resource_claim_template claim_template;
-      claim_template.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return is(name, "spec") ? claim_reader(r).template_spec(value, claim_template, version) : r.unknown();
-      });
-      if (status) add(out.claim_templates, std::move(claim_template));
-      break;
-    }
-    case object_kind::taint_rule: {
-      model::device_taint_rule rule;
-      rule.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (is(name, "spec")) return slice_reader(r).taint_rule_spec(value, rule);
-        return is(name, "status") ? dra::status{} : r.unknown();  // status: conditions the controller sets
-      });
-      if (status) add(out.taint_rules, std::move(rule));
-      break;
-    }
-    case object_kind::node: {
-      model::node node;
-      node.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (is(name, "spec")) return workload_reader(r).node_spec(value, node);
-        if (is(name, "status")) return workload_reader(r).node_status(value, node);
-        return {};
-      });
-      if (status) add(out.nodes, std::move(node));
-      break;
-    }
-    case object_kind::pod: {
-      model::pod pod;
-      pod.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (is(name, "spec")) return workload_reader(r).pod_spec(value, pod);
-        if (is(name, "status")) return workload_reader(r).pod_status(value, pod);
-        return {};
-      });
-      if (status) add(out.pods, std::move(pod));
-      break;
-    }
-    case object_kind::pod_group: {
-      model::pod_group group;
-      group.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        if (is(name, "spec")) return workload_reader(r).pod_group_spec(value, group.spec);
-        if (is(name, "status")) return workload_reader(r).pod_group_status(value, group);
-        return {};
-      });
-      if (status) add(out.pod_groups, std::move(group));
-      break;
-    }
-    case object_kind::workload: {
-      model::workload workload;
-      workload.meta = std::move(header.meta);
-      status = read_fields([&](std::string_view name, od::value& value) -> dra::status {
-        return is(name, "spec") ? workload_reader(r).workload_spec(value, workload) : dra::status{};
-      });
-      if (status) add(out.workloads, std::move(workload));
-      break;
-    }
+    case object_kind::slice:
+      return body.read_model<model::resource_slice>(
+          header, out.slices, [&](std::string_view name, od::value& value, auto& slice) -> dra::status {
+            return is(name, "spec") ? slice_reader(r).slice_spec(value, slice, version) : r.unknown();
+          });
+    case object_kind::device_class:
+      return body.read_model<model::device_class>(
+          header, out.classes, [&](std::string_view name, od::value& value, auto& device_class) -> dra::status {
+            return is(name, "spec") ? claim_reader(r).class_spec(value, device_class) : r.unknown();
+          });
+    case object_kind::claim:
+      return body.read_model<model::resource_claim>(
+          header, out.claims, [&](std::string_view name, od::value& value, auto& claim) -> dra::status {
+            if (is(name, "spec")) return claim_reader(r).claim_spec(value, claim.spec, version);
+            if (is(name, "status")) return claim_reader(r).claim_status(value, claim);
+            return r.unknown();
+          });
+    case object_kind::claim_template:
+      return body.read_model<model::resource_claim_template>(
+          header, out.claim_templates, [&](std::string_view name, od::value& value, auto& claim_template) -> dra::status {
+            return is(name, "spec") ? claim_reader(r).template_spec(value, claim_template, version) : r.unknown();
+          });
+    case object_kind::taint_rule:
+      return body.read_model<model::device_taint_rule>(
+          header, out.taint_rules, [&](std::string_view name, od::value& value, auto& rule) -> dra::status {
+            if (is(name, "spec")) return slice_reader(r).taint_rule_spec(value, rule);
+            return is(name, "status") ? dra::status{} : r.unknown();  // status: conditions the controller sets
+          });
+    case object_kind::node:
+      return body.read_model<model::node>(
+          header, out.nodes, [&](std::string_view name, od::value& value, auto& node) -> dra::status {
+            if (is(name, "spec")) return workload_reader(r).node_spec(value, node);
+            if (is(name, "status")) return workload_reader(r).node_status(value, node);
+            return {};
+          });
+    case object_kind::pod:
+      return body.read_model<model::pod>(header, out.pods,
+                                         [&](std::string_view name, od::value& value, auto& pod) -> dra::status {
+                                           if (is(name, "spec")) return workload_reader(r).pod_spec(value, pod);
+                                           if (is(name, "status")) return workload_reader(r).pod_status(value, pod);
+                                           return {};
+                                         });
+    case object_kind::pod_group:
+      return body.read_model<model::pod_group>(
+          header, out.pod_groups, [&](std::string_view name, od::value& value, auto& group) -> dra::status {
+            if (is(name, "spec")) return workload_reader(r).pod_group_spec(value, group.spec);
+            if (is(name, "status")) return workload_reader(r).pod_group_status(value, group);
+            return {};
+          });
+    case object_kind::workload:
+      return body.read_model<model::workload>(
+          header, out.workloads, [&](std::string_view name, od::value& value, auto& workload) -> dra::status {
+            return is(name, "spec") ? workload_reader(r).workload_spec(value, workload) : dra::status{};
+          });
     case object_kind::other: {
-      status = read_fields([](std::string_view, od::value&) -> dra::status { return {}; });
+      dra::status status = body.read_fields([](std::string_view, od::value&) -> dra::status { return {}; });
       if (status) {
         out.warnings.push_back(concat(position.path.empty() ? "input" : position.path, ": kind ", quoted(header.kind),
                                       " is not used by device allocation; ignored"));
-        add(out.others, model::other_object{header.api_version, header.kind, std::move(header.meta)});
+        body.add(out.others, model::other_object{header.api_version, header.kind, std::move(header.meta)});
       }
-      break;
+      return status;
     }
   }
-  return status;
+  return {};
 }
 
 // `raw_end` gives where the object's text ends once it has been read (the object's JSON text is
