@@ -16,6 +16,7 @@
 #include <dra/sim/run_output.hpp>
 #include <dra/sim/run_report.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/sim/runs.hpp>
 #include <dra/sim/scenario_output.hpp>
 #include <dra/sim/select.hpp>
 #include <dra/sim/summary.hpp>

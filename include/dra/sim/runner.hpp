@@ -1248,7 +1248,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
     return report;
   } else {
     // With threads to spare, first fit's run goes beside the policy's: both only read the scenario and the engine.
-    auto first_fit_run = [&] { return detail::scenario_run<Engine, alloc::first_fit>(s, engine, features, {}, options).run(); };
+    // The guard's runs go through run_scenario, which dra/sim/runs.hpp can declare compiled elsewhere.
+    auto first_fit_run = [&] { return run_scenario<Engine, alloc::first_fit>(s, engine, features, {}, options); };
     std::future<run_report> first_fit_aside;
     if (options.threads > 1) {
       try {
@@ -1262,9 +1263,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
     if (places_less(count_placements(report), first_fit_counts)) {
       // Packing often wins before the first rejection and loses after it, where first fit fills the fragments it
       // left with later, smaller claims: keep the policy's start and first fit's end, if that beats first fit.
-      run_report hybrid = detail::scenario_run<Engine, detail::until_first_rejection<Policy>>(
-                              s, engine, features, detail::until_first_rejection<Policy>{policy}, options)
-                              .run();
+      run_report hybrid = run_scenario<Engine, detail::until_first_rejection<Policy>>(
+          s, engine, features, detail::until_first_rejection<Policy>{policy}, options);
       if (!places_less(count_placements(hybrid), first_fit_counts)) {
         report = std::move(hybrid);
         report.placements = run_report::answer::first_fit_after_rejection;
