@@ -1,5 +1,6 @@
 // The compiled component's definitions (include/dra/compiled.hpp): the header-only engine, instantiated once here.
 #include <dra/compiled.hpp>
+#include <dra/compiled_runs.hpp>
 #include <dra/dra.hpp>
 
 namespace dra::compiled {
@@ -29,7 +30,7 @@ error_list scenario_document::validate() const { return validate::validate(impl_
 namespace {
 template <class Policy>
 allocation_report run(const model::scenario& s, Policy policy, alloc::features features) {
-  const cel::selector_engine engine;
+  const selector_engine engine;  // its runs are compiled once, in src/runs/
   sim::run_report report = sim::run_scenario(s, engine, features, std::move(policy));
   std::string document = sim::output_document(s, report);
   return {std::move(report.outcomes), std::move(document), std::move(report.warnings), report.search_steps};

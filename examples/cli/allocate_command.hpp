@@ -166,20 +166,4 @@ inline std::optional<dra::alloc::features> requested_features(const invocation& 
   return *parsed;
 }
 
-// `dra allocate`. Selectors compile in the environment upstream's allocator uses whatever the
-// features: the "stored expressions" one, which declares every field and function of the newest
-// version (feature gates only narrow the environment for new API objects). Exit code 2 when
-// --features is invalid.
-inline int run_allocate(const invocation& call, const dra::model::scenario& s, dra::json::input_format format,
-                        std::ostream& out, std::ostream& err) {
-  const auto requested = requested_features(call, err);
-  if (!requested) return 2;
-  const dra::alloc::features features = *requested;
-  const dra::cel::selector_engine engine;
-  if (call.policy == "sorted") return run_allocate_with<dra::alloc::sorted>(engine, features, call, s, format, out, err);
-  if (call.policy == "shared_capacity")
-    return run_allocate_with<dra::alloc::shared_capacity>(engine, features, call, s, format, out, err);
-  return run_allocate_with(engine, features, call, s, format, out, err);
-}
-
 }  // namespace dra_cli

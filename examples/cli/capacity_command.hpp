@@ -6,6 +6,7 @@
 #include "invocation.hpp"
 
 #include <dra/cel/selector.hpp>
+#include <dra/compiled_runs.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/yaml.hpp>
 #include <dra/sim/analysis/availability.hpp>
@@ -142,7 +143,7 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
   const auto* pod = pod_to_copy(*call.pod, s, pod_file, with_templates, err);
   if (pod == nullptr) return 1;
   const dra::model::scenario& scenario = pod_file ? with_templates : s;
-  const dra::cel::selector_engine engine;
+  const dra::compiled::selector_engine engine;
   dra::sim::capacity_options options{.max = call.max.value_or(dra::sim::default_max_copies),
                                      .run = machine_run_options(call)};
   auto report = dra::sim::capacity(scenario, *pod, engine, *features, Policy{}, options);
@@ -158,37 +159,6 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
     out << dra::sim::to_json(*report);
   else
     detail::print_capacity(*report, out);
-  return 0;
-}
-
-// `dra capacity`: with --pod, how many more copies fit; without, the availability table. Exit 0, 1 on bad input,
-// 2 on bad flags.
-inline int run_capacity(const invocation& call, const dra::model::scenario& s, dra::json::input_format format,
-                        std::ostream& out, std::ostream& err) {
-  if (call.pod) {
-    if (call.policy == "sorted") return run_capacity_of_pod<dra::alloc::sorted>(call, s, format, out, err);
-    if (call.policy == "shared_capacity")
-      return run_capacity_of_pod<dra::alloc::shared_capacity>(call, s, format, out, err);
-    return run_capacity_of_pod<dra::alloc::first_fit>(call, s, format, out, err);
-  }
-  if (call.output == output_format::scenario) {
-    err << "dra: --output scenario needs --pod\n";
-    return 2;
-  }
-  const dra::cel::selector_engine engine;
-  std::optional<std::string_view> by;
-  if (call.by) by = *call.by;
-  auto report = dra::sim::availability(s, engine, by);
-  if (!report) {
-    err << "dra: " << report.error().to_string() << "\n";
-    return 1;
-  }
-  if (call.output == output_format::json)
-    out << dra::sim::to_json(*report);
-  else if (call.output == output_format::prometheus)
-    out << dra::sim::to_metrics(*report);
-  else
-    detail::print_availability(*report, out);
   return 0;
 }
 

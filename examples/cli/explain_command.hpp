@@ -1,4 +1,5 @@
-// The `dra explain` command: runs the scenario, then prints the whole funnel for the named claims, as text or JSON.
+// The `dra explain` command's text output: the whole funnel of the named claims, pods and PodGroups (explain.cpp runs
+// the scenario and prints it, or JSON).
 #pragma once
 
 #include "allocate_command.hpp"
@@ -12,6 +13,7 @@
 #include <dra/sim/explain/claims.hpp>
 #include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/compiled_runs.hpp>
 
 #include <algorithm>
 #include <ostream>
@@ -131,63 +133,5 @@ inline void print_pod_group(const dra::sim::pod_group_explanation& e, std::ostre
 }
 
 }  // namespace detail
-
-// `dra explain [FILE] [CLAIM... | pod/NAME... | podgroup/NAME...]`: every pending claim when nothing is named;
-// `pod/NAME` (NAME as kubectl takes it: namespace/name, or name in the default namespace) explains a pod, its answer
-// then its claims; `podgroup/NAME` a PodGroup, its pods' answers then its claims. Exit code 1 when a named claim, pod
-// or PodGroup does not exist, 2 when --features is invalid.
-inline int run_explain(const invocation& call, const std::vector<std::string>& names, const dra::model::scenario& s,
-                       std::ostream& out, std::ostream& err) {
-  const auto requested = requested_features(call, err);
-  if (!requested) return 2;
-  const dra::alloc::features features = *requested;
-  const dra::cel::selector_engine engine;
-  auto report =
-      dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options(call));
-  constexpr std::string_view pod_prefix = "pod/", group_prefix = "podgroup/";
-  std::vector<std::string> claims, pods;
-  bool groups_named = false;
-  for (const std::string& name : names) {
-    if (name.starts_with(pod_prefix)) {
-      pods.push_back(name.substr(pod_prefix.size()));
-      continue;
-    }
-    if (!name.starts_with(group_prefix)) {
-      claims.push_back(name);
-      continue;
-    }
-    groups_named = true;
-    const auto group = dra::sim::explain_pod_group(s, report, std::string_view(name).substr(group_prefix.size()));
-    if (!group.found) {
-      err << "dra: PodGroup " << group.group << " not found\n";
-      return 1;
-    }
-    if (call.output != output_format::json) detail::print_pod_group(group, out);
-    claims.insert(claims.end(), group.claims.begin(), group.claims.end());
-  }
-  std::vector<dra::sim::claim_explanation> explanations;
-  if ((pods.empty() && !groups_named) || !claims.empty())
-    explanations = dra::sim::explain_claims(s, report, engine, features, claims);
-  const auto pod_explanations = dra::sim::explain_pods(s, report, engine, features, pods);
-  if (call.output == output_format::json) {
-    out << (pods.empty() ? dra::sim::to_json(explanations)
-                         : dra::sim::to_json(pod_explanations, claims.empty() ? nullptr : &explanations));
-  } else {
-    detail::print_pods(pod_explanations, out);
-    detail::print_explanations(explanations, out);
-  }
-  int code = 0;
-  for (const auto& e : explanations)
-    if (e.status == dra::model::claim_status::not_found) {
-      err << "dra: claim " << e.claim << " not found\n";
-      code = 1;
-    }
-  for (const auto& p : pod_explanations)
-    if (p.status == dra::sim::pod_status::not_found) {
-      err << "dra: pod " << p.pod << " not found\n";
-      code = 1;
-    }
-  return code;
-}
 
 }  // namespace dra_cli

@@ -1,16 +1,15 @@
-// The dra command: parses flags and prints; all behaviour lives in the headers.
-#include "allocate_command.hpp"
+// The dra command: parses flags, loads the input and hands it to a subcommand (commands.hpp); all behaviour lives in
+// the library and the subcommands' sources.
 #include "arguments.hpp"
-#include "capacity_command.hpp"
+#include "commands.hpp"
 #include "default_scenario.hpp"
-#include "explain_command.hpp"
 #include "heap.hpp"
 #include "kubectl.hpp"
-#include "occupancy_command.hpp"
-#include "text_output.hpp"
-#include "validate_command.hpp"
 
-#include <dra/dra.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/sim/analysis/summary.hpp>
+#include <dra/sim/analysis/what_if.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,36 +63,6 @@ dra::result<dra::json::document> load_input(const dra_cli::invocation& call) {
   return dra::json::load_file(*call.file, options);
 }
 
-int run_flatten(const dra::json::document& doc, std::ostream& out) {
-  out << dra::sim::flattened_list(doc.scenario());
-  return 0;
-}
-
-int run_summary(const dra_cli::invocation& call, const dra::json::document& doc, std::ostream& out) {
-  dra::sim::scenario_summary summary = dra::sim::summarize(doc.scenario());
-  out << (call.output == dra_cli::output_format::json ? dra::sim::to_json(summary) : dra_cli::summary_text(summary));
-  return 0;
-}
-
-// `dra select [FILE] EXPR [--class NAME]`: with one positional argument it is the expression.
-int run_select(const dra_cli::invocation& call, const dra::json::document& doc, std::string_view expression,
-               std::ostream& out, std::ostream& err) {
-  const dra::cel::selector_engine engine;
-  std::optional<std::string_view> klass;
-  if (call.device_class) klass = *call.device_class;
-  auto matches = dra::sim::select_devices(doc.scenario(), engine, expression, klass);
-  const bool json = call.output == dra_cli::output_format::json;
-  if (!matches) {
-    if (json)
-      out << dra::json::writer().begin_object().field("error", matches.error().to_string()).end_object().str() << "\n";
-    else
-      err << "dra: " << matches.error().to_string() << "\n";
-    return 1;
-  }
-  out << (json ? dra::sim::to_json(*matches) : dra_cli::matches_text(*matches));
-  return 0;
-}
-
 // Ends the process once the output is written, without destroying the loaded scenario: its
 // objects are freed by the process's end at once, where freeing them one by one took a fifth of
 // `dra summary` on a 100 MB input (compilers skip freeing their trees at exit for the same reason).
@@ -121,7 +90,7 @@ std::optional<dra::sim::changed_scenario> what_if_of(const dra_cli::invocation& 
 
 int run_command(const dra_cli::invocation& call, const std::vector<std::string>& explained,
                 std::string_view expression, const dra::json::document& doc) {
-  if (call.command == "flatten") return run_flatten(doc, std::cout);
+  if (call.command == "flatten") return dra_cli::run_flatten(doc, std::cout);
   if (call.command == "validate") return dra_cli::run_validate(doc, call.output == dra_cli::output_format::json, std::cout);
   const auto changed = what_if_of(call, doc);
   const dra::model::scenario& s = changed ? changed->scenario : doc.scenario();
@@ -129,8 +98,8 @@ int run_command(const dra_cli::invocation& call, const std::vector<std::string>&
   if (call.command == "capacity") return dra_cli::run_capacity(call, s, doc.format(), std::cout, std::cerr);
   if (call.command == "explain") return dra_cli::run_explain(call, explained, s, std::cout, std::cerr);
   if (call.command == "occupancy") return dra_cli::run_occupancy(call, doc, std::cout, std::cerr);
-  if (call.command == "select") return run_select(call, doc, expression, std::cout, std::cerr);
-  return run_summary(call, doc, std::cout);
+  if (call.command == "select") return dra_cli::run_select(call, doc, expression, std::cout, std::cerr);
+  return dra_cli::run_summary(call, doc, std::cout);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <dra/json/writer.hpp>
 #include <dra/sim/analysis/occupancy.hpp>
 #include <dra/sim/runner.hpp>
+#include <dra/compiled_runs.hpp>
 
 #include <unistd.h>
 
@@ -471,18 +472,6 @@ int run_occupancy_with(const Engine& engine, const dra::alloc::features& feature
   else
     occupancy_detail::print_text(occ, out);
   return 0;
-}
-
-// `dra occupancy`: --features and --policy as for `dra allocate`. Exit code 2 when --features is invalid.
-inline int run_occupancy(const invocation& call, const dra::json::document& doc, std::ostream& out, std::ostream& err) {
-  const auto requested = requested_features(call, err);
-  if (!requested) return 2;
-  const dra::alloc::features features = *requested;
-  const dra::cel::selector_engine engine;
-  if (call.policy == "sorted") return run_occupancy_with<dra::alloc::sorted>(engine, features, call, doc, out, err);
-  if (call.policy == "shared_capacity")
-    return run_occupancy_with<dra::alloc::shared_capacity>(engine, features, call, doc, out, err);
-  return run_occupancy_with(engine, features, call, doc, out, err);
 }
 
 }  // namespace dra_cli

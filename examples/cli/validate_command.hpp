@@ -28,15 +28,4 @@ inline int print_problems(const dra::error_list& problems, bool json_output, std
   return problems.empty() ? 0 : 1;
 }
 
-// Validates a loaded document and prints the result.
-inline int run_validate(const dra::json::document& document, bool json_output, std::ostream& out) {
-  return print_problems(dra::validate::validate(document), json_output, out);
-}
-
-// An input that does not even load is one problem, printed the same way, so
-// that `--output json` callers always get JSON.
-inline int report_load_failure(const dra::error& failure, bool json_output, std::ostream& out) {
-  return print_problems(dra::error_list{failure}, json_output, out);
-}
-
 }  // namespace dra_cli

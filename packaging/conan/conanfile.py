@@ -27,7 +27,7 @@ class DraConan(ConanFile):
     def export_sources(self):
         # The recipe lives in packaging/conan/; the sources at the repository root.
         root = os.path.join(self.recipe_folder, "..", "..")
-        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "examples/*", "LICENSE"):
+        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "src/*", "examples/*", "LICENSE"):
             copy(self, pattern, root, self.export_sources_folder)
 
     def requirements(self):
