@@ -1,13 +1,12 @@
-// The compiled component's definitions (include/dra/compiled.hpp): the header-only engine, instantiated once here.
+// The compiled component's scenario documents (include/dra/compiled.hpp): loading, instantiated once here; its
+// validation and allocation have source files of their own (compiled_validate.cpp, compiled_allocate.cpp), so that
+// no file of the component compiles the whole engine.
+#include "document_impl.hpp"
+
 #include <dra/compiled.hpp>
-#include <dra/compiled_runs.hpp>
-#include <dra/dra.hpp>
+#include <dra/json/ingest.hpp>
 
 namespace dra::compiled {
-
-struct scenario_document::impl {
-  json::document document;
-};
 
 scenario_document::scenario_document(std::unique_ptr<impl> loaded) : impl_(std::move(loaded)) {}
 scenario_document::scenario_document(scenario_document&&) noexcept = default;
@@ -24,31 +23,5 @@ result<scenario_document> scenario_document::from(result<json::document> loaded)
 }
 
 const model::scenario& scenario_document::scenario() const noexcept { return impl_->document.scenario(); }
-
-error_list scenario_document::validate() const { return validate::validate(impl_->document); }
-
-namespace {
-template <class Policy>
-allocation_report run(const model::scenario& s, Policy policy, alloc::features features) {
-  const selector_engine engine;  // its runs are compiled once, in src/runs/
-  sim::run_report report = sim::run_scenario(s, engine, features, std::move(policy));
-  std::string document = sim::output_document(s, report);
-  return {std::move(report.outcomes), std::move(document), std::move(report.warnings), report.search_steps};
-}
-}  // namespace
-
-allocation_report allocate(const model::scenario& s, alloc::first_fit policy, alloc::features features) {
-  return run(s, policy, features);
-}
-allocation_report allocate(const model::scenario& s, alloc::sorted policy, alloc::features features) {
-  return run(s, policy, features);
-}
-allocation_report allocate(const model::scenario& s, alloc::shared_capacity policy, alloc::features features) {
-  return run(s, policy, features);
-}
-
-std::string output_document(std::span<const model::claim_outcome> outcomes, int indent) {
-  return json::output_document(outcomes, indent);
-}
 
 }  // namespace dra::compiled

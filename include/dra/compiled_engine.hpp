@@ -4,22 +4,32 @@
 #pragma once
 
 #include <dra/cel/derived.hpp>
-#include <dra/cel/environment.hpp>
-#include <dra/cel/selector.hpp>
 #include <dra/core/result.hpp>
 #include <dra/flatten/mixin_view.hpp>
 
+#include <memory>
 #include <string_view>
+
+namespace dra::cel {
+class program;
+class selector_engine;
+}  // namespace dra::cel
 
 namespace dra::compiled {
 
-// cel::selector_engine's answers (the same compile cache, the same results), through calls into the library.
+// cel::selector_engine's answers (the same compile cache, the same results), through calls into the library. Its
+// header names no CEL type but the derived attributes' values, so that a file using it reads none of the CEL
+// language's headers either.
 class selector_engine {
  public:
-  using program = cel::selector_engine::program;
+  // A compiled expression, as cel::selector_engine::program holds it.
+  struct program {
+    std::shared_ptr<const cel::program> compiled;
+    // The expression reads the device only as `device.driver` (see cel::selector_engine::program).
+    bool reads_only_driver = false;
+  };
 
   selector_engine();
-  explicit selector_engine(cel::dra_environment_options options);
 
   [[nodiscard]] result<program> compile(std::string_view expression) const;
   [[nodiscard]] result<program> compile_derived(std::string_view expression) const;
@@ -29,10 +39,10 @@ class selector_engine {
                                                   std::string_view driver) const;
 
   // The engine it calls, for what the allocator does not ask (selections, the environment).
-  [[nodiscard]] const cel::selector_engine& engine() const noexcept { return engine_; }
+  [[nodiscard]] const cel::selector_engine& engine() const noexcept { return *engine_; }
 
  private:
-  cel::selector_engine engine_;
+  std::shared_ptr<const cel::selector_engine> engine_;  // shared by copies, as its compile cache is
 };
 
 }  // namespace dra::compiled
