@@ -20,9 +20,9 @@ struct gpu_node {
   std::string rack = "";
 };
 
-// Nodes with `gpus` devices of gpu.example.com each in their own pool, a class and a one-GPU template `one-gpu`.
-inline std::string gpu_cluster(const std::vector<gpu_node>& nodes) {
-  std::string out = R"(
+// The class gpu.example.com and the one-GPU template `one-gpu`, as YAML documents.
+inline std::string gpu_class_and_template() {
+  return R"(
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu.example.com}
@@ -37,6 +37,11 @@ spec:
     devices:
       requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
 )";
+}
+
+// Nodes with `gpus` devices of gpu.example.com each in their own pool, a class and a one-GPU template `one-gpu`.
+inline std::string gpu_cluster(const std::vector<gpu_node>& nodes) {
+  std::string out = gpu_class_and_template();
   for (const auto& n : nodes) {
     text_pairs labels{{"kubernetes.io/hostname", n.name}};
     if (!n.rack.empty()) labels.emplace_back("rack", n.rack);

@@ -193,21 +193,7 @@ TEST(Gang, NodesOutsideTheGangsDomainAreSaidToBe) {
             "rack=r1.");
   // Without node filters to apply (no allocatable, no selectors), the same.
   const std::string bare =
-      std::string(R"(
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-gpu, namespace: default}
-spec:
-  spec:
-    devices:
-      requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]
-)") +
+      dra_test::gpu_class_and_template() +
       "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-a, labels: {rack: r1}}\n---\n" +
       dra_test::gpu_slice_text("node-a-gpus", "node-a", "gpu.example.com", 1) +
       "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-b, labels: {rack: r2}}\n---\n" +
