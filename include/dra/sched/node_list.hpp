@@ -3,6 +3,7 @@
 
 #include <dra/model/scenario.hpp>
 
+#include <deque>
 #include <set>
 #include <vector>
 
@@ -33,6 +34,16 @@ struct node_list {
       owned.push_back(std::move(n));
     }
     for (const auto& n : owned) nodes.push_back(&n);
+  }
+
+  // The node of that name: the list's, or a bare node made for a name the list lacks (a pod bound to a node the
+  // scenario does not have), kept in `made`, where it stays put.
+  [[nodiscard]] const model::node* named(model::text name, std::deque<model::node>& made) const {
+    for (const model::node* n : nodes)
+      if (n->meta.name == name) return n;
+    model::node& n = made.emplace_back();
+    n.meta.name = name;
+    return &n;
   }
 };
 

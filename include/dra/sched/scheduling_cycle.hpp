@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <deque>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -54,7 +55,6 @@ class scheduling_cycle {
     for (const auto& c : s.classes) classes_.push_back(&c.object);
     for (const model::node* n : nodes_.nodes)
       node_fields_ = node_fields_ || n->unschedulable || !n->taints.empty() || n->allocatable.has_value();
-    pinned_nodes_.reserve(s.pods.size());
     if (options.nodes == node_choice::kube_score) placer_.score_nodes(options.score_every_node);
     // Policies that weigh facts weigh them by what the queue still asks for; first fit pays nothing for it.
     if constexpr (alloc::uses_facts<Policy>) {
@@ -94,7 +94,7 @@ class scheduling_cycle {
       return;
     }
     if (claims.unit.empty()) return;
-    place_unit(claims.unit, pod_index, bound_node(*pod.node_name), std::move(claims.error), nullptr);
+    place_unit(claims.unit, pod_index, nodes_.named(*pod.node_name, pinned_nodes_), std::move(claims.error), nullptr);
   }
 
   // A pod's cycle has run (placed or not): what it asked for leaves the pending demand.
@@ -219,16 +219,6 @@ class scheduling_cycle {
       usage.add(requests);
   }
 
-  // A bound pod's node: the list's, or one made up for a name the list lacks.
-  const model::node* bound_node(model::text name) {
-    for (const auto* n : nodes_.nodes)
-      if (n->meta.name == name) return n;
-    model::node n;
-    n.meta.name = name;
-    pinned_nodes_.push_back(std::move(n));
-    return &pinned_nodes_.back();
-  }
-
   // A pod held back by its scheduling gates: answered as such, and the pending claims it names wait with it (claims
   // its templates would make are not made yet).
   void hold_gated(std::size_t pod_index) {
@@ -300,7 +290,7 @@ class scheduling_cycle {
   placer_type placer_;
   std::vector<const model::device_class*> classes_;
   bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
-  std::vector<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
+  std::deque<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
   std::vector<std::shared_ptr<const extended_claim_requests>> extended_specs_;  // every extended claim's texts
 };
 

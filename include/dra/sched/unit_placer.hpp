@@ -109,7 +109,6 @@ class unit_placer {
     score_every_node_ = every_node;
   }
   [[nodiscard]] node_scorer& scorer() noexcept { return scorer_; }
-  [[nodiscard]] bool scores_every_node() const noexcept { return score_every_node_; }
 
   // Position of a node in the run's list, if it is there.
   [[nodiscard]] std::optional<std::size_t> index_of(const model::node* node) const {
@@ -143,9 +142,6 @@ class unit_placer {
         unfit_.forget_fits();  // found in the policy's order of candidates, not first fit's
       }
   }
-
-  // The next share ID of a shared device allocated on commit.
-  static std::string share_id(std::uint64_t serial) { return allocator_type::share_id(serial); }
 
  private:
   class search;

@@ -7,6 +7,7 @@
 #include <dra/sim/runner.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -50,18 +51,12 @@ namespace detail {
   return unit;
 }
 
-// The node a pod names in spec.nodeName (one of the scenario's, else a bare node of that name kept in `owned`), or
+// The node a pod names in spec.nodeName (one of the scenario's, else a bare node of that name kept in `made`), or
 // nullptr.
 [[nodiscard]] inline const model::node* pinned_node(const model::scenario& s, std::optional<std::size_t> pod,
-                                                    const sched::node_list& nodes, std::vector<model::node>& owned) {
+                                                    const sched::node_list& nodes, std::deque<model::node>& made) {
   if (!pod || *pod >= s.pods.size() || !s.pods[*pod].object.node_name) return nullptr;  // pods placed after the run name none
-  const model::text name = *s.pods[*pod].object.node_name;
-  for (const auto* n : nodes.nodes)
-    if (n->meta.name == name) return n;
-  model::node n;
-  n.meta.name = name;
-  owned.push_back(std::move(n));
-  return &owned.back();
+  return nodes.named(*s.pods[*pod].object.node_name, made);
 }
 
 }  // namespace detail
@@ -124,8 +119,7 @@ template <alloc::selector_engine Engine>
     for (auto u : unit)
       if (const auto* member = detail::claim_of(s, report, u)) claims.push_back(member);
     std::vector<const model::node*> tried;
-    std::vector<model::node> owned;
-    owned.reserve(1);
+    std::deque<model::node> owned;
     if (allocated != nullptr) {
       e.status = model::claim_status::allocated;
       e.node = allocated->node;
