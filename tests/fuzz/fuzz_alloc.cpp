@@ -1,6 +1,8 @@
 // Fuzz target: bytes -> a small cluster built directly in the model, allocated under every policy; checks the
 // allocator's invariants, that the policies agree on whether the claims fit, and (up to 8 devices) a brute-force
 // reference written here, independently of the allocator's search, which also judges the explanation's cause.
+#include "byte_reader.hpp"
+
 #include <dra/alloc/allocator.hpp>
 #include <dra/alloc/check.hpp>
 #include <dra/cel/selector.hpp>
@@ -37,17 +39,7 @@ constexpr std::array<std::string_view, 2> request_names{"r0", "r1"};
 constexpr std::array<std::string_view, 2> sub_names{"s0", "s1"};
 constexpr std::array<std::string_view, 4> full_sub_names{"r0/s0", "r0/s1", "r1/s0", "r1/s1"};
 
-// Reads the input as small numbers; past its end every number is 0.
-class byte_reader {
- public:
-  explicit byte_reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-  int next(int bound) { return pos_ < bytes_.size() ? bytes_[pos_++] % bound : 0; }
-  bool chance(int one_in) { return next(one_in) == 0; }
-
- private:
-  std::span<const std::uint8_t> bytes_;
-  std::size_t pos_ = 0;
-};
+using dra_fuzz::byte_reader;
 
 // The fuzzer's own description of the cluster; the model objects are built from it, and the brute force reads
 // only this.

@@ -7,6 +7,7 @@
 #include <dra/sim/runner.hpp>
 
 #include "../sim/gang_world.hpp"
+#include "byte_reader.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -15,17 +16,6 @@
 #include <string>
 
 namespace {
-
-// Reads the input as small numbers; past its end every number is 0.
-class gang_bytes {
- public:
-  explicit gang_bytes(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-  int next(int bound) { return pos_ < bytes_.size() ? bytes_[pos_++] % bound : 0; }
-
- private:
-  std::span<const std::uint8_t> bytes_;
-  std::size_t pos_ = 0;
-};
 
 template <class Policy>
 void check(const dra_test::small_gang& g, const dra::model::scenario& s, const char* policy) {
@@ -40,7 +30,7 @@ void check(const dra_test::small_gang& g, const dra::model::scenario& s, const c
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  gang_bytes in({data, size});
+  dra_fuzz::byte_reader in({data, size});
   dra_test::small_gang g;
   const int nodes = 1 + in.next(3);
   for (int n = 0; n < nodes; ++n) g.nodes.push_back({"n" + std::to_string(n), in.next(4), 1 + in.next(4)});

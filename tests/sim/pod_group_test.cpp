@@ -132,6 +132,24 @@ TEST(Gang, BoundPodsCountTowardsMinCount) {
   EXPECT_EQ(gang_placements(doc->scenario(), report), (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-b"}}));
 }
 
+TEST(Gang, AGangWhosePodsAllWaitForTheirGatesIsNotTried) {
+  std::string text = gpu_cluster({{"node-a", 1}}) + pod_group("g", 2);
+  for (const char* name : {"w0", "w1"})
+    text += group_pod(name, "g", 1, own_gpu) + "  schedulingGates: [{name: wait}]\n";
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  for (const auto& report :
+       {sim::run_scenario(doc->scenario(), group_engine),
+        sim::run_scenario(doc->scenario(), group_engine, alloc::features::all(), alloc::sorted{})}) {
+    ASSERT_EQ(report.pods.size(), 2u);
+    for (const auto& p : report.pods) {
+      EXPECT_TRUE(p.gated);
+      EXPECT_FALSE(p.node);
+    }
+    EXPECT_TRUE(report.outcomes.empty());
+  }
+}
+
 TEST(PodGroupClaims, BestFitCountsTheGroupsClaimOnceAndNotOnceAllocated) {
   // tests/cli/data/group-demand.json: two A100s; big's 4g and the group's 3g (made once, with train-0) fill gpu-0;
   // then small's 1g and medium's 4g go to gpu-1; train-1 comes last and uses the group's claim, allocated already.

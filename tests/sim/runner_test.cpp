@@ -1,6 +1,7 @@
 // Scenario-runner tests on scenarios built in C++: claims from templates, units of work, DeviceTaintRules.
 #include <dra/alloc/check.hpp>
 #include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
@@ -332,6 +333,41 @@ TEST(TaintRules, TolerationMustMatchTheRulesTaint) {
   model::device_toleration right{"k", model::toleration_operator::equal, "v1", "NoExecute", std::nullopt};
   d.spec.requests[0].exactly->tolerations = {right};
   EXPECT_EQ(summary(b.run()), (lines{"default/c: unschedulable", "default/d@node-1: req-0=pool-1/dev-0"}));
+}
+
+// Two pods name one claim and one GPU is free: `first` cannot take it (it waits for its gates, or no node has its
+// cpu); `second` can, and gets it, as kube-scheduler tries the claim with every pod that names it. The claim has one
+// outcome, the last; neither pod is placed without it.
+TEST(SharedClaims, AClaimAnEarlierPodLeftUnallocatedIsTriedWithTheNextPodThatNamesIt) {
+  const std::string cluster = R"(
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0"}, "status": {"allocatable": {"cpu": "2", "pods": "9"}}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "n0-gpus"}, "spec": {
+ "driver": "gpu.example.com", "nodeName": "n0", "pool": {"name": "n0", "resourceSliceCount": 1},
+ "devices": [{"name": "gpu-0"}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "shared", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}
+)";
+  auto pod = [](const std::string& name, const std::string& extra) {
+    return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + name +
+           R"(", "namespace": "default"}, "spec": {)" + extra +
+           R"("resourceClaims": [{"name": "g", "resourceClaimName": "shared"}]}})" + "\n";
+  };
+  const cel::selector_engine engine;
+  for (const std::string first : {R"("schedulingGates": [{"name": "wait"}], "containers": [{"name": "c"}], )",
+                                  R"("containers": [{"name": "c", "resources": {"requests": {"cpu": "4"}}}], )"}) {
+    auto doc = json::load(cluster + pod("first", first) + pod("second", R"("containers": [{"name": "c"}], )"));
+    ASSERT_TRUE(doc) << doc.error().to_string();
+    const auto report = sim::run_scenario(doc->scenario(), engine);
+    ASSERT_EQ(report.pods.size(), 2u);
+    EXPECT_FALSE(report.pods[0].node);
+    EXPECT_EQ(report.pods[1].node, "n0");
+    ASSERT_EQ(report.outcomes.size(), 1u);
+    EXPECT_EQ(report.outcomes[0].claim, "default/shared");
+    ASSERT_NE(report.outcomes[0].allocated(), nullptr) << first;
+    EXPECT_EQ(report.subjects[0].pod, 1u);
+  }
 }
 
 }  // namespace

@@ -325,7 +325,9 @@ class claim_resolver {
                                 " not found; skipped");
       return std::nullopt;
     }
-    if (s_.claims[*c].object.allocation || state.answered[*c]) return std::nullopt;
+    // Allocated (in the input or by an earlier pod) is decided; a claim an earlier pod left unallocated (it waited for
+    // its gates, or found no node) is tried again with this pod, as kube-scheduler tries it with every pod naming it.
+    if (s_.claims[*c].object.allocation || state.claim_outcome[*c]) return std::nullopt;
     return c;
   }
 

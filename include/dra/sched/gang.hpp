@@ -54,6 +54,7 @@ class gang_placement {
     }
     // Bound pods' claims are allocated where they are, as for any bound pod.
     for (std::size_t p : bound_) run_.run_pod(p);
+    if (pending_.empty()) return;  // every other pod waits for its gates: nothing to place yet
     const std::int64_t min_count = *spec_.gang_min_count;
     need_ = min_count - static_cast<std::int64_t>(bound_.size());
     const std::vector<node_scope> domains = topology_domains();

@@ -60,7 +60,7 @@ struct pod_outcome {
 
 // Borrows from the scenario it was run on (names, allocation results).
 struct run_report {
-  std::vector<model::claim_outcome> outcomes;  // one per pending claim, in processing order
+  std::vector<model::claim_outcome> outcomes;  // one per pending claim (its last attempt), in processing order
   std::vector<outcome_subject> subjects;       // what each outcome is about, same order
   std::vector<pod_outcome> pods;               // one per pending pod, in queue order
   std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
@@ -109,7 +109,17 @@ struct placement_counts {
 [[nodiscard]] inline placement_counts count_placements(const run_report& report) {
   placement_counts counts;
   bool rejected = false;
-  for (const auto& outcome : report.outcomes) {
+  // A claim tried again with a later pod has an outcome per attempt until the report is taken: only its last counts.
+  std::vector<std::size_t> last;
+  for (std::size_t i = 0; i < report.subjects.size(); ++i)
+    if (const auto c = report.subjects[i].claim) {
+      if (last.size() <= *c) last.resize(*c + 1, 0);
+      last[*c] = i;
+    }
+  for (std::size_t i = 0; i < report.outcomes.size(); ++i) {
+    const auto c = i < report.subjects.size() ? report.subjects[i].claim : std::nullopt;
+    if (c && last[*c] != i) continue;
+    const auto& outcome = report.outcomes[i];
     if (outcome.allocated() != nullptr) {
       ++counts.claims;
       if (!rejected) ++counts.claims_before_first_rejection;

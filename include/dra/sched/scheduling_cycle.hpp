@@ -74,7 +74,29 @@ class scheduling_cycle {
   [[nodiscard]] const claim_resolver& resolver() const noexcept { return resolver_; }
   [[nodiscard]] const cluster_state& state() const noexcept { return state_; }
   [[nodiscard]] const run_report& report() const noexcept { return report_; }
-  run_report take_report() && { return std::move(report_); }
+  // The report, each scenario claim with one outcome: its last (a claim several pods name is tried with each of them
+  // until one allocates it; the earlier attempts are superseded).
+  run_report take_report() && {
+    std::vector<bool> later(s_.claims.size(), false);
+    std::vector<bool> keep(report_.outcomes.size(), true);
+    for (std::size_t i = report_.outcomes.size(); i-- > 0;)
+      if (const auto c = report_.subjects[i].claim) {
+        keep[i] = !later[*c];
+        later[*c] = true;
+      }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < keep.size(); ++i) {
+      if (!keep[i]) continue;
+      if (kept != i) {
+        report_.outcomes[kept] = std::move(report_.outcomes[i]);
+        report_.subjects[kept] = report_.subjects[i];
+      }
+      ++kept;
+    }
+    report_.outcomes.resize(kept);
+    report_.subjects.resize(kept);
+    return std::move(report_);
+  }
   // The pod a report index names: the scenario's, or one placed after them (place).
   [[nodiscard]] const model::pod& pod_at(std::size_t index) const { return sched::pod_at(s_, report_, index); }
 

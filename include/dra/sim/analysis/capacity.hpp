@@ -81,11 +81,9 @@ result<capacity_report> place_copies(Run& run, const model::scenario& s, const m
   for (std::size_t n = 1; n <= options.max; ++n) {
     auto copy = pod_copy(pod, n, out);
     if (!copy) return std::move(copy).error();
-    const std::size_t first_claim = run.report().outcomes.size();
     const pod_outcome& placed = run.place(std::move(*copy));
     if (!placed.node) {
       out.next = placed;
-      for (std::size_t k = first_claim; k < run.report().outcomes.size(); ++k) out.next_claims.push_back(k);
       break;
     }
     ++out.fits;
@@ -97,6 +95,9 @@ result<capacity_report> place_copies(Run& run, const model::scenario& s, const m
       out.nodes.push_back({it->first, it->second});
   out.run = std::move(run).take_report();
   out.run.placements = answer;
+  if (out.next)  // the claims of the copy that did not fit, found once the report is final
+    for (std::size_t k = 0; k < out.run.subjects.size(); ++k)
+      if (out.run.subjects[k].pod == out.next->pod) out.next_claims.push_back(k);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,9 @@ struct run_effects {
   std::vector<std::vector<std::size_t>> pod_generated;            // per pod: the claims generated for it
   std::vector<std::vector<std::size_t>> group_generated;          // per PodGroup: the group claims generated for it
   std::vector<std::optional<std::size_t>> claim_group;            // per scenario claim: the PodGroup it is reserved for
+  // per scenario claim: the pods placed by the run that use it (naming it, or through their status), in placement
+  // order; kube-scheduler reserves the claim for each of them, allocated by the run or before it
+  std::vector<std::vector<std::size_t>> claim_users;
   // per pod: what its claims' devices add to its node resources (KEP-5517), when placed with any
   std::vector<const std::vector<model::node_allocatable_claim_status>*> pod_node_allocatable;
 
@@ -42,6 +46,7 @@ struct run_effects {
         pod_generated(s.pods.size() + report.added_pods.size()),
         group_generated(s.pod_groups.size()),
         claim_group(s.claims.size()),
+        claim_users(s.claims.size()),
         pod_node_allocatable(s.pods.size() + report.added_pods.size(), nullptr) {
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
@@ -65,6 +70,26 @@ struct run_effects {
       if (p.node) pod_node[p.pod] = *p.node;
       if (p.node && !p.node_allocatable.empty()) pod_node_allocatable[p.pod] = &p.node_allocatable;
     }
+    find_claim_users(s, report);
+  }
+
+ private:
+  void find_claim_users(const model::scenario& s, const run_report& report) {
+    std::map<std::pair<model::text, model::text>, std::size_t> by_name;  // namespace, name
+    for (std::size_t c = 0; c < s.claims.size(); ++c)
+      by_name.emplace(std::pair(s.claims[c].object.meta.namespace_, s.claims[c].object.meta.name), c);
+    for (const pod_outcome& p : report.pods) {
+      if (!p.node) continue;
+      const model::pod& pod = pod_at(s, report, p.pod);
+      for (const auto& entry : pod.resource_claims) {
+        std::optional<model::text> name = entry.resource_claim_name;
+        if (!name)
+          for (const auto& status : pod.resource_claim_statuses)
+            if (status.name == entry.name) name = status.resource_claim_name;
+        const auto found = name ? by_name.find({pod.meta.namespace_, *name}) : by_name.end();
+        if (found != by_name.end() && !claim_group[found->second]) claim_users[found->second].push_back(p.pod);
+      }
+    }
   }
 };
 
@@ -79,14 +104,20 @@ inline claim_consumer group_consumer(const model::pod_group& group) {
   return {"scheduling.k8s.io", "podgroups", &group.meta};
 }
 
-// status.allocation and status.reservedFor of a claim allocated for `consumer` (if any), after `reserved` already there.
+// status.allocation (when the run allocated the claim: `allocated`) and status.reservedFor: `reserved` already there,
+// then each of `consumers` not among them.
 inline std::vector<json::field_override> claim_status(
-    const model::claim_allocated& allocated, const std::vector<model::resource_claim_consumer_reference>& reserved,
-    std::optional<claim_consumer> consumer_of) {
+    const model::claim_allocated* allocated, const std::vector<model::resource_claim_consumer_reference>& reserved,
+    std::vector<claim_consumer> consumers) {
   std::vector<json::field_override> out;
-  out.push_back({{"status", "allocation"}, [&allocated](json::writer& w) { json::write(w, allocated.allocation); }});
-  if (!consumer_of && reserved.empty()) return out;
-  out.push_back({{"status", "reservedFor"}, [&reserved, consumer_of](json::writer& w) {
+  if (allocated != nullptr)
+    out.push_back({{"status", "allocation"}, [allocated](json::writer& w) { json::write(w, allocated->allocation); }});
+  std::erase_if(consumers, [&](const claim_consumer& c) {
+    return std::ranges::any_of(reserved,
+                               [&](const auto& r) { return r.resource == c.resource && r.name == c.meta->name; });
+  });
+  if (consumers.empty() && (reserved.empty() || allocated == nullptr)) return out;
+  out.push_back({{"status", "reservedFor"}, [&reserved, consumers = std::move(consumers)](json::writer& w) {
                    auto consumer = [&w](std::string_view group, std::string_view resource, std::string_view name,
                                         std::string_view uid) {
                      w.begin_object();
@@ -95,9 +126,7 @@ inline std::vector<json::field_override> claim_status(
                    };
                    w.begin_array();
                    for (const auto& r : reserved) consumer(r.api_group, r.resource, r.name, r.uid);
-                   if (consumer_of)
-                     consumer(consumer_of->api_group, consumer_of->resource, consumer_of->meta->name,
-                              consumer_of->meta->uid);
+                   for (const auto& c : consumers) consumer(c.api_group, c.resource, c.meta->name, c.meta->uid);
                    w.end_array();
                  }});
   return out;
@@ -319,16 +348,20 @@ inline std::vector<json::field_override> pod_changes(
     if (i.json.empty())
       return dra::error{"object #" + std::to_string(i.position) + " has no source text to write back"};
     std::vector<json::field_override> changes;
-    if (i.what == kind::claim && effects.claim_allocated[i.index] != nullptr) {
-      const auto pod = effects.claim_pod[i.index];
-      const auto group = effects.claim_group[i.index];
-      std::optional<detail::claim_consumer> consumer;
-      if (group)
-        consumer = detail::group_consumer(s.pod_groups[*group].object);
-      else if (pod)
-        consumer = detail::pod_consumer(pod_at(s, report, *pod));
-      changes = detail::claim_status(*effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
-                                     consumer);
+    if (i.what == kind::claim &&
+        (effects.claim_allocated[i.index] != nullptr || !effects.claim_users[i.index].empty())) {
+      // Reserved for its PodGroup, or for the pod it was allocated for and every other placed pod that uses it.
+      std::vector<detail::claim_consumer> consumers;
+      const auto allocated_for =
+          effects.claim_allocated[i.index] != nullptr ? effects.claim_pod[i.index] : std::nullopt;
+      if (const auto group = effects.claim_group[i.index])
+        consumers.push_back(detail::group_consumer(s.pod_groups[*group].object));
+      else if (allocated_for)
+        consumers.push_back(detail::pod_consumer(pod_at(s, report, *allocated_for)));
+      for (std::size_t user : effects.claim_users[i.index])
+        if (user != allocated_for) consumers.push_back(detail::pod_consumer(pod_at(s, report, user)));
+      changes = detail::claim_status(effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
+                                     std::move(consumers));
     } else if (i.what == kind::pod) {
       changes = detail::pod_changes(pod_at(s, report, i.index), effects.pod_node[i.index],
                                     effects.pod_generated[i.index], report, effects.generated_allocated,

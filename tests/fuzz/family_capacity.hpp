@@ -1,0 +1,108 @@
+// The fuzz target of the capacity family (`dra capacity --pod`, `--by`): bytes -> a small cluster (cluster_bytes.hpp)
+// and one of its pods; how many copies of it fit, up to a limit. Its JSON parses, nothing is over-committed, the
+// scenario it writes obeys the model's rules; and it answers what the run of the cluster with the copies added answers:
+// when capacity says N copies fit, the cluster with N copies pending places them all on the nodes capacity names, and
+// with N + 1 the last one is refused with the text capacity printed. Availability by GPU model counts what the
+// model counts.
+#pragma once
+
+#include "availability_check.hpp"
+#include "run_checks.hpp"
+
+#include <dra/sim/analysis/availability.hpp>
+#include <dra/sim/analysis/capacity.hpp>
+#include <dra/sim/output/capacity_output.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace dra_fuzz::capacity_family {
+
+constexpr std::string_view fuzzer = "fuzz_capacity";
+
+// Capacity places its copies after everything the scenario has pending: its pods, then the claims no pod names. A run
+// with the copies pending is the same question only when they queue last: no pending pod of lower priority, and no
+// unallocated claim that no pod names (allocated after every pod).
+inline bool copies_queue_last(const dra_fuzz::cluster& c, const dra_fuzz::pod& copied) {
+  for (const auto& p : c.pods)
+    if (p.node.empty() && !p.gated && p.priority < copied.priority) return false;
+  for (const auto& claim : c.claims) {
+    bool named = false;
+    for (const auto& p : c.pods)
+      for (const auto& e : p.claims) named = named || e.claim == claim.name;
+    if (claim.node.empty() && !named) return false;
+  }
+  return !copied.in_group;
+}
+
+template <class Policy>
+void check_against_copies(const dra_fuzz::cluster& c, std::size_t at, const dra::sim::capacity_report& r,
+                          dra::sim::run_options options) {
+  const auto fits = static_cast<int>(r.fits);
+  const auto with = dra_fuzz::load_or_fail(fuzzer, dra_fuzz::scenario_text(dra_fuzz::with_pod_copies(c, at, fits)),
+                                           "the cluster with the copies");
+  const auto run =
+      dra::sim::run_scenario(with.scenario(), dra_fuzz::engine(), dra::alloc::features::all(), Policy{}, options);
+  const auto answer = dra_fuzz::answer_of(with.scenario(), run);
+  std::map<std::string, std::size_t> per_node;
+  for (int k = 1; k <= fits; ++k) {
+    const std::string copy = "pod default/" + c.pods[at].name + "-" + std::to_string(k);
+    const auto placed = answer.find(copy);
+    if (placed == answer.end() || placed->second.starts_with("- "))
+      dra_fuzz::fail(fuzzer, "capacity says " + std::to_string(fits) + " copies fit; with them pending, " + copy +
+                                 " is " + (placed == answer.end() ? std::string("missing") : placed->second));
+    ++per_node[placed->second];
+  }
+  for (const auto& n : r.nodes)
+    if (per_node[n.node] != n.fits)
+      dra_fuzz::fail(fuzzer, "capacity puts " + std::to_string(n.fits) + " copies on " + n.node + ", the run " +
+                                 std::to_string(per_node[n.node]));
+  if (!r.next) return;
+  const auto one_more = dra_fuzz::load_or_fail(
+      fuzzer, dra_fuzz::scenario_text(dra_fuzz::with_pod_copies(c, at, fits + 1)), "the cluster with one more copy");
+  const auto refused =
+      dra::sim::run_scenario(one_more.scenario(), dra_fuzz::engine(), dra::alloc::features::all(), Policy{}, options);
+  const std::string last = "pod default/" + c.pods[at].name + "-" + std::to_string(fits + 1);
+  const std::string said = dra_fuzz::answer_of(one_more.scenario(), refused)[last];
+  if (said != "- " + r.next->unschedulable)
+    dra_fuzz::fail(fuzzer, "capacity says copy " + std::to_string(fits + 1) + " is refused (" + r.next->unschedulable +
+                               "); with it pending the run says " + said);
+}
+
+template <class Policy>
+void check(const dra_fuzz::cluster& c, std::size_t at, const dra::model::scenario& s, std::size_t max,
+           dra::sim::run_options options) {
+  const auto* pod =
+      &*std::ranges::find_if(s.pods, [&](const auto& p) { return p.object.meta.name == c.pods[at].name; });
+  const auto r = dra::sim::capacity(s, *pod, dra_fuzz::engine(), dra::alloc::features::all(), Policy{},
+                                    {.max = max, .run = options});
+  if (!r) dra_fuzz::fail(fuzzer, "capacity of " + c.pods[at].name + " fails: " + r.error().to_string());
+  dra_fuzz::require_json(fuzzer, dra::sim::to_json(*r), "capacity's JSON");
+  if (r->fits > max || (r->fits < max && !r->next))
+    dra_fuzz::fail(fuzzer, "capacity stops short of --max without a reason");
+  if (auto over = dra::alloc::find_overcommit(s, r->run.outcomes); !over.empty())
+    dra_fuzz::fail(fuzzer, "over-commit: " + over);
+  const auto after = dra_fuzz::read_back(fuzzer, s, r->run);
+  if (auto wrong = dra_fuzz::judge_state(c, after.scenario()); !wrong.empty()) dra_fuzz::fail(fuzzer, wrong);
+  if (copies_queue_last(c, c.pods[at])) check_against_copies<Policy>(c, at, *r, options);
+
+  const auto view = dra::sim::availability(after.scenario(), dra_fuzz::engine(), "gpu.example.com/model");
+  if (!view) dra_fuzz::fail(fuzzer, "availability --by fails: " + view.error().to_string());
+  if (auto wrong = dra_fuzz::judge_availability(c, after.scenario(), *view, true); !wrong.empty())
+    dra_fuzz::fail(fuzzer, wrong);
+}
+
+// Draws a cluster (and what the family asks about it) from the bytes and checks the family's commands on it.
+inline void run(const std::uint8_t* data, std::size_t size) {
+  dra_fuzz::byte_reader in({data, size});
+  const dra_fuzz::cluster c = dra_fuzz::draw_cluster(in);
+  const auto at = static_cast<std::size_t>(in.next(static_cast<int>(c.pods.size())));
+  const auto max = static_cast<std::size_t>(1 + in.next(6));
+  const auto how = dra_fuzz::draw_run_choice(in);
+  const auto doc = dra_fuzz::load_or_fail(fuzzer, dra_fuzz::scenario_text(c), "the drawn cluster");
+  dra_fuzz::with_policy(how, [&](auto policy) { check<decltype(policy)>(c, at, doc.scenario(), max, how.options); });
+}
+
+}  // namespace dra_fuzz::capacity_family

@@ -1,0 +1,8 @@
+// libFuzzer's entry for the allocate family of the command fuzzers (family_allocate.hpp says what it checks; the
+// families are compiled together once, in command_families.cpp).
+#include "command_families.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  dra_fuzz::run_allocate_family(data, size);
+  return 0;
+}
