@@ -19,7 +19,6 @@ namespace detail {
 
 struct device_state {
   std::set<std::pair<std::string, std::string>> held;              // pool, device
-  std::map<std::pair<std::string, std::string>, int> drawn;        // pool, counter set
   std::map<std::pair<std::string, std::string>, double> consumed;  // pool, nic
 };
 
@@ -42,21 +41,24 @@ struct expected_class {
 };
 
 // Whether a one-device claim could get `d` now: untainted, and free with its counters left, or shared with room.
-inline bool can_take(device_state& st, const std::string& pool, const device& d,
+inline bool can_take(const device_state& st, const std::string& pool, const device& d,
                      const std::vector<device>& pool_devices) {
   if (d.tainted) return false;
-  if (d.kind == "nic") return st.consumed[{pool, d.name}] < d.bandwidth;
+  if (d.kind == "nic") {
+    const auto used = st.consumed.find({pool, d.name});
+    return (used == st.consumed.end() ? 0.0 : used->second) < d.bandwidth;
+  }
   if (st.held.contains({pool, d.name})) return false;
   int drawn = 0;
   if (!d.counter_set.empty())
     for (const auto& other : pool_devices)
       if (other.counter_set == d.counter_set && st.held.contains({pool, other.name})) drawn += other.mem;
-  return drawn + d.mem <= 4;
+  return drawn + d.mem <= partitioned_gpu_mem;
 }
 
 // A device of the class. In this model first fit handing a model's devices out in turn gets as many as can be taken
 // one by one: every counter set holds exactly a GPU, or its two halves.
-inline void count_device(expected_class& e, device_state& st, const std::string& pool, const device& d,
+inline void count_device(expected_class& e, const device_state& st, const std::string& pool, const device& d,
                          const std::vector<device>& pool_devices) {
   ++e.devices;
   e.allocated += st.held.contains({pool, d.name}) ? 1 : 0;
@@ -72,9 +74,9 @@ inline void count_device(expected_class& e, device_state& st, const std::string&
 // Empty when `r` (availability of `s`, by gpu.example.com/model when `by_model`) says what the model does.
 inline std::string judge_availability(const cluster& c, const dra::model::scenario& s,
                                       const dra::sim::availability_report& r, bool by_model) {
+  const detail::device_state state = detail::state_of(s);
   for (const auto& figures : r.classes) {
     detail::expected_class e;
-    detail::device_state state = detail::state_of(s);
     for (const auto& d : c.cluster_devices)
       if (d.kind == figures.device_class) detail::count_device(e, state, "everywhere", d, c.cluster_devices);
     for (const auto& n : c.nodes)

@@ -29,6 +29,9 @@ struct device {
   bool tainted = false;       // NoSchedule: no claim here tolerates it
 };
 
+// What a partitioned GPU's counter set holds: the GPU draws all of it, each of its two halves half.
+inline constexpr int partitioned_gpu_mem = 4;
+
 struct counter_set {
   std::string name;
   int mem = 0;
@@ -118,17 +121,17 @@ inline node draw_node(byte_reader& in, int index) {
   for (int g = 0; g < gpus; ++g) {
     device gpu{.name = "gpu-" + std::to_string(g), .kind = "gpu", .model = in.next(2) == 0 ? "a100" : "t4"};
     gpu.tainted = in.chance(10);
-    if (in.chance(2)) {  // partitioned: the GPU and two halves draw on one set of 4
+    if (in.chance(2)) {  // partitioned: the GPU and two halves draw on one counter set
       gpu.counter_set = "gpu-" + std::to_string(g) + "-mem";
-      gpu.mem = 4;
-      n.counter_sets.push_back({gpu.counter_set, 4});
+      gpu.mem = partitioned_gpu_mem;
+      n.counter_sets.push_back({gpu.counter_set, partitioned_gpu_mem});
       n.devices.push_back(gpu);
       for (int half = 0; half < 2; ++half)
         n.devices.push_back({.name = "mig-" + std::to_string(g) + "-" + std::to_string(half),
                              .kind = "mig",
                              .model = gpu.model,
                              .counter_set = gpu.counter_set,
-                             .mem = 2});
+                             .mem = partitioned_gpu_mem / 2});
     } else {
       n.devices.push_back(gpu);
     }

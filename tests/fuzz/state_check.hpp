@@ -147,8 +147,8 @@ class state_judge {
           continue;
         }
         if (++held[{std::string(r.pool), d.name}] > 1) return label + ", which another claim holds";
-        if (!d.counter_set.empty() && (drawn[{std::string(r.pool), d.counter_set}] += d.mem) > 4)
-          return label + ": counter set " + d.counter_set + " over its 4";
+        if (!d.counter_set.empty() && (drawn[{std::string(r.pool), d.counter_set}] += d.mem) > partitioned_gpu_mem)
+          return label + ": counter set " + d.counter_set + " over its total";
       }
       if (kind == claim_kind::two_gpus_same_model && claim.allocation->results.size() != 2)
         return name + " got " + std::to_string(claim.allocation->results.size()) + " devices for two";

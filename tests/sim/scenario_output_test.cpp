@@ -64,12 +64,15 @@ TEST(Overlay, SetsReplacesAndAddsFieldsKeepingTheRest) {
   EXPECT_FALSE(json::write_overlaid(bad, "{", changes));
 }
 
-constexpr std::string_view cluster_json = R"({"apiVersion": "v1", "kind": "List", "items": [
+// The List items of node-1's pool of two GPUs and of the class that selects them.
+constexpr std::string_view gpu_pool_items = R"(
   {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
    "spec": {"driver": "gpu.example.com", "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
             "nodeName": "node-1", "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}},
   {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-   "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}},
+   "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}},)";
+
+const std::string cluster_json = R"({"apiVersion": "v1", "kind": "List", "items": [)" + std::string(gpu_pool_items) + R"(
   {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "train", "namespace": "ml"},
    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}},
   {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "loose", "namespace": "ml"},
@@ -139,34 +142,24 @@ std::vector<std::string> reserved_for(const std::string& written, std::string_vi
 TEST(ScenarioOutput, AClaimIsReservedForEveryPlacedPodThatUsesIt) {
   // `shared` is allocated for `first` by the run and then used by `second`; `held` was allocated before the run, for
   // the bound pod `running`, and is used by `third`. kube-scheduler reserves each claim for each pod that uses it.
-  const std::string pod = R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "NAME", "namespace": "ml",
-     "uid": "NAME-uid"}, "spec": {"containers": [{"name": "c"}], "resourceClaims": [{"name": "gpu",
-     "resourceClaimName": "CLAIM"}]}},)";
-  auto pod_of = [&](std::string name, std::string claim) {
-    std::string text = pod;
-    for (auto at = text.find("NAME"); at != std::string::npos; at = text.find("NAME")) text.replace(at, 4, name);
-    return text.replace(text.find("CLAIM"), 5, claim);
+  auto pod = [](const std::string& name, const std::string& claim, const std::string& node = "") {
+    return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + name + R"(", "namespace": "ml", "uid": ")" +
+           name + R"(-uid"}, "spec": {)" + (node.empty() ? "" : R"("nodeName": ")" + node + R"(", )") +
+           R"("containers": [{"name": "c"}], "resourceClaims": [{"name": "gpu", "resourceClaimName": ")" + claim +
+           R"("}]}})";
   };
-  const std::string held_allocation =
-      R"({"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-1"}]},)"
-      R"("nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}})";
-  std::string running = pod_of("running", "held");
-  running.insert(running.find(R"("containers")"), R"("nodeName": "node-1", )");
-  const std::string text = std::string(R"({"apiVersion": "v1", "kind": "List", "items": [
-  {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s1"},
-   "spec": {"driver": "gpu.example.com", "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
-            "nodeName": "node-1", "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}},
-  {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-   "spec": {"selectors": [{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]}},
+  const std::string text = R"({"apiVersion": "v1", "kind": "List", "items": [)" + std::string(gpu_pool_items) + R"(
   {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "shared", "namespace": "ml"},
    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}},
   {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "held", "namespace": "ml"},
    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
-   "status": {"allocation": )") + held_allocation + R"(, "reservedFor": [{"resource": "pods", "name": "running",
-   "uid": "running-uid"}]}},
+   "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "node-1",
+     "device": "gpu-1"}]}, "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name",
+     "operator": "In", "values": ["node-1"]}]}]}},
+    "reservedFor": [{"resource": "pods", "name": "running", "uid": "running-uid"}]}},
   {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-1"}},)" +
-                           running + pod_of("first", "shared") + pod_of("second", "shared") +
-                           pod_of("third", "held").substr(0, pod_of("third", "held").size() - 1) + "]}";
+                           pod("running", "held", "node-1") + "," + pod("first", "shared") + "," +
+                           pod("second", "shared") + "," + pod("third", "held") + "]}";
   const std::string written = after(text);
   EXPECT_EQ(reserved_for(written, "shared"), (std::vector<std::string>{"first/first-uid", "second/second-uid"}));
   EXPECT_EQ(reserved_for(written, "held"), (std::vector<std::string>{"running/running-uid", "third/third-uid"}));

@@ -6,6 +6,7 @@
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/fit_error.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -106,19 +107,26 @@ struct placement_counts {
   return a.claims < b.claims || a.claims_before_first_rejection < b.claims_before_first_rejection || a.pods < b.pods;
 }
 
+// Per outcome, whether it is its claim's last: a scenario claim several pods name is tried with each of them until
+// one allocates it, and until the report is taken (scheduling_cycle::take_report) it has an outcome per attempt.
+[[nodiscard]] inline std::vector<bool> final_outcomes(const run_report& report) {
+  std::vector<bool> last(report.outcomes.size(), true);
+  std::vector<bool> seen_later;  // per scenario claim
+  for (std::size_t i = std::min(report.outcomes.size(), report.subjects.size()); i-- > 0;)
+    if (const auto c = report.subjects[i].claim) {
+      if (seen_later.size() <= *c) seen_later.resize(*c + 1, false);
+      last[i] = !seen_later[*c];
+      seen_later[*c] = true;
+    }
+  return last;
+}
+
 [[nodiscard]] inline placement_counts count_placements(const run_report& report) {
   placement_counts counts;
   bool rejected = false;
-  // A claim tried again with a later pod has an outcome per attempt until the report is taken: only its last counts.
-  std::vector<std::size_t> last;
-  for (std::size_t i = 0; i < report.subjects.size(); ++i)
-    if (const auto c = report.subjects[i].claim) {
-      if (last.size() <= *c) last.resize(*c + 1, 0);
-      last[*c] = i;
-    }
+  const std::vector<bool> last = final_outcomes(report);  // an earlier attempt at a claim counts for nothing
   for (std::size_t i = 0; i < report.outcomes.size(); ++i) {
-    const auto c = i < report.subjects.size() ? report.subjects[i].claim : std::nullopt;
-    if (c && last[*c] != i) continue;
+    if (!last[i]) continue;
     const auto& outcome = report.outcomes[i];
     if (outcome.allocated() != nullptr) {
       ++counts.claims;

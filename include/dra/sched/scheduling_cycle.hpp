@@ -74,16 +74,9 @@ class scheduling_cycle {
   [[nodiscard]] const claim_resolver& resolver() const noexcept { return resolver_; }
   [[nodiscard]] const cluster_state& state() const noexcept { return state_; }
   [[nodiscard]] const run_report& report() const noexcept { return report_; }
-  // The report, each scenario claim with one outcome: its last (a claim several pods name is tried with each of them
-  // until one allocates it; the earlier attempts are superseded).
+  // The report, each scenario claim with one outcome: its last (final_outcomes).
   run_report take_report() && {
-    std::vector<bool> later(s_.claims.size(), false);
-    std::vector<bool> keep(report_.outcomes.size(), true);
-    for (std::size_t i = report_.outcomes.size(); i-- > 0;)
-      if (const auto c = report_.subjects[i].claim) {
-        keep[i] = !later[*c];
-        later[*c] = true;
-      }
+    const std::vector<bool> keep = final_outcomes(report_);
     std::size_t kept = 0;
     for (std::size_t i = 0; i < keep.size(); ++i) {
       if (!keep[i]) continue;

@@ -8,12 +8,12 @@
 #include <dra/json/overlay.hpp>
 #include <dra/json/writer.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sched/claim_resolver.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <simdjson.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -75,20 +75,11 @@ struct run_effects {
 
  private:
   void find_claim_users(const model::scenario& s, const run_report& report) {
-    std::map<std::pair<model::text, model::text>, std::size_t> by_name;  // namespace, name
-    for (std::size_t c = 0; c < s.claims.size(); ++c)
-      by_name.emplace(std::pair(s.claims[c].object.meta.namespace_, s.claims[c].object.meta.name), c);
+    const sched::claim_resolver claims(s, {});
     for (const pod_outcome& p : report.pods) {
       if (!p.node) continue;
-      const model::pod& pod = pod_at(s, report, p.pod);
-      for (const auto& entry : pod.resource_claims) {
-        std::optional<model::text> name = entry.resource_claim_name;
-        if (!name)
-          for (const auto& status : pod.resource_claim_statuses)
-            if (status.name == entry.name) name = status.resource_claim_name;
-        const auto found = name ? by_name.find({pod.meta.namespace_, *name}) : by_name.end();
-        if (found != by_name.end() && !claim_group[found->second]) claim_users[found->second].push_back(p.pod);
-      }
+      for (std::size_t c : claims.claims_named_by(pod_at(s, report, p.pod)))
+        if (!claim_group[c]) claim_users[c].push_back(p.pod);
     }
   }
 };
