@@ -52,7 +52,7 @@ const corpus& cluster_corpus() {
   return c;
 }
 
-// The same slices as YAML (`kubectl get -o yaml`), for 100 nodes: YAML goes through yaml-cpp, far
+// The same slices as YAML (`kubectl get -o yaml`), for 100 nodes: YAML goes through libyaml, far
 // slower than simdjson, so a smaller corpus keeps the run short; the figure is per byte of YAML.
 const corpus& yaml_corpus() {
   static const corpus c = [] {
@@ -113,7 +113,7 @@ void ingest_cluster_slices(benchmark::State& state) { ingest(state, input::copie
 void ingest_cluster_slices_reused_loader(benchmark::State& state) { ingest(state, input::copied_reused_loader); }
 void ingest_cluster_slices_padded_input(benchmark::State& state) { ingest(state, input::padded_reused_loader); }
 void ingest_cluster_slices_two_threads(benchmark::State& state) { ingest(state, input::padded_two_threads); }
-// YAML ingest: yaml-cpp parses, the document is written as JSON text, and the JSON reader reads it.
+// YAML ingest: libyaml's events are written as JSON text, and the JSON reader reads it.
 void ingest_cluster_slices_yaml(benchmark::State& state) {
   const corpus& c = yaml_corpus();
   for (auto _ : state) {

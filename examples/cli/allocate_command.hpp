@@ -3,6 +3,7 @@
 
 #include "invocation.hpp"
 
+#include <dra/alloc/feature_gates.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/json/emit.hpp>
@@ -16,10 +17,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -27,20 +30,36 @@ namespace dra_cli {
 
 namespace detail {
 
+// `text` starting at `column`, broken at spaces into lines of at most `width` characters (a word longer than that
+// stays whole), the lines after the first indented to `column`.
+inline std::string wrapped(std::string_view text, std::size_t column, std::size_t width = 120) {
+  const std::size_t room = width > column + 40 ? width - column : 40;
+  std::string out;
+  while (text.size() > room) {
+    std::size_t cut = text.rfind(' ', room);
+    if (cut == std::string_view::npos || cut == 0) cut = text.find(' ', room);
+    if (cut == std::string_view::npos) break;
+    out.append(text.substr(0, cut)).append("\n").append(column, ' ');
+    text.remove_prefix(cut + 1);
+  }
+  return out.append(text);
+}
+
 // One line per allocated device; claims that did not get devices say why.
 inline void print_claims(const std::vector<dra::model::claim_outcome>& outcomes, std::ostream& out) {
   struct row {
     std::string claim, node, device, consumed;
-    bool note = false;  // a line of its own (an explanation), not a table row
+    bool note = false;    // a line of its own (an explanation), not a table row
+    bool reason = false;  // why a claim has no devices: wrapped, and no width for the column after it
   };
   std::vector<row> rows{{"CLAIM", "NODE", "DEVICE", "CONSUMED CAPACITY"}};
   for (const auto& o : outcomes) {
     if (const auto* failure = o.error()) {
-      rows.push_back({o.claim, "-", "error: " + failure->to_string(), ""});
+      rows.push_back({o.claim, "-", "error: " + failure->to_string(), "", false, true});
       continue;
     }
     if (const auto* unschedulable = o.unschedulable()) {
-      rows.push_back({o.claim, "-", "unschedulable: " + unschedulable->reason, ""});
+      rows.push_back({o.claim, "-", "unschedulable: " + unschedulable->reason, "", false, true});
       if (unschedulable->why)
         rows.push_back({"  " + dra::sched::one_line(*unschedulable->why, o.claim), "", "", "", true});
       continue;
@@ -62,21 +81,28 @@ inline void print_claims(const std::vector<dra::model::claim_outcome>& outcomes,
     }
     if (first) rows.push_back({o.claim, node, "(no devices)", ""});
   }
+  // A long reason must not push the consumed capacity's column right: reasons have none, and wrap.
   std::size_t w0 = 0, w1 = 0, w2 = 0;
   for (const auto& r : rows) {
     if (r.note) continue;
     w0 = std::max(w0, r.claim.size());
     w1 = std::max(w1, r.node.size());
-    w2 = std::max(w2, r.device.size());
+    if (!r.reason) w2 = std::max(w2, r.device.size());
   }
+  const std::size_t device_column = w0 + 2 + w1 + 2;
   for (const auto& r : rows) {
     if (r.note) {
       out << r.claim << "\n";
       continue;
     }
     std::string line = r.claim + std::string(w0 - r.claim.size() + 2, ' ') + r.node +
-                       std::string(w1 - r.node.size() + 2, ' ') + r.device;
-    if (!r.consumed.empty()) line += std::string(w2 - r.device.size() + 2, ' ') + r.consumed;
+                       std::string(w1 - r.node.size() + 2, ' ');
+    if (r.reason) {
+      line += wrapped(r.device, device_column);
+    } else {
+      line += r.device;
+      if (!r.consumed.empty()) line += std::string(w2 - r.device.size() + 2, ' ') + r.consumed;
+    }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
@@ -103,6 +129,24 @@ inline void print_table(const dra::model::scenario& s, const dra::sim::run_repor
   print_pods(s, report, out);
 }
 
+// The report as -n shows it: only that namespace's claims and pods (the run itself scheduled every namespace's).
+inline dra::sim::run_report in_namespace_only(const invocation& call, const dra::model::scenario& s,
+                                              const dra::sim::run_report& report) {
+  dra::sim::run_report shown = report;
+  shown.outcomes.clear();
+  shown.subjects.clear();
+  for (std::size_t k = 0; k < report.outcomes.size(); ++k)
+    if (in_namespace(call, report.outcomes[k].claim)) {
+      shown.outcomes.push_back(report.outcomes[k]);
+      shown.subjects.push_back(report.subjects[k]);
+    }
+  std::erase_if(shown.pods, [&](const dra::sim::pod_outcome& p) {
+    const dra::model::pod& pod = dra::sim::pod_at(s, report, p.pod);
+    return !in_namespace(call, dra::model::namespaced_name(pod.meta.namespace_, pod.meta.name));
+  });
+  return shown;
+}
+
 }  // namespace detail
 
 // Scenario runs try nodes on every core the machine offers (the results are the same on any number).
@@ -112,7 +156,7 @@ inline void print_table(const dra::model::scenario& s, const dra::sim::run_repor
 }
 
 // allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim or a pod is
-// unschedulable (a pod waiting for its scheduling gates is not), else 0.
+// unschedulable (a pod waiting for its scheduling gates is not), else 0; with -n, of that namespace's.
 [[nodiscard]] inline int allocate_exit_code(const dra::sim::run_report& report) {
   if (std::ranges::any_of(report.outcomes, [](const auto& o) { return o.error() != nullptr; })) return 1;
   if (std::ranges::any_of(report.outcomes, [](const auto& o) { return o.allocated() == nullptr; })) return 3;
@@ -147,6 +191,7 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
   if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
   if (call.output == output_format::scenario)
     return print_scenario_after(s, format, report, out, err, allocate_exit_code(report));
+  if (call.namespace_) report = detail::in_namespace_only(call, s, report);
   const bool json = call.output_given ? call.output == output_format::json : isatty(fileno(stdout)) == 0;
   if (json)
     out << dra::sim::output_document(s, report);
@@ -155,15 +200,33 @@ int run_allocate_with(const Engine& engine, const dra::alloc::features& features
   return allocate_exit_code(report);
 }
 
-// The features --features names (all by default); nullopt, with a message on `err`, when it is invalid.
+// The switches --features and --feature-gates give: all by default; --features all|none|A,B, or a release's defaults
+// (--features 1.36); --feature-gates (kube-scheduler's) on top, from 1.37's defaults when --features names no release
+// or list. Notes go to `err`; nullopt, with a message on `err`, when either is invalid.
 inline std::optional<dra::alloc::features> requested_features(const invocation& call, std::ostream& err) {
-  if (!call.features) return dra::alloc::features::all();
-  auto parsed = dra::alloc::features::parse(*call.features);
-  if (!parsed) {
-    err << "dra: --features: " << parsed.error().message << "\n";
+  std::optional<dra::alloc::features> base;
+  std::string release(dra::alloc::known_releases.back());
+  if (call.features && dra::alloc::is_known_release(*call.features)) {
+    release = *call.features;
+  } else if (call.features) {
+    auto parsed = dra::alloc::features::parse(*call.features);
+    if (!parsed) {
+      err << "dra: --features: " << parsed.error().message << "\n";
+      return std::nullopt;
+    }
+    base = *parsed;
+  } else if (!call.feature_gates) {
+    return dra::alloc::features::all();
+  }
+  if (base && !call.feature_gates) return base;
+  std::vector<std::string> notes;
+  auto gated = dra::alloc::with_feature_gates(call.feature_gates.value_or(""), release, base, notes);
+  for (const std::string& note : notes) err << "dra: note: " << note << "\n";
+  if (!gated) {
+    err << "dra: --feature-gates: " << gated.error().message << "\n";
     return std::nullopt;
   }
-  return *parsed;
+  return *gated;
 }
 
 }  // namespace dra_cli

@@ -1,6 +1,7 @@
 // Turns the dra command's argv into an invocation, with a usage error for anything it does not know.
 #pragma once
 
+#include "help.hpp"
 #include "invocation.hpp"
 
 #include <dra/core/result.hpp>
@@ -16,52 +17,8 @@
 
 namespace dra_cli {
 
-inline constexpr std::array<std::string_view, 8> command_names{"summary", "validate",  "flatten",
-                                                               "select",  "allocate",  "explain",
-                                                               "occupancy", "capacity"};
-
-inline constexpr std::string_view usage_text =
-    "usage: dra [COMMAND] [FILE|-] [ARGS...] [--output text|json|scenario|svg]\n"
-    "\n"
-    "commands:\n"
-    "  allocate [FILE] [--features all|none|A,B] [--policy first_fit|sorted|shared_capacity] [--score kube]\n"
-    "           [--output text|json|scenario]  allocate every pending claim (the default command);\n"
-    "                                             --output scenario prints the input objects with the\n"
-    "                                             allocations written back, in the input's format\n"
-    "  explain  [FILE] [CLAIM... | pod/NAME...]   why each claim (all pending ones by default) got its devices or none,\n"
-    "                                             or why a pod went to its node or to none:\n"
-    "                                             per node and request, the devices left after each check\n"
-    "  capacity [FILE] --pod POD [--max N] [--policy P] [--score kube] [--output text|json|scenario]\n"
-    "                                             how many more copies of POD (namespace/name, or a file with\n"
-    "                                             one Pod and its templates) fit after the pending pods, per\n"
-    "                                             node, and why the next one does not\n"
-    "  capacity [FILE] [--by ATTRIBUTE] [--output text|json|prometheus]\n"
-    "                                             devices per class (and partition value), allocated and\n"
-    "                                             available; shared devices' capacity; nodes' resources\n"
-    "  occupancy [FILE] [--policy P] [--score kube] [--output text|json|svg]\n"
-    "                                             after allocating, what each claim holds of every counter\n"
-    "                                             set (memory slices as cells) and shared device\n"
-    "  summary  [FILE]                            objects by kind, pools, devices, pending claims\n"
-    "  validate [FILE]                            every problem with the objects (exit 1 if any)\n"
-    "  flatten  [FILE]                            the objects with every mixin applied\n"
-    "  select   [FILE] EXPR [--class NAME]        the devices a CEL selector matches\n"
-    "\n"
-    "FILE is a scenario: Kubernetes Lists, JSON arrays or objects, one after another, or YAML\n"
-    "documents separated by '---'. '-' reads stdin; without FILE, stdin is read when it is a pipe\n"
-    "or a file, else the embedded default scenario (a DGX A100 with MIG partitions) is used.\n"
-    "--output json prints machine-readable output; allocate and occupancy print JSON when stdout is not a terminal;\n"
-    "--output svg (occupancy only) draws a standalone SVG picture.\n"
-    "--score kube (allocate, capacity --pod, occupancy) puts each pending pod on the node kube-scheduler's\n"
-    "default scoring ranks highest among those that fit it, rather than the first (devices as --policy says).\n"
-    "--add-node NODE=K (allocate, capacity, explain; repeatable) adds K copies of node NODE and its\n"
-    "ResourceSlices, named NODE-whatif-0...; --drain NODE (repeatable) removes the node: its pods are\n"
-    "pending again and its devices' allocations released. Both change only the scenario in memory.\n"
-    "Run as kubectl-dra (`kubectl dra COMMAND`), the scenario is the cluster's, read with kubectl get;\n"
-    "--context, --kubeconfig, -n/--namespace and -A/--all-namespaces are passed to kubectl.\n"
-    "--version prints dra's version and the memory allocator the command runs on.\n"
-    "\n"
-    "exit status: 0 success; 1 bad input (allocate: also a claim in error); 2 usage error;\n"
-    "3 allocate: some claims are unschedulable (and none in error).\n";
+inline constexpr std::array<std::string_view, 9> command_names{"summary",   "validate", "flatten", "select", "allocate",
+                                                               "explain",   "occupancy", "capacity", "help"};
 
 // A whole non-negative number, or nullopt.
 [[nodiscard]] inline std::optional<std::size_t> count_of(std::string_view text) {
@@ -82,6 +39,7 @@ inline constexpr std::string_view usage_text =
   };
   bool command_seen = false;
   bool file_seen = false;
+  bool help_asked = false;  // --help: the help of the command named before or after it
   for (; i < args.size(); ++i) {
     std::string_view arg = args[i];
     std::string_view flag = arg;
@@ -148,9 +106,20 @@ inline constexpr std::string_view usage_text =
       auto v = value();
       if (!v) return std::move(v).error();
       parsed.features = std::move(*v);
+    } else if (flag == "--feature-gates") {  // repeatable, as kube-scheduler's
+      auto v = value();
+      if (!v) return std::move(v).error();
+      parsed.feature_gates = parsed.feature_gates ? *parsed.feature_gates + "," + *v : std::move(*v);
+    } else if (flag == "--namespace" || arg == "-n") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      if (v->empty() || v->find('/') != std::string::npos)
+        return dra::error{"--namespace must be a namespace's name, not \"" + *v + "\""};
+      parsed.namespace_ = std::move(*v);
+    } else if (arg == "-A" || arg == "--all-namespaces") {
+      parsed.namespace_.reset();
     } else if (arg == "-h" || arg == "--help") {
-      parsed.command = "help";
-      return parsed;
+      help_asked = true;
     } else if (arg == "--version") {
       parsed.command = "version";
       return parsed;
@@ -166,6 +135,12 @@ inline constexpr std::string_view usage_text =
       parsed.arguments.emplace_back(arg);
     }
   }
+  if (help_asked || parsed.command == "help") {
+    // `dra help COMMAND` names it where FILE goes; `dra COMMAND --help` before it.
+    parsed.help_topic = parsed.command == "help" ? parsed.file.value_or("") : parsed.command;
+    parsed.command = "help";
+    return parsed;
+  }
   if (!command_seen) parsed.command = std::string(default_command);
   if (parsed.output == output_format::svg && parsed.command != "occupancy")
     return dra::error{"--output svg is only for the occupancy command"};
@@ -176,6 +151,8 @@ inline constexpr std::string_view usage_text =
     return dra::error{"--score is for allocate, occupancy and capacity --pod"};
   if ((parsed.pod || parsed.max || parsed.by) && parsed.command != "capacity")
     return dra::error{"--pod, --max and --by are only for the capacity command"};
+  if (parsed.namespace_ && parsed.command != "allocate" && parsed.command != "explain" && parsed.command != "capacity")
+    return dra::error{"--namespace is for allocate, explain and capacity"};
   if ((!parsed.add_nodes.empty() || !parsed.drain.empty()) && parsed.command != "allocate" &&
       parsed.command != "capacity" && parsed.command != "explain")
     return dra::error{"--add-node and --drain are for allocate, capacity and explain"};

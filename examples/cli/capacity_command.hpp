@@ -103,8 +103,9 @@ inline void print_availability(const dra::sim::availability_report& r, std::ostr
 }  // namespace detail
 
 // The pod --pod names: a file holding one Pod (its ResourceClaimTemplates join the scenario, in `with_templates`),
-// or namespace/name (kubectl's pod/NAME too) of a pod of `s`. Prints why not on `err`.
-inline const dra::model::located<dra::model::pod>* pod_to_copy(const std::string& name, const dra::model::scenario& s,
+// or namespace/name (kubectl's pod/NAME too; a bare name in -n's namespace) of a pod of `s`. Prints why not on `err`.
+inline const dra::model::located<dra::model::pod>* pod_to_copy(const invocation& call, const std::string& name,
+                                                               const dra::model::scenario& s,
                                                                std::optional<dra::json::document>& pod_file,
                                                                dra::model::scenario& with_templates,
                                                                std::ostream& err) {
@@ -125,7 +126,7 @@ inline const dra::model::located<dra::model::pod>* pod_to_copy(const std::string
     return &pod_file->scenario().pods.front();
   }
   const std::string_view bare = std::string_view(name).starts_with("pod/") ? std::string_view(name).substr(4) : name;
-  auto found = dra::sim::find_pod(s, bare);
+  auto found = dra::sim::find_pod(s, qualified(call, bare));
   if (!found) {
     err << "dra: --pod: " << found.error().to_string() << "\n";
     return nullptr;
@@ -140,7 +141,7 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
   if (!features) return 2;
   std::optional<dra::json::document> pod_file;
   dra::model::scenario with_templates;
-  const auto* pod = pod_to_copy(*call.pod, s, pod_file, with_templates, err);
+  const auto* pod = pod_to_copy(call, *call.pod, s, pod_file, with_templates, err);
   if (pod == nullptr) return 1;
   const dra::model::scenario& scenario = pod_file ? with_templates : s;
   const dra::compiled::selector_engine engine;

@@ -7,7 +7,7 @@
 namespace dra_cli {
 
 // `dra explain [FILE] [CLAIM... | pod/NAME... | podgroup/NAME...]`: every pending claim when nothing is named;
-// `pod/NAME` (NAME as kubectl takes it: namespace/name, or name in the default namespace) explains a pod, its answer
+// `pod/NAME` (NAME as kubectl takes it: namespace/name, or name in -n's namespace, else "default") explains a pod, its answer
 // then its claims; `podgroup/NAME` a PodGroup, its pods' answers then its claims. Exit code 1 when a named claim, pod
 // or PodGroup does not exist, 2 when --features is invalid.
 int run_explain(const invocation& call, const std::vector<std::string>& names, const dra::model::scenario& s,
@@ -23,15 +23,15 @@ int run_explain(const invocation& call, const std::vector<std::string>& names, c
   bool groups_named = false;
   for (const std::string& name : names) {
     if (name.starts_with(pod_prefix)) {
-      pods.push_back(name.substr(pod_prefix.size()));
+      pods.push_back(qualified(call, std::string_view(name).substr(pod_prefix.size())));
       continue;
     }
     if (!name.starts_with(group_prefix)) {
-      claims.push_back(name);
+      claims.push_back(qualified(call, name));
       continue;
     }
     groups_named = true;
-    const auto group = dra::sim::explain_pod_group(s, report, std::string_view(name).substr(group_prefix.size()));
+    const auto group = dra::sim::explain_pod_group(s, report, qualified(call, std::string_view(name).substr(group_prefix.size())));
     if (!group.found) {
       err << "dra: PodGroup " << group.group << " not found\n";
       return 1;
@@ -39,8 +39,17 @@ int run_explain(const invocation& call, const std::vector<std::string>& names, c
     if (call.output != output_format::json) detail::print_pod_group(group, out);
     claims.insert(claims.end(), group.claims.begin(), group.claims.end());
   }
+  const bool nothing_named = pods.empty() && !groups_named && claims.empty();
+  if (nothing_named && call.namespace_) {  // -n NS: NS's pending claims
+    for (const auto& o : report.outcomes)
+      if (in_namespace(call, o.claim)) claims.push_back(o.claim);
+    if (claims.empty()) {
+      err << "dra: no pending claims in namespace " << *call.namespace_ << "\n";
+      return 0;
+    }
+  }
   std::vector<dra::sim::claim_explanation> explanations;
-  if ((pods.empty() && !groups_named) || !claims.empty())
+  if (nothing_named || !claims.empty())
     explanations = dra::sim::explain_claims(s, report, engine, features, claims);
   const auto pod_explanations = dra::sim::explain_pods(s, report, engine, features, pods);
   if (call.output == output_format::json) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,7 +20,8 @@ struct invocation {
   output_format output = output_format::text;
   bool output_given = false;                // --output was on the command line
   std::optional<std::string> device_class;  // select --class NAME
-  std::optional<std::string> features;      // allocate/occupancy --features all|none|A,B
+  std::optional<std::string> features;      // --features all|none|A,B|RELEASE
+  std::optional<std::string> feature_gates;  // --feature-gates A=true,B=false (kube-scheduler's; repeats joined)
   std::optional<std::string> policy;        // allocate/occupancy/capacity --policy first_fit|sorted|shared_capacity
   std::optional<std::string> score;         // allocate/occupancy/capacity --score kube
   std::optional<std::string> pod;           // capacity --pod NAMESPACE/NAME or a file with one Pod
@@ -27,6 +29,24 @@ struct invocation {
   std::optional<std::string> by;            // capacity --by ATTRIBUTE
   std::vector<std::pair<std::string, std::size_t>> add_nodes;  // allocate/capacity/explain --add-node NODE=K
   std::vector<std::string> drain;                              // allocate/capacity/explain --drain NODE
+  // -n/--namespace NS: names without a namespace (pod/NAME, CLAIM, --pod NAME) are NS's, and allocate and explain
+  // show only NS's pods and claims; the cluster's state stays whole. -A/--all-namespaces: every namespace's (the
+  // default), names without one in "default".
+  std::optional<std::string> namespace_;
+  std::string help_topic;  // `dra help COMMAND`, `dra COMMAND --help`: that command's help
 };
+
+// A name as kubectl reads it: namespace/name as given, a bare name in -n's namespace (else "default").
+[[nodiscard]] inline std::string qualified(const invocation& call, std::string_view name) {
+  if (name.find('/') != std::string_view::npos) return std::string(name);
+  return call.namespace_.value_or("default") + "/" + std::string(name);
+}
+
+// Whether namespace/name is in -n's namespace (every name is, without -n).
+[[nodiscard]] inline bool in_namespace(const invocation& call, std::string_view name) {
+  if (!call.namespace_) return true;
+  const std::string_view ns = *call.namespace_;
+  return name.size() > ns.size() && name.starts_with(ns) && name[ns.size()] == '/';
+}
 
 }  // namespace dra_cli

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "default_scenario.hpp"
 #include "heap.hpp"
+#include "help.hpp"
 #include "kubectl.hpp"
 
 #include <dra/json/ingest.hpp>
@@ -122,21 +123,32 @@ int main(int argc, char** argv) {
     return 2;
   }
   const dra_cli::invocation& call = *parsed;
+  if (call.command == "help") {
+    if (dra_cli::print_help(call.help_topic, std::cout)) return 0;
+    std::cerr << "dra: no command \"" << call.help_topic << "\"\n\n" << dra_cli::usage_text;
+    return 2;
+  }
   if (call.output == dra_cli::output_format::scenario && call.command != "allocate" && call.command != "capacity") {
     std::cerr << "dra: --output scenario is for allocate and capacity --pod only\n\n" << dra_cli::usage_text;
     return 2;
-  }
-  if (call.command == "help") {
-    std::cout << dra_cli::usage_text;
-    return 0;
   }
   if (call.command == "version") {
     std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name() << ")\n";
     return 0;
   }
+  // The cluster is the input: a FILE argument is a name (explain), the expression (select), or a mistake.
+  const bool file_names_input = call.command != "explain" && !(call.command == "select" && call.arguments.empty());
+  if (as_kubectl_plugin && call.file && file_names_input) {
+    std::cerr << "kubectl-dra: \"" << *call.file << "\": kubectl dra reads the cluster, not a file (to read a file, "
+              << "run dra " << call.command << " " << *call.file << ")\n";
+    return 2;
+  }
   if (as_kubectl_plugin) {
     std::string snapshot;
-    if (auto failed = dra_cli::kubectl_snapshot(kubectl, snapshot)) {
+    std::vector<std::string> notes;
+    const auto failed = dra_cli::kubectl_snapshot(kubectl, snapshot, notes);
+    for (const std::string& note : notes) std::cerr << "kubectl-dra: note: " << note << "\n";
+    if (failed) {
       std::cerr << "kubectl-dra: " << *failed << "\n";
       return 1;
     }
@@ -159,7 +171,7 @@ int main(int argc, char** argv) {
   if (call.command == "explain") {
     explained = call.arguments;
     std::error_code ignored;
-    if (call.file && *call.file != "-" && !std::filesystem::exists(*call.file, ignored)) {
+    if (call.file && *call.file != "-" && (as_kubectl_plugin || !std::filesystem::exists(*call.file, ignored))) {
       explained.insert(explained.begin(), *call.file);
       input.file.reset();
     }

@@ -8,6 +8,7 @@
 #include <dra/alloc/concepts.hpp>
 #include <dra/alloc/demand.hpp>
 #include <dra/alloc/device_checks.hpp>
+#include <dra/alloc/feature_gates.hpp>
 #include <dra/alloc/features.hpp>
 #include <dra/alloc/inventory.hpp>
 #include <dra/alloc/inventory_concepts.hpp>

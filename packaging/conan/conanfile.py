@@ -34,7 +34,7 @@ class DraConan(ConanFile):
         self.requires("range-v3/0.12.0")
         self.requires("simdjson/3.0.1")
         self.requires("re2/20230301")
-        self.requires("yaml-cpp/0.8.0")
+        self.requires("libyaml/0.2.5")
         if self.options.cli:
             # The command runs on mimalloc (examples/cli/heap.hpp); it must replace malloc, not sit beside it.
             self.requires("mimalloc/2.1.2")

@@ -175,7 +175,7 @@ TEST(IngestErrors, SkipsDeeplyNestedUnknownFieldsWithoutRecursion) {
 TEST(IngestErrors, ReadsFilesAndReportsMissingOnes) {
   auto missing = dra::json::load_file("/nonexistent/dra/scenario.json");
   ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().message, "cannot open \"/nonexistent/dra/scenario.json\"");
+  EXPECT_EQ(missing.error().message, "cannot open \"/nonexistent/dra/scenario.json\": No such file or directory");
 
   auto directory = dra::json::load_file(dra_test::json_test_data());
   ASSERT_FALSE(directory.has_value());

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -440,24 +442,24 @@ inline result<document> loader::load_buffer(detail::input_buffer text) {
   const std::size_t first = input.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos)
     return dra::error{"the input is empty: it holds no document", "", "", errc::malformed_document};
-  std::optional<yaml_conversion> yaml;
+  std::size_t yaml_documents = 0;  // with YAML input, the input is kept to find an error's line
   if (input[first] == '{' || input[first] == '[') {
     doc.buffer_ = std::move(text);
   } else {
     auto converted = yaml_to_json(input);
     if (!converted) return std::move(converted).error();
-    if (converted->nodes.empty())
+    if (converted->first_lines.empty())
       return dra::error{"the input holds no document: every YAML document is empty", "", "", errc::malformed_document};
     doc.format_ = input_format::yaml;
-    doc.buffer_ = detail::input_buffer(simdjson::padded_string(converted->json));
-    yaml = std::move(*converted);
+    yaml_documents = converted->first_lines.size();
+    doc.buffer_ = detail::input_buffer(std::move(converted->json));
   }
   std::size_t failed = 0;
   auto status = read_all(doc, options_.threads > 1 && doc.buffer_.size() >= options_.min_parallel_bytes, failed);
   if (!status) {
     dra::error e = std::move(status).error();
-    if (yaml && failed < yaml->nodes.size()) {
-      if (auto line = yaml_line(yaml->nodes[failed], e.path)) e.message += dra::concat(" (line ", std::to_string(*line), ")");
+    if (failed < yaml_documents) {
+      if (auto line = yaml_line(input, failed, e.path)) e.message += dra::concat(" (line ", std::to_string(*line), ")");
     }
     return e;
   }
@@ -723,8 +725,15 @@ namespace detail {
 }
 
 [[nodiscard]] inline result<document> load_file(const std::string& path, load_options options = {}) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return dra::error{dra::concat("cannot open ", dra::quoted(path)), "", "", errc::io};
+  if (!in) {
+    // The OS's reason ("No such file or directory", "Permission denied"), as ifstream keeps it in errno.
+    const int reason = errno;
+    return dra::error{dra::concat("cannot open ", dra::quoted(path), reason != 0 ? ": " : "",
+                                  reason != 0 ? std::string_view(std::strerror(reason)) : std::string_view()),
+                      "", "", errc::io};
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return dra::error{dra::concat("cannot read ", dra::quoted(path), ": it is a directory"), "", "",

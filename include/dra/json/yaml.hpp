@@ -1,40 +1,49 @@
-// YAML in and out with yaml-cpp: YAML documents converted to JSON text for the JSON reader, and JSON objects written back as YAML.
+// YAML in and out with libyaml: a YAML stream converted to JSON text for the JSON reader, event by event, and JSON objects written back as YAML.
 #pragma once
 
 #include <dra/core/result.hpp>
 #include <dra/core/text.hpp>
+#include <dra/json/detail/yaml_events.hpp>
+#include <dra/json/detail/yaml_scalars.hpp>
 
 #include <simdjson.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
+#include <algorithm>
 #include <charconv>
-#include <cstdint>
-#include <exception>
+#include <cstddef>
 #include <optional>
-#include <sstream>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <variant>
 #include <vector>
 
 namespace dra::json {
 
-// YAML input converted to JSON: `json` holds one JSON text per non-empty YAML document, one
-// after another (separated by a newline), in input order; `nodes[k]` and `first_lines[k]` (from 1)
-// belong to the k-th of them, kept to find the YAML line of an error.
+// YAML input converted to JSON: `json` holds one JSON text per non-empty YAML document, one after
+// another (separated by a newline), in input order; `first_lines[k]` (from 1) is the line the k-th
+// of them starts on.
 struct yaml_conversion {
   std::string json;
-  std::vector<YAML::Node> nodes;
   std::vector<std::size_t> first_lines;
 };
 
-// Converts every document of a YAML stream (`---`-separated) to JSON, as Kubernetes reads YAML:
-// plain scalars that YAML 1.2's core schema resolves to null, a boolean, an integer or a float
-// become JSON literals, every other scalar (quoted, block, or plain text) a JSON string. Empty
-// documents are skipped. Errors: YAML that does not parse (with its line and column), a
-// document that is neither a mapping nor a sequence, a mapping key that is not a scalar.
+// Converts every document of a YAML stream (`---`-separated) to JSON as it is parsed, never holding
+// a document's tree, as Kubernetes reads YAML: plain scalars that YAML 1.2's core schema resolves to
+// null, a boolean, an integer or a float become JSON literals, every other scalar (quoted, block, or
+// plain text) a JSON string; aliases repeat their anchor's value (merge keys `<<` stay ordinary
+// keys). Empty documents (and documents holding only null) are skipped. Errors: YAML that does not
+// parse (with its line and column), a document that is a scalar, a mapping key that is not a
+// scalar, an alias of no anchor, aliases that would expand the input more than sixteenfold.
 [[nodiscard]] result<yaml_conversion> yaml_to_json(std::string_view yaml);
+
+// The line (from 1) in `yaml` of the value at a JSON-style path of a loader error
+// ("items[3].spec.devices[0].name", "metadata.labels[\"a.b/c\"]") inside the `document`-th (from 0)
+// non-empty document: the deepest node the path reaches. Nothing when there is no such document.
+// It parses the stream again, so that a conversion need keep no tree for the rare error.
+[[nodiscard]] std::optional<std::size_t> yaml_line(std::string_view yaml, std::size_t document, std::string_view path);
 
 // The YAML text of one JSON value (an object, usually), in block style, keys in their JSON
 // order; strings that YAML would read as another type are quoted. For `--output scenario`
@@ -44,127 +53,21 @@ struct yaml_conversion {
 // The JSON texts of objects as a YAML stream: each one a document, `---` between them.
 [[nodiscard]] result<std::string> to_yaml_documents(std::span<const std::string_view> json_objects);
 
-// The line (from 1) in a YAML document of the value at a JSON-style path of a loader error
-// ("items[3].spec.devices[0].name", "metadata.labels[\"a.b/c\"]"): the deepest node the path
-// reaches. Nothing when the document holds no line marks.
-[[nodiscard]] std::optional<std::size_t> yaml_line(const YAML::Node& document, std::string_view path);
-
 namespace detail {
 
-enum class yaml_scalar : std::uint8_t { null, boolean, integer, floating, string };
-
-[[nodiscard]] constexpr bool all_of_digits(std::string_view s, bool hex = false) noexcept {
-  if (s.empty()) return false;
-  for (char c : s) {
-    const bool digit = c >= '0' && c <= '9';
-    const bool hex_digit = hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
-    if (!digit && !hex_digit) return false;
-  }
-  return true;
+[[nodiscard]] inline bool is_core_schema_tag(std::string_view tag) noexcept {
+  return tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" || tag == "tag:yaml.org,2002:bool" ||
+         tag == "tag:yaml.org,2002:null";
 }
 
-// The type YAML 1.2's core schema gives a plain scalar.
-[[nodiscard]] constexpr yaml_scalar resolve_plain(std::string_view s) noexcept {
-  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return yaml_scalar::null;
-  if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE")
-    return yaml_scalar::boolean;
-  if (s.starts_with("0x") && all_of_digits(s.substr(2), /*hex=*/true)) return yaml_scalar::integer;
-  if (s.starts_with("0o") && all_of_digits(s.substr(2))) return yaml_scalar::integer;
-  std::string_view unsigned_part = s;
-  if (s.front() == '-' || s.front() == '+') unsigned_part.remove_prefix(1);
-  if (all_of_digits(unsigned_part)) return yaml_scalar::integer;
-  if (unsigned_part == ".inf" || unsigned_part == ".Inf" || unsigned_part == ".INF" || s == ".nan" || s == ".NaN" ||
-      s == ".NAN")
-    return yaml_scalar::floating;
-  // [0-9]*(\.[0-9]*)?([eE][-+]?[0-9]+)? with a digit before or after the point
-  const std::size_t exponent = unsigned_part.find_first_of("eE");
-  std::string_view mantissa = unsigned_part.substr(0, exponent);
-  if (exponent != std::string_view::npos) {
-    std::string_view power = unsigned_part.substr(exponent + 1);
-    if (!power.empty() && (power.front() == '-' || power.front() == '+')) power.remove_prefix(1);
-    if (!all_of_digits(power)) return yaml_scalar::string;
-  }
-  const std::size_t point = mantissa.find('.');
-  std::string_view whole = mantissa.substr(0, point);
-  std::string_view fraction = point == std::string_view::npos ? std::string_view() : mantissa.substr(point + 1);
-  if (whole.empty() && fraction.empty()) return yaml_scalar::string;
-  if ((!whole.empty() && !all_of_digits(whole)) || (!fraction.empty() && !all_of_digits(fraction)))
-    return yaml_scalar::string;
-  return yaml_scalar::floating;
+// The type a scalar event's value has: plain ones resolved by the core schema, tagged ones by their tag.
+[[nodiscard]] inline yaml_scalar scalar_type(const yaml_event_t& event, std::string_view text) noexcept {
+  const auto* tag = reinterpret_cast<const char*>(event.data.scalar.tag);
+  const bool resolved = tag == nullptr ? event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE : is_core_schema_tag(tag);
+  return resolved ? resolve_plain(text) : yaml_scalar::string;
 }
 
-inline void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          constexpr char hex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[(c >> 4) & 0xf];
-          out += hex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
-// A JSON number for a scalar the core schema reads as a number; nothing for one JSON cannot
-// write (.inf, .nan, an integer beyond 64 bits in hexadecimal or octal): it stays a string.
-[[nodiscard]] inline std::optional<std::string> json_number(std::string_view s, yaml_scalar type) {
-  if (type == yaml_scalar::integer && (s.starts_with("0x") || s.starts_with("0o"))) {
-    std::uint64_t value = 0;
-    const std::string_view digits = s.substr(2);
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, s[1] == 'x' ? 16 : 8);
-    if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
-    return std::to_string(value);
-  }
-  if (s.find_first_of("nN") != std::string_view::npos) return std::nullopt;  // .inf, .nan
-  std::string out;
-  if (s.front() == '-') out += '-';
-  if (s.front() == '-' || s.front() == '+') s.remove_prefix(1);
-  // JSON wants no leading zeros, a digit before a point and one after it.
-  std::size_t zeros = 0;
-  while (zeros + 1 < s.size() && s[zeros] == '0' && s[zeros + 1] >= '0' && s[zeros + 1] <= '9') ++zeros;
-  s.remove_prefix(zeros);
-  if (s.front() == '.') out += '0';
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    out += s[k];
-    if (s[k] == '.' && (k + 1 == s.size() || s[k + 1] < '0' || s[k + 1] > '9')) out += '0';
-  }
-  return out;
-}
-
-[[nodiscard]] inline std::size_t line_of(const YAML::Node& node) { return static_cast<std::size_t>(node.Mark().line) + 1; }
-
-// Appends a YAML scalar as JSON: plain ones resolved by the core schema, tagged ones by their tag.
-inline void append_scalar(std::string& out, const YAML::Node& node) {
-  const std::string& text = node.Scalar();
-  const std::string& tag = node.Tag();
-  yaml_scalar type = yaml_scalar::string;
-  if (tag == "?") {
-    type = resolve_plain(text);
-  } else if (tag == "tag:yaml.org,2002:int" || tag == "tag:yaml.org,2002:float" || tag == "tag:yaml.org,2002:bool" ||
-             tag == "tag:yaml.org,2002:null") {
-    type = resolve_plain(text);
-  }
+inline void append_scalar(std::string& out, std::string_view text, yaml_scalar type) {
   switch (type) {
     case yaml_scalar::null:
       out += "null";
@@ -185,235 +88,386 @@ inline void append_scalar(std::string& out, const YAML::Node& node) {
   append_json_string(out, text);
 }
 
-// Appends a YAML node as JSON. Iterative over an explicit stack: hostile nesting cannot overflow
-// the call stack.
-[[nodiscard]] inline dra::status append_node(std::string& out, const YAML::Node& root) {
-  struct frame {
-    YAML::const_iterator next, end;
-    bool map;
-    bool first = true;
-  };
-  std::vector<frame> stack;
-  auto open = [&](const YAML::Node& node) -> dra::status {
-    switch (node.Type()) {
-      case YAML::NodeType::Map:
-        out += '{';
-        stack.push_back({node.begin(), node.end(), true});
-        return {};
-      case YAML::NodeType::Sequence:
-        out += '[';
-        stack.push_back({node.begin(), node.end(), false});
-        return {};
-      case YAML::NodeType::Scalar:
-        append_scalar(out, node);
-        return {};
-      case YAML::NodeType::Null:
-      case YAML::NodeType::Undefined:
-        out += "null";
-        return {};
-    }
-    return {};
-  };
-  if (auto status = open(root); !status) return status;
-  while (!stack.empty()) {
-    frame& top = stack.back();
-    if (top.next == top.end) {
-      out += top.map ? '}' : ']';
-      stack.pop_back();
-      continue;
-    }
-    if (!top.first) out += ',';
-    top.first = false;
-    const auto entry = *top.next;
-    ++top.next;
-    if (top.map) {
-      if (!entry.first.IsScalar())
-        return dra::error{
-            dra::concat("line ", std::to_string(line_of(entry.first)), ": a mapping key must be a scalar"), "",
-            "", errc::malformed_document};
-      append_json_string(out, entry.first.Scalar());
-      out += ':';
-      if (auto status = open(entry.second); !status) return status;
-    } else {
-      if (auto status = open(entry); !status) return status;
-    }
-  }
-  return {};
-}
-
-// Refuses a YAML stream on which yaml-cpp 0.7's LoadAll never returns. Root cause
-// (jbeder/yaml-cpp#1040, fixed upstream by #1319 after 0.8): when a document starts with a token
-// that cannot start a node — a `,` outside any flow collection, as in `,`, `[a],` or `a: 1\n---\n,` —
-// the parser reports an empty document without consuming the token, so every later call sees the
-// same token again: LoadAll loops forever, appending an empty document each time (gigabytes within
-// seconds). This pass runs yaml-cpp's own parser without building nodes and stops when a document
-// starts where the previous one started: the parser's state is then unchanged, so no input that
-// LoadAll finishes is refused. yaml-cpp's own errors (ParserException) pass through as they are.
-class yaml_progress_check final : public YAML::EventHandler {
+// Writes a YAML stream's documents as JSON while libyaml parses it: one pass, and no more memory than
+// the JSON text, the open collections and the anchored values.
+class yaml_to_json_converter {
  public:
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    if (previous_start_ && previous_start_->pos == mark.pos)
-      throw YAML::ParserException(mark, "a node cannot start here (a ',' outside [ ] or { }?)");
-    previous_start_ = mark;
+  explicit yaml_to_json_converter(std::string_view yaml)
+      : events_(yaml), alias_budget_(std::max<std::size_t>(std::size_t{64} << 20, yaml.size() * 16)) {}
+
+  [[nodiscard]] result<yaml_conversion> run() {
+    for (;;) {
+      if (!events_.next()) return events_.failure();
+      switch (events_.type()) {
+        case YAML_STREAM_END_EVENT:
+          return std::move(out_);
+        case YAML_DOCUMENT_START_EVENT:
+          anchors_.clear();  // an alias names an anchor of its own document
+          ++documents_;
+          break;
+        case YAML_STREAM_START_EVENT:
+        case YAML_DOCUMENT_END_EVENT:
+        case YAML_NO_EVENT:
+          break;
+        default:
+          if (auto status = on_node_event(); !status) return std::move(status).error();
+      }
+    }
   }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
 
  private:
-  std::optional<YAML::Mark> previous_start_;
+  struct open_collection {
+    bool mapping;
+    std::string anchor;  // empty for most: anchors are rare
+    std::size_t start;        // where the collection's JSON starts in out_.json
+    bool first = true;
+    bool awaiting_key = true;
+  };
+  struct anchored_value {
+    std::string json;
+    std::optional<std::string> scalar;  // a scalar's text, for an alias used as a mapping key
+  };
+
+  [[nodiscard]] dra::error error_here(std::string_view what, errc code = errc::malformed_document) const {
+    return dra::error{dra::concat("line ", std::to_string(events_.line()), ": ", what), "", "", code};
+  }
+
+  [[nodiscard]] dra::status on_node_event() {
+    const yaml_event_type_t type = events_.type();
+    if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+      close_collection();
+      return {};
+    }
+    if (stack_.empty()) return on_document_root();
+    open_collection& parent = stack_.back();
+    if (parent.mapping && parent.awaiting_key) return on_key();
+    if (!parent.mapping && !parent.first) out_.json += ',';  // a mapping's commas come before its keys
+    parent.first = false;
+    parent.awaiting_key = parent.mapping;
+    return on_value();
+  }
+
+  [[nodiscard]] dra::status on_document_root() {
+    const yaml_event_type_t type = events_.type();
+    if (type == YAML_SCALAR_EVENT && scalar_type(events_.event(), events_.scalar()) == yaml_scalar::null &&
+        events_.anchor().empty())
+      return {};  // an empty document, as between two `---`
+    if (type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT) {
+      dra::error e = error_here("a scenario document must be a YAML mapping or sequence, not a scalar");
+      if (documents_ > 1 || more_documents_follow()) e.object = dra::concat("document ", std::to_string(documents_));
+      return e;
+    }
+    if (!out_.json.empty()) out_.json += '\n';
+    out_.first_lines.push_back(events_.line());
+    return on_value();
+  }
+
+  [[nodiscard]] dra::status on_key() {
+    open_collection& parent = stack_.back();
+    std::string_view key;
+    if (events_.type() == YAML_SCALAR_EVENT) {
+      key = events_.scalar();
+      if (!events_.anchor().empty())
+        anchors_[std::string(events_.anchor())] = anchored_of_scalar(key, scalar_type(events_.event(), key));
+    } else if (events_.type() == YAML_ALIAS_EVENT) {
+      const auto found = anchors_.find(std::string(events_.anchor()));
+      if (found == anchors_.end()) return error_here(dra::concat("alias *", events_.anchor(), " names no anchor before it"));
+      if (!found->second.scalar) return error_here("a mapping key must be a scalar");
+      key = *found->second.scalar;
+    } else {
+      return error_here("a mapping key must be a scalar");
+    }
+    if (!parent.first) out_.json += ',';
+    parent.first = false;
+    parent.awaiting_key = false;
+    append_json_string(out_.json, key);
+    out_.json += ':';
+    return {};
+  }
+
+  [[nodiscard]] dra::status on_value() {
+    switch (events_.type()) {
+      case YAML_SCALAR_EVENT: {
+        const std::string_view text = events_.scalar();
+        const yaml_scalar type = scalar_type(events_.event(), text);
+        if (!events_.anchor().empty()) anchors_[std::string(events_.anchor())] = anchored_of_scalar(text, type);
+        append_scalar(out_.json, text, type);
+        return {};
+      }
+      case YAML_ALIAS_EVENT: {
+        const auto found = anchors_.find(std::string(events_.anchor()));
+        if (found == anchors_.end()) return error_here(dra::concat("alias *", events_.anchor(), " names no anchor before it"));
+        alias_bytes_ += found->second.json.size();
+        if (alias_bytes_ > alias_budget_)
+          return error_here(dra::concat("aliases repeat more than ", std::to_string(alias_budget_ >> 20),
+                                        " MiB of this input (sixteen times its size at most)"),
+                            errc::limit_exceeded);
+        out_.json += found->second.json;
+        return {};
+      }
+      case YAML_SEQUENCE_START_EVENT:
+      case YAML_MAPPING_START_EVENT: {
+        const bool mapping = events_.type() == YAML_MAPPING_START_EVENT;
+        stack_.push_back({mapping, std::string(events_.anchor()), out_.json.size()});
+        out_.json += mapping ? '{' : '[';
+        return {};
+      }
+      default:
+        return {};
+    }
+  }
+
+  void close_collection() {
+    if (stack_.empty()) return;
+    open_collection closed = std::move(stack_.back());
+    stack_.pop_back();
+    out_.json += closed.mapping ? '}' : ']';
+    if (!closed.anchor.empty())
+      anchors_[std::move(closed.anchor)] = anchored_value{out_.json.substr(closed.start), std::nullopt};
+  }
+
+  [[nodiscard]] static anchored_value anchored_of_scalar(std::string_view text, yaml_scalar type) {
+    anchored_value value{std::string(), std::string(text)};
+    append_scalar(value.json, text, type);
+    return value;
+  }
+
+  // After a document's root scalar: whether another document starts after this one.
+  [[nodiscard]] bool more_documents_follow() {
+    while (events_.next()) {
+      if (events_.type() == YAML_DOCUMENT_START_EVENT) return true;
+      if (events_.type() == YAML_STREAM_END_EVENT) return false;
+    }
+    return false;
+  }
+
+  yaml_event_stream events_;
+  yaml_conversion out_;
+  std::vector<open_collection> stack_;
+  std::unordered_map<std::string, anchored_value> anchors_;
+  std::size_t documents_ = 0;
+  std::size_t alias_bytes_ = 0;
+  std::size_t alias_budget_;
 };
 
-// Parses `text` once without building nodes; throws where LoadAll would fail or never return.
-inline void check_yaml_terminates(const std::string& text) {
-  std::istringstream stream(text);
-  YAML::Parser parser(stream);
-  yaml_progress_check check;
-  while (parser.HandleNextDocument(check)) {
-  }
-}
+// One step of a loader error's path: a mapping key or a sequence index.
+using path_step = std::variant<std::string, std::size_t>;
 
-}  // namespace detail
-
-inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
-  yaml_conversion out;
-  std::vector<YAML::Node> documents;
-  try {
-    const std::string text(yaml);
-    detail::check_yaml_terminates(text);
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    if (e.mark.is_null())
-      return dra::error{dra::concat("invalid YAML: ", e.msg), "", "", errc::malformed_document};
-    return dra::error{dra::concat("invalid YAML at line ", std::to_string(e.mark.line + 1), ", column ",
-                                          std::to_string(e.mark.column + 1), ": ", e.msg),
-                      "", "", errc::malformed_document};
-  }
-  std::size_t number = 0;
-  for (YAML::Node& node : documents) {
-    ++number;
-    if (node.IsNull()) continue;  // an empty document, as between two `---`
-    if (!node.IsMap() && !node.IsSequence())
-      return dra::error{dra::concat("line ", std::to_string(detail::line_of(node)),
-                                            ": a scenario document must be a YAML mapping or sequence, not a scalar"),
-                        "", documents.size() > 1 ? dra::concat("document ", std::to_string(number)) : "",
-                        errc::malformed_document};
-    if (!out.json.empty()) out.json += '\n';
-    if (auto status = detail::append_node(out.json, node); !status) return std::move(status).error();
-    out.first_lines.push_back(detail::line_of(node));
-    out.nodes.push_back(std::move(node));
-  }
-  return out;
-}
-
-inline std::optional<std::size_t> yaml_line(const YAML::Node& document, std::string_view path) {
-  YAML::Node node = document;  // Node copies are handles to the same node
-  std::optional<std::size_t> line;
-  if (!node.Mark().is_null()) line = detail::line_of(node);
-  while (!path.empty() && node) {
-    std::string key;
-    bool is_index = false;
-    std::size_t index = 0;
+// The steps of "items[3].metadata.labels[\"a.b/c\"]", up to the first one that does not read.
+[[nodiscard]] inline std::vector<path_step> path_steps(std::string_view path) {
+  std::vector<path_step> steps;
+  while (!path.empty()) {
     if (path.front() == '.') path.remove_prefix(1);
     if (path.starts_with("[\"")) {
       // ["key"]: as reader::path() writes it (a quote inside a key is not escaped there)
       const std::size_t end = path.find("\"]", 2);
       if (end == std::string_view::npos) break;
-      key = std::string(path.substr(2, end - 2));
+      steps.emplace_back(std::string(path.substr(2, end - 2)));
       path.remove_prefix(end + 2);
-    } else if (path.front() == '[') {
+    } else if (path.starts_with("[")) {
       const std::size_t end = path.find(']');
+      std::size_t index = 0;
       if (end == std::string_view::npos) break;
-      auto [ptr, ec] = std::from_chars(path.data() + 1, path.data() + end, index);
-      if (ec != std::errc()) break;
-      is_index = true;
+      if (std::from_chars(path.data() + 1, path.data() + end, index).ec != std::errc()) break;
+      steps.emplace_back(index);
       path.remove_prefix(end + 1);
     } else {
       const std::size_t end = path.find_first_of(".[");
-      key = std::string(path.substr(0, end));
+      steps.emplace_back(std::string(path.substr(0, end)));
       path.remove_prefix(end == std::string_view::npos ? path.size() : end);
     }
-    YAML::Node child;
-    if (is_index && node.IsSequence() && index < node.size())
-      child = node[index];
-    else if (!is_index && node.IsMap())
-      for (const auto& entry : node)
-        if (entry.first.IsScalar() && entry.first.Scalar() == key) {
-          child = entry.second;
-          break;
-        }
-    if (!child) break;
-    node.reset(child);
-    if (!node.Mark().is_null()) line = detail::line_of(node);
   }
-  return line;
+  return steps;
+}
+
+// Walks one document's events along a path and gives the line of the deepest node on it.
+class yaml_path_walk {
+ public:
+  yaml_path_walk(yaml_event_stream& events, std::vector<path_step> steps) : events_(events), steps_(std::move(steps)) {}
+
+  // The current event is the document's root node.
+  [[nodiscard]] std::size_t run() {
+    std::size_t line = events_.line();
+    if (steps_.empty() || !opens_collection()) return line;
+    stack_.push_back({events_.type() == YAML_MAPPING_START_EVENT, true});
+    while (events_.next() && events_.type() != YAML_STREAM_END_EVENT) {
+      const yaml_event_type_t type = events_.type();
+      if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+        if (stack_.back().on_path) return line;  // the path's next step is not there
+        stack_.pop_back();
+        continue;
+      }
+      if (type != YAML_SCALAR_EVENT && type != YAML_ALIAS_EVENT && !opens_collection()) continue;
+      level& parent = stack_.back();
+      bool on_path = false;
+      if (parent.mapping && parent.awaiting_key) {
+        parent.key = type == YAML_SCALAR_EVENT ? std::string(events_.scalar()) : std::string();
+        parent.awaiting_key = false;
+      } else {
+        const std::size_t depth = stack_.size() - 1;
+        on_path = parent.on_path && depth < steps_.size() && leads_on(parent, steps_[depth]);
+        parent.awaiting_key = parent.mapping;
+        ++parent.items;
+      }
+      if (on_path) {
+        line = events_.line();
+        if (stack_.size() == steps_.size()) return line;
+      }
+      if (opens_collection()) stack_.push_back({type == YAML_MAPPING_START_EVENT, on_path});
+    }
+    return line;
+  }
+
+ private:
+  struct level {
+    bool mapping;
+    bool on_path;
+    bool awaiting_key = true;
+    std::size_t items = 0;
+    std::string key{};
+  };
+
+  // Whether the node `parent` is about to read (its value under the last key, or its next item) is `step`.
+  [[nodiscard]] static bool leads_on(const level& parent, const path_step& step) {
+    if (parent.mapping) return std::holds_alternative<std::string>(step) && std::get<std::string>(step) == parent.key;
+    return std::holds_alternative<std::size_t>(step) && std::get<std::size_t>(step) == parent.items;
+  }
+
+  [[nodiscard]] bool opens_collection() const noexcept {
+    return events_.type() == YAML_SEQUENCE_START_EVENT || events_.type() == YAML_MAPPING_START_EVENT;
+  }
+
+  yaml_event_stream& events_;
+  std::vector<path_step> steps_;
+  std::vector<level> stack_;
+};
+
+}  // namespace detail
+
+inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
+  return detail::yaml_to_json_converter(yaml).run();
+}
+
+inline std::optional<std::size_t> yaml_line(std::string_view yaml, std::size_t document, std::string_view path) {
+  detail::yaml_event_stream events(yaml);
+  std::size_t documents_seen = 0;
+  bool at_root = false;
+  while (events.next() && events.type() != YAML_STREAM_END_EVENT) {
+    if (events.type() == YAML_DOCUMENT_START_EVENT) {
+      at_root = true;
+      continue;
+    }
+    if (!at_root || events.type() == YAML_DOCUMENT_END_EVENT) continue;
+    at_root = false;
+    const bool empty = events.type() == YAML_SCALAR_EVENT &&
+                       detail::scalar_type(events.event(), events.scalar()) == detail::yaml_scalar::null &&
+                       events.anchor().empty();
+    if (empty) continue;
+    if (documents_seen++ == document) return detail::yaml_path_walk(events, detail::path_steps(path)).run();
+  }
+  return std::nullopt;
 }
 
 namespace detail {
 
-// Whether a string must be quoted to be read back as a string: by the core schema, and by YAML 1.1
-// readers (Kubernetes' own YAML library among them), which also read yes, no, on, off as booleans.
-[[nodiscard]] constexpr bool needs_quotes(std::string_view text) noexcept {
-  if (resolve_plain(text) != yaml_scalar::string) return true;
-  for (std::string_view word : {"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"})
-    if (text == word) return true;
-  return false;
-}
+// libyaml's emitter writing into a string.
+class yaml_writer {
+ public:
+  yaml_writer() noexcept {
+    ready_ = yaml_emitter_initialize(&emitter_) != 0;
+    if (!ready_) return;
+    yaml_emitter_set_output(&emitter_, &yaml_writer::append, &text_);
+    yaml_emitter_set_unicode(&emitter_, 1);
+    yaml_emitter_set_width(&emitter_, -1);  // long strings on one line, as they were written
+  }
+  yaml_writer(const yaml_writer&) = delete;
+  yaml_writer& operator=(const yaml_writer&) = delete;
+  ~yaml_writer() {
+    if (ready_) yaml_emitter_delete(&emitter_);
+  }
 
-inline void emit_json(YAML::Emitter& out, simdjson::dom::element value) {
+  // Emits one event (libyaml takes it over); false once anything failed.
+  bool emit(bool initialized, yaml_event_t& event) {
+    if (!ok_ || !ready_ || !initialized) {
+      if (initialized) yaml_event_delete(&event);
+      ok_ = false;
+      return false;
+    }
+    ok_ = yaml_emitter_emit(&emitter_, &event) != 0;
+    return ok_;
+  }
+  bool scalar(std::string_view text, yaml_scalar_style_t style) {
+    yaml_event_t event;
+    auto* value = reinterpret_cast<yaml_char_t*>(const_cast<char*>(text.data()));
+    return emit(yaml_scalar_event_initialize(&event, nullptr, nullptr, value, static_cast<int>(text.size()), 1, 1,
+                                             style) != 0,
+                event);
+  }
+  // A string, quoted where YAML would read it as something else.
+  bool string(std::string_view text) {
+    const bool control = std::ranges::any_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    return scalar(text, needs_quotes(text) || control ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
+  }
+
+  [[nodiscard]] result<std::string> finish() {
+    if (!ok_)
+      return dra::error{dra::concat("cannot write YAML: ", emitter_.problem != nullptr ? emitter_.problem : "out of memory")};
+    return std::move(text_);
+  }
+
+  void value(simdjson::dom::element value);
+
+ private:
+  static int append(void* data, unsigned char* buffer, std::size_t size) {
+    static_cast<std::string*>(data)->append(reinterpret_cast<const char*>(buffer), size);
+    return 1;
+  }
+
+  yaml_emitter_t emitter_{};
+  std::string text_;
+  bool ready_ = false;
+  bool ok_ = true;
+};
+
+inline void yaml_writer::value(simdjson::dom::element value) {
+  yaml_event_t event;
   switch (value.type()) {
     case simdjson::dom::element_type::OBJECT: {
       simdjson::dom::object object = value.get_object().value_unsafe();
-      if (object.size() == 0) {
-        out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
-        return;
-      }
-      out << YAML::BeginMap;
+      const auto style = object.size() == 0 ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE;
+      emit(yaml_mapping_start_event_initialize(&event, nullptr, nullptr, 1, style) != 0, event);
       for (auto field : object) {
-        out << YAML::Key;
-        if (needs_quotes(field.key)) out << YAML::DoubleQuoted;
-        out << std::string(field.key) << YAML::Value;
-        emit_json(out, field.value);
+        string(field.key);
+        this->value(field.value);
       }
-      out << YAML::EndMap;
+      emit(yaml_mapping_end_event_initialize(&event) != 0, event);
       return;
     }
     case simdjson::dom::element_type::ARRAY: {
       simdjson::dom::array array = value.get_array().value_unsafe();
-      if (array.size() == 0) {
-        out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
-        return;
-      }
-      out << YAML::BeginSeq;
-      for (simdjson::dom::element element : array) emit_json(out, element);
-      out << YAML::EndSeq;
+      const auto style = array.size() == 0 ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE;
+      emit(yaml_sequence_start_event_initialize(&event, nullptr, nullptr, 1, style) != 0, event);
+      for (simdjson::dom::element element : array) this->value(element);
+      emit(yaml_sequence_end_event_initialize(&event) != 0, event);
       return;
     }
-    case simdjson::dom::element_type::STRING: {
-      const std::string_view text = value.get_string().value_unsafe();
-      if (needs_quotes(text)) out << YAML::DoubleQuoted;
-      out << std::string(text);
+    case simdjson::dom::element_type::STRING:
+      string(value.get_string().value_unsafe());
       return;
-    }
     case simdjson::dom::element_type::INT64:
-      out << value.get_int64().value_unsafe();
+      scalar(std::to_string(value.get_int64().value_unsafe()), YAML_PLAIN_SCALAR_STYLE);
       return;
     case simdjson::dom::element_type::UINT64:
-      out << value.get_uint64().value_unsafe();
+      scalar(std::to_string(value.get_uint64().value_unsafe()), YAML_PLAIN_SCALAR_STYLE);
       return;
     case simdjson::dom::element_type::DOUBLE:
-      out << simdjson::to_string(value);  // as simdjson writes it: a number YAML reads back
+      scalar(simdjson::to_string(value), YAML_PLAIN_SCALAR_STYLE);  // as simdjson writes it: a number YAML reads back
       return;
     case simdjson::dom::element_type::BOOL:
-      out << (value.get_bool().value_unsafe() ? "true" : "false");
+      scalar(value.get_bool().value_unsafe() ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
       return;
     case simdjson::dom::element_type::NULL_VALUE:
-      out << YAML::Null;
+      scalar("null", YAML_PLAIN_SCALAR_STYLE);
       return;
   }
 }
@@ -426,12 +480,14 @@ inline result<std::string> to_yaml(std::string_view json) {
   if (auto code = parser.parse(json).get(root))
     return dra::error{dra::concat("invalid JSON: ", simdjson::error_message(code)), "", "",
                       errc::malformed_document};
-  YAML::Emitter out;
-  detail::emit_json(out, root);
-  if (!out.good()) return dra::error{dra::concat("cannot write YAML: ", out.GetLastError())};
-  std::string text(out.c_str(), out.size());
-  text += '\n';
-  return text;
+  detail::yaml_writer out;
+  yaml_event_t event;
+  out.emit(yaml_stream_start_event_initialize(&event, YAML_UTF8_ENCODING) != 0, event);
+  out.emit(yaml_document_start_event_initialize(&event, nullptr, nullptr, nullptr, 1) != 0, event);
+  out.value(root);
+  out.emit(yaml_document_end_event_initialize(&event, 1) != 0, event);
+  out.emit(yaml_stream_end_event_initialize(&event) != 0, event);
+  return out.finish();
 }
 
 inline result<std::string> to_yaml_documents(std::span<const std::string_view> json_objects) {

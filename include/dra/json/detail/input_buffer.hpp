@@ -23,8 +23,17 @@ class input_buffer {
  public:
   input_buffer() = default;
   explicit input_buffer(simdjson::padded_string text) noexcept : copy_(std::move(text)) {}
+  // Takes a string over, padding it in place: text converted for the reader (YAML's JSON) is not copied again.
+  explicit input_buffer(std::string text) : owned_(std::move(text)) {
+    const std::size_t size = owned_.size();
+    owned_.append(simdjson::SIMDJSON_PADDING, '\0');
+    owned_.resize(size);  // the zeros stay in the string's capacity, where simdjson may read them
+    has_owned_ = true;
+  }
   input_buffer(input_buffer&& other) noexcept
       : copy_(std::move(other.copy_)),
+        owned_(std::move(other.owned_)),
+        has_owned_(std::exchange(other.has_owned_, false)),
         mapping_(std::exchange(other.mapping_, nullptr)),
         mapped_bytes_(std::exchange(other.mapped_bytes_, 0)),
         mapped_size_(std::exchange(other.mapped_size_, 0)) {}
@@ -32,6 +41,8 @@ class input_buffer {
     if (this != &other) {
       unmap();
       copy_ = std::move(other.copy_);
+      owned_ = std::move(other.owned_);
+      has_owned_ = std::exchange(other.has_owned_, false);
       mapping_ = std::exchange(other.mapping_, nullptr);
       mapped_bytes_ = std::exchange(other.mapped_bytes_, 0);
       mapped_size_ = std::exchange(other.mapped_size_, 0);
@@ -50,9 +61,13 @@ class input_buffer {
   [[nodiscard]] static std::optional<input_buffer> map_file(const std::string& path, std::size_t size) noexcept;
 
   [[nodiscard]] const char* data() const noexcept {
-    return mapping_ != nullptr ? static_cast<const char*>(mapping_) : copy_.data();
+    if (mapping_ != nullptr) return static_cast<const char*>(mapping_);
+    return has_owned_ ? owned_.data() : copy_.data();
   }
-  [[nodiscard]] std::size_t size() const noexcept { return mapping_ != nullptr ? mapped_size_ : copy_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept {
+    if (mapping_ != nullptr) return mapped_size_;
+    return has_owned_ ? owned_.size() : copy_.size();
+  }
   [[nodiscard]] bool mapped() const noexcept { return mapping_ != nullptr; }
 
  private:
@@ -64,6 +79,8 @@ class input_buffer {
   }
 
   simdjson::padded_string copy_;
+  std::string owned_;
+  bool has_owned_ = false;
   void* mapping_ = nullptr;
   std::size_t mapped_bytes_ = 0;  // the file's pages and the zero pages after them
   std::size_t mapped_size_ = 0;   // the file's bytes
