@@ -62,7 +62,7 @@ int run_explain(const invocation& call, const std::vector<std::string>& names, c
   int code = 0;
   for (const auto& e : explanations)
     if (e.status == dra::model::claim_status::not_found) {
-      err << "dra: claim " << e.claim << " not found\n";
+      err << "dra: claim " << e.claim << " not found" << (e.error.empty() ? "" : "; ") << e.error << "\n";
       code = 1;
     }
   for (const auto& p : pod_explanations)

@@ -11,6 +11,7 @@
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/gang.hpp>
+#include <dra/sched/generated_names.hpp>
 #include <dra/sched/node_allocatable.hpp>
 #include <dra/sched/node_list.hpp>
 #include <dra/sched/node_usage.hpp>

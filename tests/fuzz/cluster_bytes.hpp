@@ -183,11 +183,14 @@ inline pod draw_pod(byte_reader& in, cluster& c, const std::string& name, bool b
     case 1:
       p.extended_gpus = 1 + in.next(2);
       break;
-    case 2: {  // a standalone claim: an unallocated one made for it, or one another pending pod also names
+    case 2: {  // a standalone claim: an unallocated one made for it, one another pending pod also names, or one
+               // that does not exist (the pod waits: kube-scheduler's PreEnqueue)
       std::string claim;
       for (const auto& other : c.claims)
         if (other.node.empty() && in.chance(2)) claim = other.name;
-      if (claim.empty()) {
+      if (claim.empty() && in.chance(6)) {
+        claim = name + "-missing";
+      } else if (claim.empty()) {
         claim = name + "-own";
         c.claims.push_back({claim, static_cast<claim_kind>(in.next(claim_kinds)), "", "", "", ""});
       }

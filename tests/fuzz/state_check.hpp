@@ -54,10 +54,13 @@ inline std::optional<claim_kind> kind_of_claim(const cluster& c, std::string_vie
   for (const auto& s : c.claims)
     if (s.name == claim) return s.kind;
   if (claim.ends_with("-extended-resources")) return claim_kind::one_gpu;
-  for (std::size_t cut = claim.find('-'); cut != std::string_view::npos; cut = claim.find('-', cut + 1))
-    if (const pod* p = model_pod(c, claim.substr(0, cut)))
+  // A template's claim: `<pod>-<entry>-` and the API server's five characters (the model's names are short).
+  if (claim.size() < 6 || claim[claim.size() - 6] != '-') return std::nullopt;
+  const std::string_view base = claim.substr(0, claim.size() - 6);
+  for (std::size_t cut = base.find('-'); cut != std::string_view::npos; cut = base.find('-', cut + 1))
+    if (const pod* p = model_pod(c, base.substr(0, cut)))
       for (const auto& e : p->claims)
-        if (e.from_template && claim.substr(cut + 1) == e.entry) return e.from_template;
+        if (e.from_template && base.substr(cut + 1) == e.entry) return e.from_template;
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 #include <dra/sim/runner.hpp>
 #include <dra/sim/output/scenario_output.hpp>
 #include <dra/sim/analysis/what_if.hpp>
+#include <dra/sched/generated_names.hpp>
 
 #include <gtest/gtest.h>
 
@@ -69,7 +70,10 @@ TEST(Capacity, CopiesFollowThePendingPodsUntilOneDoesNotFit) {
                                       "trainer-3: 0/2 nodes are available: 2 Insufficient cpu."}));
   // Each copy has a claim of its own, made from the template.
   ASSERT_EQ(report.next_claims.size(), 1u);
-  EXPECT_EQ(report.run.outcomes[report.next_claims[0]].claim, "default/trainer-3-gpu");
+  const model::pod& third = sim::pod_at(doc.scenario(), report.run, report.next->pod);
+  EXPECT_EQ(third.meta.name, "trainer-3");
+  EXPECT_EQ(report.run.outcomes[report.next_claims[0]].claim,
+            "default/" + sched::generated_claim_name(third.meta, "gpu"));
 }
 
 TEST(Capacity, MaxStopsTheCountWithoutANextCopy) {
@@ -97,6 +101,63 @@ TEST(Capacity, TheNextCopyIsExplainedPerClaimWhenNoNodeHasTheDevices) {
   const auto* refused = report->run.outcomes[report->next_claims[0]].unschedulable();
   ASSERT_NE(refused, nullptr);
   EXPECT_TRUE(refused->why);
+}
+
+// n0 takes one pod, n1 three. Bound b1 holds n1's GPU through a claim its copies share (so they go to n1 only);
+// pending p0's claim takes a GPU that every node reaches. Best fit packs p0 onto n1, whose own pool is in use; first
+// fit puts it on n0.
+constexpr const char* packed_replicas = R"(
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "everywhere"},
+ "spec": {"driver": "gpu.example.com", "pool": {"name": "everywhere", "generation": 1, "resourceSliceCount": 1},
+  "allNodes": true, "devices": [{"name": "shared-gpu"}]}}
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n0", "labels": {"kubernetes.io/hostname": "n0"}},
+ "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "1"}}}
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"kubernetes.io/hostname": "n1"}},
+ "status": {"allocatable": {"cpu": "6", "memory": "2Gi", "pods": "3"}}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "n1"},
+ "spec": {"driver": "gpu.example.com", "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1},
+  "nodeName": "n1", "devices": [{"name": "gpu-0"}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "b1-gpu", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+ "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "n1",
+   "device": "gpu-0"}]}, "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name",
+   "operator": "In", "values": ["n1"]}]}]}}, "reservedFor": [{"resource": "pods", "name": "b1", "uid": "b1-uid"}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "p0-gpu", "namespace": "default"},
+ "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b1", "namespace": "default", "uid": "b1-uid"},
+ "spec": {"nodeName": "n1", "containers": [{"name": "main", "resources": {"requests": {"cpu": "1"}}}],
+  "resourceClaims": [{"name": "gpu", "resourceClaimName": "b1-gpu"}]}, "status": {"phase": "Running"}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p0", "namespace": "default"},
+ "spec": {"containers": [{"name": "main"}], "resourceClaims": [{"name": "gpu", "resourceClaimName": "p0-gpu"}]}}
+)";
+
+TEST(Capacity, AGuardedPolicyCountsWhatItsAnswerWithTheCopiesPendingPlaces) {
+  // With n copies of b1 pending, best fit alone places p0 on n1 and one copy; first fit places p0 on n0 and two, so
+  // run_scenario answers with first fit's placements from two copies on: two fit, and the third finds both nodes full.
+  auto doc = json::load(packed_replicas);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto& s = doc->scenario();
+  auto b1 = sim::find_pod(s, "b1");
+  ASSERT_TRUE(b1);
+  const auto guarded = sim::capacity(s, **b1, engine, alloc::features::all(), alloc::sorted{});
+  ASSERT_TRUE(guarded) << guarded.error().to_string();
+  EXPECT_EQ(guarded->fits, 2u);
+  EXPECT_EQ(guarded->nodes, (std::vector<sim::node_count>{{"n1", 2}}));
+  EXPECT_EQ(guarded->run.placements, sim::run_report::answer::first_fit);
+  EXPECT_EQ(placements(s, guarded->run),
+            (std::vector<std::string>{"p0 -> n0", "b1-1 -> n1", "b1-2 -> n1",
+                                      "b1-3: 0/2 nodes are available: 2 Too many pods."}));
+  ASSERT_TRUE(guarded->next);
+  EXPECT_EQ(guarded->next->unschedulable, guarded->run.pods.back().unschedulable);
+
+  // One copy pending: best fit's own answer places everything, and is the one reported.
+  const auto one = sim::capacity(s, **b1, engine, alloc::features::all(), alloc::sorted{}, {.max = 1, .run = {}});
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->fits, 1u);
+  EXPECT_EQ(one->run.placements, sim::run_report::answer::policy);
+  EXPECT_EQ(placements(s, one->run), (std::vector<std::string>{"p0 -> n1", "b1-1 -> n1"}));
 }
 
 TEST(WhatIf, AddedNodesTakeWhatTheClusterCouldNot) {

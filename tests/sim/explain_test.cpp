@@ -1,5 +1,6 @@
 // Explanations: scenarios built for each cause code (one node and several, causes spread over nodes) assert the exact
 // codes, node counts and named blockers; generated scenarios check that removing the named cause lets the unit fit.
+#include "../support/made_claims.hpp"
 #include "../support/named_enums.hpp"
 #include "../support/source_dir.hpp"
 #include <dra/cel/selector.hpp>
@@ -437,7 +438,9 @@ TEST(Explain, ClaimsMadeFromTemplatesAreExplainedWithTheirPod) {
   ASSERT_TRUE(doc) << doc.error().to_string();
   const cel::selector_engine engine;
   const auto report = sim::run_scenario(doc->scenario(), engine);
-  const std::vector<std::string> names{"default/a-y", "default/b-x", "default/c-x", "default/nobody"};
+  const model::scenario& s = doc->scenario();
+  const std::vector<std::string> names{dra_test::made_claim(s, "a", "y"), dra_test::made_claim(s, "b", "x"),
+                                       dra_test::made_claim(s, "c", "x"), "default/nobody"};
   auto explained = sim::explain_claims(doc->scenario(), report, engine, alloc::features::all(), names);
   ASSERT_EQ(explained.size(), 4u);
 
@@ -448,8 +451,8 @@ TEST(Explain, ClaimsMadeFromTemplatesAreExplainedWithTheirPod) {
   EXPECT_EQ(n1.node, "n1");
   EXPECT_EQ(n1.verdict, reason_code::conflict) << n1.message;
   ASSERT_EQ(n1.claims.size(), 2u);  // both claims of pod a, diagnosed together
-  EXPECT_EQ(n1.claims[0].claim, "default/a-x");
-  EXPECT_EQ(n1.claims[1].claim, "default/a-y");
+  EXPECT_EQ(n1.claims[0].claim, dra_test::made_claim(s, "a", "x"));
+  EXPECT_EQ(n1.claims[1].claim, names[0]);
   EXPECT_EQ(a.diagnosis.nodes[1].verdict, reason_code::count) << a.diagnosis.nodes[1].message;
 
   const auto& b = explained[1];

@@ -2,6 +2,7 @@
 // tried on, the nodes that refuse it for that, what the node counts for later pods, and the status written.
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sched/generated_names.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/output/scenario_output.hpp>
 
@@ -83,7 +84,7 @@ TEST(NodeAllocatableResources, MappedCpuThatDoesNotFitSendsThePodToTheNextNode) 
   EXPECT_EQ(r.report.pods[0].node, "node-b");
   ASSERT_EQ(r.report.pods[0].node_allocatable.size(), 1u);
   const model::node_allocatable_claim_status& status = r.report.pods[0].node_allocatable[0];
-  EXPECT_EQ(status.resource_claim_name, "first-devices");
+  EXPECT_EQ(status.resource_claim_name, sched::generated_claim_name(r.doc->scenario().pods[0].object.meta, "devices"));
   EXPECT_EQ(status.containers, std::vector<model::text>{"main"});
   ASSERT_EQ(status.mapping.size(), 1u);
   EXPECT_EQ(status.mapping[0].name, "cpu");
@@ -213,9 +214,10 @@ TEST(NodeAllocatableResources, TheScenarioOutputRecordsTheStatusAndReadsItBack) 
   const auto r = run_nar(three_cores_scenario);
   auto written = sim::scenario_after(r.doc->scenario(), r.report);
   ASSERT_TRUE(written) << written.error().to_string();
+  const std::string claim = sched::generated_claim_name(r.doc->scenario().pods[0].object.meta, "devices");
   EXPECT_NE(written->find(R"("nodeAllocatableResourceClaimStatuses": [
           {
-            "resourceClaimName": "first-devices",
+            "resourceClaimName": ")" + claim + R"(",
             "containers": [
               "main"
             ],

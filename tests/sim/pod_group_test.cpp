@@ -1,9 +1,11 @@
 // PodGroups: the group's claims (one per group, allocated with its first placed pod, reserved for the group) and
 // gangs (all or nothing with minCount, one topology domain, the arrangement searched where one-by-one placement fails).
+#include "../support/made_claims.hpp"
 #include "../support/source_dir.hpp"
 
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sched/generated_names.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/sim/output/scenario_output.hpp>
 
@@ -56,7 +58,9 @@ TEST(PodGroupClaims, OneClaimPerGroupAllocatedWithTheFirstPodAndFollowedByTheRes
   EXPECT_EQ(gang_placements(doc->scenario(), report),
             (std::vector<pod_place>{{"w0", "node-a"}, {"w1", "node-a"}}));
   ASSERT_EQ(report.generated.size(), 1u);  // one claim for the group, not one per pod
-  EXPECT_EQ(report.generated[0].claim.meta.name, "train-gpu");
+  const std::string claim = sched::generated_claim_name(doc->scenario().pod_groups[0].object.meta, "gpu");
+  EXPECT_TRUE(claim.starts_with("train-gpu-")) << claim;  // named after the group
+  EXPECT_EQ(report.generated[0].claim.meta.name, claim);
   EXPECT_EQ(report.generated[0].pod_group, 0u);
   ASSERT_EQ(report.outcomes.size(), 1u);
   ASSERT_NE(report.outcomes[0].allocated(), nullptr);
@@ -67,9 +71,10 @@ TEST(PodGroupClaims, OneClaimPerGroupAllocatedWithTheFirstPodAndFollowedByTheRes
   EXPECT_NE(written->find(R"("resourceClaimStatuses": [
           {
             "name": "gpu",
-            "resourceClaimName": "train-gpu")"),
+            "resourceClaimName": ")" + claim + "\""),
             std::string::npos)
       << *written;
+  EXPECT_NE(written->find(R"("kind": "PodGroup",)"), std::string::npos) << *written;  // its owner
   EXPECT_NE(written->find(R"("apiGroup": "scheduling.k8s.io",)"), std::string::npos) << *written;
   EXPECT_NE(written->find(R"("resource": "podgroups",)"), std::string::npos) << *written;
   // Read back, the run allocates nothing more and both pods stay where they are.
@@ -106,7 +111,8 @@ TEST(Gang, AllOrNothingLeavesNothingAllocated) {
   ASSERT_FALSE(report.pods[0].reasons.empty());
   EXPECT_EQ(report.pods[0].reasons[0].reason.code, sched::node_reason_code::gang);
   ASSERT_EQ(report.generated.size(), 1u);  // only `after`'s claim: the gang's were rolled back
-  EXPECT_EQ(report.generated[0].claim.meta.name, "after-gpu");
+  EXPECT_EQ(report.generated[0].claim.meta.name,
+            sched::generated_claim_name(doc->scenario().pods[3].object.meta, "gpu"));
 }
 
 TEST(Gang, MinCountBelowTheGangPlacesThosePodsThatFit) {
@@ -163,9 +169,11 @@ TEST(PodGroupClaims, BestFitCountsTheGroupsClaimOnceAndNotOnceAllocated) {
   for (const auto& o : report.outcomes)
     devices.push_back(o.claim + " " +
                       (o.allocated() ? std::string(o.allocated()->allocation.results.at(0).device) : "-"));
-  EXPECT_EQ(devices,
-            (std::vector<std::string>{"team-a/big-mig gpu-0-mig-4g-20gb-0", "team-a/train-mig gpu-0-mig-3g-20gb-4",
-                                      "team-a/small-mig gpu-1-mig-1g-5gb-4", "team-a/medium-mig gpu-1-mig-4g-20gb-0"}));
+  const model::scenario& s = doc->scenario();
+  EXPECT_EQ(devices, (std::vector<std::string>{dra_test::made_claim(s, "team-a/big", "mig") + " gpu-0-mig-4g-20gb-0",
+                                               dra_test::made_claim(s, "team-a/train", "mig") + " gpu-0-mig-3g-20gb-4",
+                                               dra_test::made_claim(s, "team-a/small", "mig") + " gpu-1-mig-1g-5gb-4",
+                                               dra_test::made_claim(s, "team-a/medium", "mig") + " gpu-1-mig-4g-20gb-0"}));
   EXPECT_EQ(report.placements, sim::run_report::answer::policy);
 }
 

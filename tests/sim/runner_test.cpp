@@ -2,6 +2,7 @@
 #include <dra/alloc/check.hpp>
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sched/generated_names.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <gtest/gtest.h>
@@ -58,6 +59,11 @@ std::vector<std::string> summary(const sim::run_report& r) {
 
 using lines = std::vector<std::string>;
 
+// The claim the run makes for entry `entry` of `pod`, as its outcome names it: "namespace/name".
+std::string made(const model::pod& pod, std::string_view entry) {
+  return model::namespaced_name(pod.meta.namespace_, sched::generated_claim_name(pod.meta, entry));
+}
+
 TEST(Templates, ClaimGeneratedWhenTheStatusNamesNone) {
   builder b;
   b.node("node-1");
@@ -68,16 +74,22 @@ TEST(Templates, ClaimGeneratedWhenTheStatusNamesNone) {
   auto& p = b.pod("trainer");
   b.uses_template(p, "gpu", "gpu-template");
   auto r = b.run();
-  EXPECT_EQ(summary(r), (lines{"default/trainer-gpu@node-1: req-0=pool-1/dev-0 req-0=pool-1/dev-1"}));
+  // Named as the controller and the API server name it: its generateName, then five characters.
+  const std::string name = sched::generated_claim_name(p.meta, "gpu");
+  ASSERT_EQ(name.size(), std::string("trainer-gpu-").size() + 5);
+  ASSERT_TRUE(name.starts_with("trainer-gpu-"));
+  EXPECT_EQ(summary(r), (lines{"default/" + name + "@node-1: req-0=pool-1/dev-0 req-0=pool-1/dev-1"}));
   ASSERT_EQ(r.generated.size(), 1u);
   const auto& g = r.generated[0];
   EXPECT_EQ(g.pod, 0u);
   EXPECT_EQ(g.entry, "gpu");
   EXPECT_EQ(g.claim_template, 0u);
-  EXPECT_EQ(g.claim.meta.name, "trainer-gpu");
+  EXPECT_EQ(g.claim.meta.name, name);
   EXPECT_EQ(g.claim.meta.namespace_, "default");
   EXPECT_EQ(g.claim.meta.labels, t.claim_meta.labels);
-  EXPECT_EQ(g.claim.meta.annotations, t.claim_meta.annotations);
+  // The template's annotations, and the controller's naming the pod's entry.
+  EXPECT_EQ(g.claim.meta.annotations,
+            (model::sorted_map<model::text>{{"note", "from template"}, {"resource.kubernetes.io/pod-claim-name", "gpu"}}));
   EXPECT_EQ(g.claim.spec, t.spec);
   ASSERT_EQ(r.subjects.size(), 1u);
   EXPECT_EQ(r.subjects[0].generated, 0u);
@@ -86,7 +98,7 @@ TEST(Templates, ClaimGeneratedWhenTheStatusNamesNone) {
   // The report owns the generated names: a copy of it still names the claim.
   sim::run_report copy = r;
   r = {};
-  EXPECT_EQ(copy.generated[0].claim.meta.name, "trainer-gpu");
+  EXPECT_EQ(copy.generated[0].claim.meta.name, name);
 }
 
 TEST(Templates, StatusNamesTheClaimKubernetesMade) {
@@ -94,9 +106,10 @@ TEST(Templates, StatusNamesTheClaimKubernetesMade) {
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
   b.claim_template("gpu-template");
-  b.claim("trainer-gpu-x7k2p");
+  b.claim("trainer-gpu-x7k2p").meta.controller_uid = "trainer-uid";  // the pod's own
   b.claim("other-claim");
   auto& p = b.pod("trainer");
+  p.meta.uid = "trainer-uid";
   b.uses_template(p, "gpu", "gpu-template");
   p.resource_claim_statuses.push_back({"gpu", model::text("trainer-gpu-x7k2p")});
   auto r = b.run();
@@ -129,8 +142,11 @@ TEST(Templates, LinkedClaimAlreadyAllocatedIsNoWork) {
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
   b.claim_template("gpu-template");
-  b.claim("trainer-gpu-x7k2p").allocation = dra_test::one_device_allocation("req-0", "driver-a", "pool-1", "dev-0");
+  auto& linked = b.claim("trainer-gpu-x7k2p");
+  linked.allocation = dra_test::one_device_allocation("req-0", "driver-a", "pool-1", "dev-0");
+  linked.meta.controller_uid = "trainer-uid";
   auto& p = b.pod("trainer");
+  p.meta.uid = "trainer-uid";
   b.uses_template(p, "gpu", "gpu-template");
   p.resource_claim_statuses.push_back({"gpu", model::text("trainer-gpu-x7k2p")});
   b.claim("next");
@@ -138,7 +154,8 @@ TEST(Templates, LinkedClaimAlreadyAllocatedIsNoWork) {
   EXPECT_EQ(summary(r), (lines{"default/next@node-1: req-0=pool-1/dev-1"}));
 }
 
-TEST(Templates, LinkedClaimMissingIsAWarning) {
+TEST(Templates, APodWhoseStatusNamesAMissingClaimWaits) {
+  // kube-scheduler's PreEnqueue keeps it out of the queue: no node is tried, no "0/N nodes" text.
   builder b;
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0"});
@@ -147,7 +164,44 @@ TEST(Templates, LinkedClaimMissingIsAWarning) {
   p.resource_claim_statuses.push_back({"gpu", model::text("gone")});
   auto r = b.run();
   EXPECT_TRUE(r.outcomes.empty());
-  EXPECT_EQ(r.warnings, (lines{"pod default/trainer: ResourceClaim default/gone (from a template) not found; skipped"}));
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.pods.size(), 1u);
+  EXPECT_FALSE(r.pods[0].node);
+  EXPECT_FALSE(r.pods[0].gated);
+  EXPECT_EQ(r.pods[0].nodes, 0u);
+  EXPECT_EQ(r.pods[0].unschedulable, "could not find ResourceClaim \"default/gone\"");
+}
+
+TEST(Templates, APodWhoseStatusNamesAClaimNotItsOwnWaitsAndItsOtherClaimsWithIt) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
+  b.claim_template("gpu-template");
+  b.claim("direct");
+  b.claim("someone-elses").meta.controller_uid = "other-uid";
+  b.claim("nobodys");
+  auto& p = b.pod("trainer");
+  p.meta.uid = "trainer-uid";
+  b.uses_claim(p, "first", "direct");
+  b.uses_template(p, "gpu", "gpu-template");
+  p.resource_claim_statuses.push_back({"gpu", model::text("someone-elses")});
+  auto r = b.run();
+  ASSERT_EQ(r.pods.size(), 1u);
+  EXPECT_EQ(r.pods[0].unschedulable,
+            "ResourceClaim default/someone-elses was not created for Pod default/trainer (Pod is not owner)");
+  // The claims it names (directly, and in its status) wait with it; the one no pod names is allocated on its own.
+  EXPECT_EQ(summary(r), (lines{"default/direct: unschedulable", "default/someone-elses: unschedulable",
+                               "default/nobodys@node-1: req-0=pool-1/dev-0"}));
+  EXPECT_EQ(r.outcomes[0].unschedulable()->reason,
+            "its pod waits: ResourceClaim default/someone-elses was not created for Pod default/trainer (Pod is not "
+            "owner)");
+
+  // A claim without a controller is nobody's own either; a claim being deleted is refused first.
+  p.resource_claim_statuses[0].resource_claim_name = "nobodys";
+  EXPECT_EQ(b.run().pods[0].unschedulable,
+            "ResourceClaim default/nobodys was not created for Pod default/trainer (Pod is not owner)");
+  b.s.claims.back().object.meta.deleting = true;
+  EXPECT_EQ(b.run().pods[0].unschedulable, "resourceclaim \"nobodys\" is being deleted");
 }
 
 TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
@@ -161,7 +215,7 @@ TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
   auto r = b.run();
   const std::string why = "pod default/trainer, claim gpu: ResourceClaimTemplate default/no-such-template not found";
   // The direct claim shares its unit's error and is not tried again on its own.
-  EXPECT_EQ(summary(r), (lines{"default/direct: error: " + why, "default/trainer-gpu: error: " + why}));
+  EXPECT_EQ(summary(r), (lines{"default/direct: error: " + why, made(p, "gpu") + ": error: " + why}));
   EXPECT_TRUE(r.generated.empty());
   EXPECT_EQ(r.subjects[1].claim, std::nullopt);
   EXPECT_EQ(r.subjects[1].generated, std::nullopt);
@@ -171,38 +225,40 @@ TEST(Templates, MissingTemplateIsAnErrorForThePodsUnit) {
   }
 }
 
-TEST(Templates, GeneratedNameTakenByAnEarlierGeneratedClaimIsAnError) {
+TEST(Templates, ClaimsOfOneGenerateNameGetNamesOfTheirOwn) {
   builder b;
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
   b.claim_template("gpu-template", 1);
-  b.uses_template(b.pod("a-b"), "c", "gpu-template");  // makes default/a-b-c
-  b.uses_template(b.pod("a"), "b-c", "gpu-template");  // would make default/a-b-c again
+  auto& a_b = b.pod("a-b");
+  b.uses_template(a_b, "c", "gpu-template");  // generateName a-b-c-
+  auto& a = b.pod("a");
+  b.uses_template(a, "b-c", "gpu-template");  // a-b-c- again
   auto r = b.run();
-  ASSERT_EQ(r.generated.size(), 1u);
-  const std::string why =
-      "pod default/a, claim b-c: the claim made from ResourceClaimTemplate default/gpu-template would be named "
-      "default/a-b-c, which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
-  EXPECT_EQ(summary(r), (lines{"default/a-b-c@node-1: req-0=pool-1/dev-0", "default/a-b-c: error: " + why}));
+  const std::string first = sched::generated_claim_name(a_b.meta, "c");
+  const std::string second = sched::generated_claim_name(a.meta, "b-c");
+  ASSERT_NE(first, second);
+  EXPECT_EQ(summary(r), (lines{"default/" + first + "@node-1: req-0=pool-1/dev-0",
+                               "default/" + second + "@node-1: req-0=pool-1/dev-1"}));
 }
 
-TEST(Templates, GeneratedNameTakenByAnotherClaimIsAnError) {
+TEST(Templates, ANameTakenIsDrawnAgainAsTheApiServerDoes) {
   builder b;
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
   b.claim_template("gpu-template", 1);
-  b.claim("trainer-gpu");  // not linked from the pod's status: not the claim Kubernetes made for it
   auto& p = b.pod("trainer");
   b.uses_template(p, "gpu", "gpu-template");
+  const std::string taken = sched::generated_claim_name(p.meta, "gpu");
+  b.claim(taken);  // not linked from the pod's status: not the claim Kubernetes made for it
   auto r = b.run();
-  const std::string why =
-      "pod default/trainer, claim gpu: the claim made from ResourceClaimTemplate default/gpu-template would be named "
-      "default/trainer-gpu, which another ResourceClaim has; name the claim in the pod's status.resourceClaimStatuses";
-  ASSERT_EQ(summary(r).size(), 2u);
-  EXPECT_EQ(summary(r)[0], "default/trainer-gpu: error: " + why);
-  EXPECT_TRUE(r.generated.empty());
+  const std::string drawn_again = sched::generated_claim_name(p.meta, "gpu", 1);
+  ASSERT_NE(drawn_again, taken);
+  ASSERT_EQ(r.generated.size(), 1u);
+  EXPECT_EQ(r.generated[0].claim.meta.name, drawn_again);
   // The existing claim is pending and no pod references it: it is allocated alone afterwards.
-  EXPECT_EQ(summary(r)[1], "default/trainer-gpu@node-1: req-0=pool-1/dev-0");
+  EXPECT_EQ(summary(r), (lines{"default/" + drawn_again + "@node-1: req-0=pool-1/dev-0",
+                               "default/" + taken + "@node-1: req-0=pool-1/dev-1"}));
 }
 
 TEST(Templates, TemplateInAnotherNamespaceIsNotFound) {
@@ -212,13 +268,27 @@ TEST(Templates, TemplateInAnotherNamespaceIsNotFound) {
   b.claim_template("gpu-template", 1, "team-b");
   b.claim("direct", 1, "team-b");
   auto& p = b.pod("trainer", "team-a");
-  b.uses_claim(p, "first", "direct");
   b.uses_template(p, "gpu", "gpu-template");
   auto r = b.run();
-  EXPECT_EQ(summary(r), (lines{"team-a/trainer-gpu: error: pod team-a/trainer, claim gpu: ResourceClaimTemplate "
-                               "team-a/gpu-template not found",
+  EXPECT_EQ(summary(r), (lines{"team-a/" + sched::generated_claim_name(p.meta, "gpu") +
+                                   ": error: pod team-a/trainer, claim gpu: ResourceClaimTemplate "
+                                   "team-a/gpu-template not found",
                                "team-b/direct@node-1: req-0=pool-1/dev-0"}));
-  EXPECT_EQ(r.warnings, (lines{"pod team-a/trainer: ResourceClaim team-a/direct not found; skipped"}));
+}
+
+TEST(Templates, AClaimInAnotherNamespaceIsNotFoundAndThePodWaits) {
+  builder b;
+  b.node("node-1");
+  b.pool("pool-1", "node-1", {"dev-0"});
+  b.claim("direct", 1, "team-b");
+  auto& p = b.pod("trainer", "team-a");
+  b.uses_claim(p, "first", "direct");
+  auto r = b.run();
+  // The claim it names is not in its namespace: the pod waits (PreEnqueue), and team-b's claim is nobody's.
+  EXPECT_EQ(summary(r), (lines{"team-b/direct@node-1: req-0=pool-1/dev-0"}));
+  ASSERT_EQ(r.pods.size(), 1u);
+  EXPECT_EQ(r.pods[0].unschedulable, "could not find ResourceClaim \"team-a/direct\"");
+  EXPECT_TRUE(r.warnings.empty());
 }
 
 TEST(Templates, PodsClaimsArePlacedTogetherInTheirOrder) {
@@ -235,7 +305,7 @@ TEST(Templates, PodsClaimsArePlacedTogetherInTheirOrder) {
   b.uses_template(p, "gpu", "gpu-template");
   b.uses_claim(p, "first", "direct");
   auto r = b.run();
-  EXPECT_EQ(summary(r), (lines{"default/trainer-gpu@node-2: req-0=big/dev-b", "default/direct@node-2: req-0=big/dev-c"}));
+  EXPECT_EQ(summary(r), (lines{made(p, "gpu") + "@node-2: req-0=big/dev-b", "default/direct@node-2: req-0=big/dev-c"}));
 }
 
 TEST(Templates, EachPodGetsItsOwnClaim) {
@@ -243,12 +313,13 @@ TEST(Templates, EachPodGetsItsOwnClaim) {
   b.node("node-1");
   b.pool("pool-1", "node-1", {"dev-0", "dev-1"});
   b.claim_template("gpu-template");
-  b.uses_template(b.pod("a"), "gpu", "gpu-template");
-  b.uses_template(b.pod("b"), "gpu", "gpu-template");
-  b.uses_template(b.pod("c"), "gpu", "gpu-template");
+  auto& a = b.pod("a");
+  auto& bb = b.pod("b");
+  auto& c = b.pod("c");
+  for (model::pod* p : {&a, &bb, &c}) b.uses_template(*p, "gpu", "gpu-template");
   auto r = b.run();
-  EXPECT_EQ(summary(r), (lines{"default/a-gpu@node-1: req-0=pool-1/dev-0", "default/b-gpu@node-1: req-0=pool-1/dev-1",
-                               "default/c-gpu: unschedulable"}));
+  EXPECT_EQ(summary(r), (lines{made(a, "gpu") + "@node-1: req-0=pool-1/dev-0",
+                               made(bb, "gpu") + "@node-1: req-0=pool-1/dev-1", made(c, "gpu") + ": unschedulable"}));
   ASSERT_EQ(r.generated.size(), 3u);
   EXPECT_EQ(r.generated[2].pod, 2u);
 }

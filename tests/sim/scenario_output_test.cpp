@@ -185,11 +185,15 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   ASSERT_TRUE(doc) << doc.error().to_string();
   const cel::selector_engine engine;
   auto report = sim::run_scenario(doc->scenario(), engine);
+  ASSERT_EQ(report.generated.size(), 2u);
+  const std::string trainer_gpu(report.generated[0].claim.meta.name), debugger_gpu(report.generated[1].claim.meta.name);
+  EXPECT_TRUE(trainer_gpu.starts_with("trainer-gpu-")) << trainer_gpu;
+  EXPECT_TRUE(debugger_gpu.starts_with("debugger-gpu-")) << debugger_gpu;
   // node-a's pool is drained by a DeviceTaintRule: the trainer's two claims go to node-b together; the
   // debugger's template tolerates the taint and gets node-a's first device.
-  EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+  EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/" + trainer_gpu + "@node-b: gpu=node-b/gpu-0",
                                                           "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
-                                                          "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                          "ml/" + debugger_gpu + "@node-a: gpu=node-a/gpu-0 tolerates "
                                                           "example.com/maintenance"}));
   auto once = sim::scenario_after(doc->scenario(), report);
   ASSERT_TRUE(once) << once.error().to_string();
@@ -199,10 +203,18 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   const auto& s = again->scenario();
   ASSERT_EQ(s.claims.size(), 3u);  // dataset-cache, then each pod's generated claim right after the pod
   EXPECT_EQ(s.claims[0].object.meta.name, "dataset-cache");
-  EXPECT_EQ(s.claims[1].object.meta.name, "trainer-gpu");
-  EXPECT_EQ(s.claims[2].object.meta.name, "debugger-gpu");
+  EXPECT_EQ(s.claims[1].object.meta.name, trainer_gpu);
+  EXPECT_EQ(s.claims[2].object.meta.name, debugger_gpu);
   EXPECT_EQ(s.claims[1].object.meta.labels, (model::sorted_map<model::text>{{"team", "vision"}}));
-  EXPECT_EQ(s.claims[2].object.meta.annotations, (model::sorted_map<model::text>{{"owner", "ops"}}));
+  EXPECT_EQ(s.claims[2].object.meta.annotations,
+            (model::sorted_map<model::text>{{"owner", "ops"}, {"resource.kubernetes.io/pod-claim-name", "gpu"}}));
+  // Each pod's own, as the resourceclaim controller makes them: kube-scheduler would queue the pods with them.
+  EXPECT_EQ(s.claims[1].object.meta.controller_uid, s.pods[0].object.meta.uid);
+  EXPECT_EQ(s.claims[2].object.meta.controller_uid, s.pods[1].object.meta.uid);
+  EXPECT_FALSE(s.pods[1].object.meta.uid.empty());
+  const sched::claim_resolver resolver(s, {});
+  EXPECT_EQ(resolver.pre_enqueue_rejection(s.pods[0].object), std::nullopt);
+  EXPECT_EQ(resolver.pre_enqueue_rejection(s.pods[1].object), std::nullopt);
   EXPECT_EQ(s.claims[1].source.index, s.pods[0].source.index + 1);
   for (std::size_t i = 0; i < 3; ++i) {
     ASSERT_TRUE(s.claims[i].object.allocation) << i;
@@ -215,7 +227,7 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   EXPECT_EQ(s.pods[0].object.node_name, "node-b");
   EXPECT_EQ(s.pods[1].object.node_name, "node-a");
   EXPECT_EQ(s.pods[0].object.resource_claim_statuses,
-            (std::vector<model::pod_resource_claim_status>{{"gpu", model::text("trainer-gpu")}}));
+            (std::vector<model::pod_resource_claim_status>{{"gpu", model::text(trainer_gpu)}}));
   EXPECT_EQ(s.others.size(), 1u);  // the ConfigMap
 
   auto second = sim::run_scenario(s, engine);
@@ -226,15 +238,61 @@ TEST(ScenarioOutput, ClusterSnapshotWithTemplatesAndTaintRuleRoundTrips) {
   EXPECT_EQ(*twice, *once);
 }
 
+TEST(ScenarioOutput, APodWrittenWithoutAUidGetsTheOneItsClaimsName) {
+  auto doc = json::load(R"(
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+ "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-a"},
+ "spec": {"driver": "gpu.example.com", "pool": {"name": "node-a", "generation": 1, "resourceSliceCount": 1},
+  "nodeName": "node-a", "devices": [{"name": "gpu-0"}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+ "metadata": {"name": "one-gpu", "namespace": "ml"},
+ "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}
+{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "trainer", "namespace": "ml"},
+ "spec": {"containers": [{"name": "main"}],
+  "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}]}}
+)");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const cel::selector_engine engine;
+  const auto report = sim::run_scenario(doc->scenario(), engine);
+  auto written = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(written) << written.error().to_string();
+  // The claim as the resourceclaim controller creates it: generateName, its annotation, the pod as controller.
+  EXPECT_NE(written->find(R"("generateName": "trainer-gpu-")"), std::string::npos) << *written;
+  EXPECT_NE(written->find(R"("resource.kubernetes.io/pod-claim-name": "gpu")"), std::string::npos) << *written;
+  EXPECT_NE(written->find(R"("kind": "Pod",)"), std::string::npos) << *written;
+  EXPECT_NE(written->find(R"("controller": true)"), std::string::npos) << *written;
+
+  auto again = json::load(*written);
+  ASSERT_TRUE(again) << again.error().to_string();
+  const auto& s = again->scenario();
+  ASSERT_EQ(s.pods.size(), 1u);
+  ASSERT_EQ(s.claims.size(), 1u);
+  const model::text uid = s.pods[0].object.meta.uid;
+  EXPECT_EQ(uid.size(), 36u) << uid;  // a UUID
+  EXPECT_EQ(s.claims[0].object.meta.controller_uid, uid);
+  ASSERT_EQ(s.claims[0].object.reserved_for.size(), 1u);
+  EXPECT_EQ(s.claims[0].object.reserved_for[0].uid, uid);
+  EXPECT_EQ(s.pods[0].object.resource_claim_statuses,
+            (std::vector<model::pod_resource_claim_status>{{"gpu", s.claims[0].object.meta.name}}));
+  EXPECT_EQ(sched::claim_resolver(s, {}).pre_enqueue_rejection(s.pods[0].object), std::nullopt);
+  // Written again, the same text: the uid is drawn from the pod, not at random.
+  auto twice = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(*twice, *written);
+}
+
 TEST(ScenarioOutput, YamlInYamlOutRoundTrips) {
   auto doc = json::load_file(std::string(dra_test::source_dir()) + "/tests/cli/data/cluster.yaml");
   ASSERT_TRUE(doc) << doc.error().to_string();
   ASSERT_EQ(doc->format(), json::input_format::yaml);
   const cel::selector_engine engine;
   auto report = sim::run_scenario(doc->scenario(), engine);
-  EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/trainer-gpu@node-b: gpu=node-b/gpu-0",
+  ASSERT_EQ(report.generated.size(), 2u);
+  const std::string trainer_gpu(report.generated[0].claim.meta.name), debugger_gpu(report.generated[1].claim.meta.name);
+  EXPECT_EQ(placements(report), (std::vector<std::string>{"ml/" + trainer_gpu + "@node-b: gpu=node-b/gpu-0",
                                                           "ml/dataset-cache@node-b: gpu=node-b/gpu-1",
-                                                          "ml/debugger-gpu@node-a: gpu=node-a/gpu-0 tolerates "
+                                                          "ml/" + debugger_gpu + "@node-a: gpu=node-a/gpu-0 tolerates "
                                                           "example.com/maintenance"}));
   auto written = sim::scenario_after(doc->scenario(), report);
   ASSERT_TRUE(written);

@@ -102,6 +102,8 @@ struct object_meta {
   text namespace_;
   text uid;
   text creation_timestamp;  // RFC 3339 as written ("" when absent): the scheduling queue's tie-break
+  text controller_uid;      // the uid of the ownerReference marked controller ("" when none): whose object this is
+  bool deleting = false;    // deletionTimestamp set: the object is going away
   sorted_map<text> labels;
   sorted_map<text> annotations;
   friend bool operator==(const object_meta&, const object_meta&) = default;

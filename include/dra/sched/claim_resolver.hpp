@@ -9,11 +9,13 @@
 #include <dra/sched/cluster_state.hpp>
 #include <dra/sched/detail/extended_claims.hpp>
 #include <dra/sched/extended_resources.hpp>
+#include <dra/sched/generated_names.hpp>
 #include <dra/sched/pod_groups.hpp>
 #include <dra/sched/run_report.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -254,6 +256,32 @@ class claim_resolver {
     return out;
   }
 
+  // Why kube-scheduler's DynamicResources plugin keeps `pending` out of the scheduling queue (PreEnqueue), in its
+  // words: a claim the pod names (directly, or in its status for a template entry) that does not exist or is being
+  // deleted, or a template entry's claim that is not the pod's own (its controller owner is another object). Claims
+  // the controller is yet to make are not a reason: the run makes them (resolve). The PodGroup's entries are the
+  // group's. Empty when the pod may be queued.
+  [[nodiscard]] std::optional<std::string> pre_enqueue_rejection(const model::pod& pending) const {
+    for (const auto& ref : pending.resource_claims) {
+      if (group_entry(pending, ref) != nullptr) continue;
+      std::optional<model::text> name = ref.resource_claim_name;
+      const bool from_template = !name && ref.resource_claim_template_name;
+      if (from_template)
+        if (const auto* status = status_of(pending, ref)) name = status->resource_claim_name;
+      if (!name) continue;  // nothing named: the controller makes the claim, or none is needed
+      const auto c = claim_named(pending.meta.namespace_, *name);
+      if (!c)
+        return "could not find ResourceClaim \"" + model::namespaced_name(pending.meta.namespace_, *name) + "\"";
+      const model::object_meta& claim = s_.claims[*c].object.meta;
+      if (claim.deleting) return "resourceclaim \"" + std::string(claim.name) + "\" is being deleted";
+      // Owned means controlled by the pod's uid, as metav1.IsControlledBy compares.
+      if (from_template && (claim.controller_uid.empty() || claim.controller_uid != pending.meta.uid))
+        return "ResourceClaim " + model::namespaced_name(claim) + " was not created for Pod " +
+               model::namespaced_name(pending.meta) + " (Pod is not owner)";
+    }
+    return std::nullopt;
+  }
+
   // The claim kube-scheduler makes for `pod`'s extended resources with `requests` (`<pod>-extended-resources`).
   [[nodiscard]] static generated_claim extended_claim(std::size_t pod_index, const model::pod& pod,
                                                       extended_claim_requests requests) {
@@ -331,30 +359,28 @@ class claim_resolver {
     return c;
   }
 
-  // Makes the claim a template entry asks for; an error when the template does not exist or the name is taken.
-  // For a PodGroup's entry (`group`), the claim is the group's: named after the group, made once.
+  // Makes the claim a template entry asks for, named and annotated as the resourceclaim controller would; an error
+  // when the template does not exist. For a PodGroup's entry (`group`), the claim is the group's: named after the
+  // group, made once.
   std::optional<dra::error> generate(std::size_t pod_index, const model::pod& pod, const model::pod_resource_claim& ref,
                                      std::vector<unit_member>& unit, std::optional<std::size_t> group,
                                      cluster_state& state, run_report& report) const {
-    const model::text owner = group ? s_.pod_groups[*group].object.meta.name : pod.meta.name;
-    auto name = std::make_shared<const std::string>(std::string(owner) + "-" + std::string(ref.name));
+    const model::object_meta& owner = group ? s_.pod_groups[*group].object.meta : pod.meta;
     const std::string made_for = "pod " + model::namespaced_name(pod.meta) + ", claim " + std::string(ref.name);
     const std::string template_name = model::namespaced_name(pod.meta.namespace_, *ref.resource_claim_template_name);
     const auto t = template_named(pod.meta.namespace_, *ref.resource_claim_template_name);
     if (!t) {
-      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name), group});
+      unit.push_back({std::nullopt, std::nullopt,
+                      model::namespaced_name(pod.meta.namespace_, generated_claim_name(owner, ref.name)), group});
       return dra::error{made_for + ": ResourceClaimTemplate " + template_name + " not found", "", "", errc::not_found};
     }
-    // Kubernetes adds a random suffix, so its generated claims never take an existing name; without the suffix, a
-    // name already in use would make two claims one.
-    const auto key = std::pair{pod.meta.namespace_, model::text(*name)};
-    if (claims_.contains(key) || state.generated_names.contains(key)) {
-      unit.push_back({std::nullopt, std::nullopt, model::namespaced_name(pod.meta.namespace_, *name), group});
-      return dra::error{made_for + ": the claim made from ResourceClaimTemplate " + template_name + " would be named " +
-                            model::namespaced_name(pod.meta.namespace_, *name) +
-                            ", which another ResourceClaim has; name the claim in the pod's "
-                            "status.resourceClaimStatuses",
-                        "", "", errc::invalid_object};
+    // As the API server does, a name already in use is drawn again.
+    std::shared_ptr<const std::string> name;
+    for (std::uint32_t attempt = 0; !name; ++attempt) {
+      std::string candidate = generated_claim_name(owner, ref.name, attempt);
+      const auto key = std::pair{pod.meta.namespace_, model::text(candidate)};
+      if (!claims_.contains(key) && !state.generated_names.contains(key))
+        name = std::make_shared<const std::string>(std::move(candidate));
     }
     const model::resource_claim_template& from = s_.claim_templates[*t].object;
     generated_claim g{pod_index, ref.name, *t, {}, name, group, nullptr};
@@ -362,6 +388,10 @@ class claim_resolver {
     g.claim.meta.namespace_ = pod.meta.namespace_;
     g.claim.meta.labels = from.claim_meta.labels;
     g.claim.meta.annotations = from.claim_meta.annotations;
+    // The controller's own annotation, over the template's if it has one.
+    std::erase_if(g.claim.meta.annotations, [](const auto& a) { return a.name == pod_claim_name_annotation; });
+    g.claim.meta.annotations.push_back({pod_claim_name_annotation, ref.name});
+    model::sort_by_key(g.claim.meta.annotations);
     g.claim.spec = from.spec;
     unit.push_back({std::nullopt, report.generated.size(), {}, group});
     state.generated_outcome.emplace_back();

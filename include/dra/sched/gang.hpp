@@ -46,8 +46,8 @@ class gang_placement {
       if (model::is_terminal(pod)) continue;
       if (pod.node_name && !pod.node_name->empty()) {
         bound_.push_back(p);
-      } else if (sched::is_gated(pod)) {
-        run_.run_pod(p);  // held back by its gates: answered as such, not part of the gang's attempt
+      } else if (sched::is_gated(pod) || run_.resolver().pre_enqueue_rejection(pod)) {
+        run_.run_pod(p);  // held back by the queue: answered as such, not part of the gang's attempt
       } else {
         pending_.push_back(p);
       }

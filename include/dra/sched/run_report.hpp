@@ -21,9 +21,10 @@ namespace dra::sched {
 
 // A claim made from a ResourceClaimTemplate for a pod whose status names no
 // claim for that entry yet, as Kubernetes' resourceclaim controller would
-// make it: `<pod>-<entry>` in the pod's namespace (without the random suffix
-// Kubernetes adds), the template's spec.spec as its spec, spec.metadata's
-// labels and annotations as its own.
+// make it: `<pod>-<entry>-` and five characters in the pod's namespace
+// (generated_names.hpp: drawn from a hash, not at random), the template's
+// spec.spec as its spec, spec.metadata's labels and annotations as its own,
+// and the controller's pod-claim-name annotation.
 //
 // Or the claim kube-scheduler makes for a pod's extended resources served through DRA (KEP-5004), when `extended`
 // is set: `<pod>-extended-resources`, its requests and container mappings in `extended` (no entry, no template).
@@ -33,7 +34,7 @@ struct generated_claim {
   std::size_t claim_template = 0;  // index into scenario.claim_templates
   model::resource_claim claim;     // its name views `name`; everything else views the scenario (or `extended`)
   std::shared_ptr<const std::string> name;
-  std::optional<std::size_t> pod_group;  // a PodGroup's claim (`<podgroup>-<entry>`): index into scenario.pod_groups
+  std::optional<std::size_t> pod_group;  // a PodGroup's claim (`<podgroup>-<entry>-…`): index into pod_groups
   std::shared_ptr<const sched::extended_claim_requests> extended;
 };
 

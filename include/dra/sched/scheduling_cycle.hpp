@@ -93,16 +93,22 @@ class scheduling_cycle {
   // The pod a report index names: the scenario's, or one placed after them (place).
   [[nodiscard]] const model::pod& pod_at(std::size_t index) const { return sched::pod_at(s_, report_, index); }
 
-  // Runs one pod's cycle: a finished pod is skipped, a gated one waits, a bound one has its claims allocated on its
-  // node, a pending one goes through the filters to the node where its claims fit (or is told why none).
+  // Runs one pod's cycle: a finished pod is skipped, a gated one waits, so does one whose claims are missing or not
+  // its own (PreEnqueue), a bound one has its claims allocated on its node, a pending one goes through the filters to
+  // the node where its claims fit (or is told why none).
   void run_pod(std::size_t pod_index) {
     const model::pod& pod = pod_at(pod_index);
     if (model::is_terminal(pod)) return;  // a finished pod is not scheduled, and its node does not count it
     const bool bound = pod.node_name && !pod.node_name->empty();
     if (!bound && is_gated(pod)) {
-      hold_gated(pod_index);
+      hold(pod_index, std::string(scheduling_gated_reason), true);
       return;
     }
+    if (!bound)
+      if (auto why = resolver_.pre_enqueue_rejection(pod)) {
+        hold(pod_index, std::move(*why), false);
+        return;
+      }
     resolved_claims claims = resolver_.resolve(pod_index, pod, state_, report_);
     if (!bound) {
       place_pending_pod(pod_index, claims);
@@ -234,11 +240,11 @@ class scheduling_cycle {
       usage.add(requests);
   }
 
-  // A pod held back by its scheduling gates: answered as such, and the pending claims it names wait with it (claims
-  // its templates would make are not made yet).
-  void hold_gated(std::size_t pod_index) {
+  // A pod the queue holds back (its scheduling gates, or a plugin's PreEnqueue: `why`), never tried on a node:
+  // answered as such, and the pending claims it names wait with it (claims its templates would make are not made yet).
+  void hold(std::size_t pod_index, std::string why, bool gated) {
     const model::pod& pod = pod_at(pod_index);
-    const std::string reason = "its pod waits: " + std::string(scheduling_gated_reason);
+    const std::string reason = "its pod waits: " + why;
     for (std::size_t c : resolver_.claims_named_by(pod)) {
       if (s_.claims[c].object.allocation || state_.answered[c]) continue;
       state_.answered[c] = true;
@@ -249,7 +255,7 @@ class scheduling_cycle {
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({c, std::nullopt, pod_index, std::nullopt});
     }
-    report_.pods.push_back({pod_index, std::nullopt, std::string(scheduling_gated_reason), true, 0, {}, {}});
+    report_.pods.push_back({pod_index, std::nullopt, std::move(why), gated, 0, {}, {}});
   }
 
   // Where a pending pod's cycle placed it: the node, and what its devices add to its requests there (KEP-5517).

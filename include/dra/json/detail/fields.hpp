@@ -35,8 +35,7 @@ class field_reader {
   // ObjectMeta's fields that ingest does not keep.
   [[nodiscard]] static bool known_metadata_field(std::string_view name) noexcept {
     for (std::string_view known : {"generateName", "selfLink", "resourceVersion", "generation",
-                                   "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "finalizers",
-                                   "managedFields"})
+                                   "deletionGracePeriodSeconds", "finalizers", "managedFields"})
       if (name == known) return true;
     return false;
   }
@@ -51,11 +50,32 @@ class field_reader {
         if (reader::is_null(value)) return {};  // Kubernetes writes null for an object not yet created
         return assign(meta.creation_timestamp, r_.string(value));
       }
+      if (is(name, "deletionTimestamp")) {
+        meta.deleting = !reader::is_null(value);
+        return {};
+      }
+      if (is(name, "ownerReferences"))
+        return r_.each_element(value, [&](od::value& owner) { return owner_reference(owner, meta); });
       if (is(name, "labels")) return r_.map(value, meta.labels, [&](od::value& l, model::text& label) { return assign(label, r_.string(l)); });
       if (is(name, "annotations"))
         return r_.map(value, meta.annotations, [&](od::value& a, model::text& annotation) { return assign(annotation, r_.string(a)); });
       return known_metadata_field(name) ? dra::status{} : r_.unknown();
     });
+  }
+
+  // An ownerReference: only the controller's uid is kept (what "is this claim the pod's own" compares).
+  dra::status owner_reference(od::value& v, model::object_meta& meta) {
+    model::text uid;
+    bool controller = false;
+    auto status = r_.each_field(v, [&](std::string_view name, od::value& value) -> dra::status {
+      auto at = r_.field(name);
+      if (is(name, "uid")) return assign(uid, r_.string(value));
+      if (is(name, "controller")) return reader::is_null(value) ? dra::status{} : assign(controller, r_.boolean(value));
+      if (is(name, "apiVersion") || is(name, "kind") || is(name, "name") || is(name, "blockOwnerDeletion")) return {};
+      return r_.unknown();
+    });
+    if (status && controller) meta.controller_uid = uid;
+    return status;
   }
 
   dra::status node_selector(od::value& v, model::node_selector& out) {

@@ -59,6 +59,19 @@ namespace detail {
   return nodes.named(*s.pods[*pod].object.node_name, made);
 }
 
+// For a name no claim has: the claims the run made from templates whose name is `name`, a hyphen and the API
+// server's five characters (a user naming such a claim by its pod and entry), as a hint; empty when none.
+[[nodiscard]] inline std::string made_as(const run_report& report, std::string_view name) {
+  std::string out;
+  for (const auto& g : report.generated) {
+    const std::string made = model::namespaced_name(g.claim.meta);
+    if (made.size() == name.size() + 6 && made.starts_with(name) && made[name.size()] == '-')
+      out += (out.empty() ? "claims made from templates end in five characters of their own: did you mean " : ", ") +
+             made;
+  }
+  return out.empty() ? out : out + "?";
+}
+
 }  // namespace detail
 
 // Explains `names` ("namespace/name"; every pending claim when empty) of a run of `s` that produced `report`.
@@ -88,6 +101,7 @@ template <alloc::selector_engine Engine>
       const bool exists =
           std::ranges::any_of(s.claims, [&](const auto& c) { return alloc::object_name(c.object.meta) == name; });
       e.status = exists ? model::claim_status::already_allocated : model::claim_status::not_found;
+      if (!exists) e.error = detail::made_as(report, name);
       out.push_back(std::move(e));
       continue;
     }

@@ -9,11 +9,14 @@
 #include <dra/json/writer.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/sched/claim_resolver.hpp>
+#include <dra/sched/generated_names.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +25,14 @@
 namespace dra::sim {
 
 namespace detail {
+
+// The apiVersion an object was written with, or `fallback`.
+inline std::string api_version_of(std::string_view json, std::string_view fallback) {
+  simdjson::dom::parser parser;
+  std::string_view version;
+  if (parser.parse(simdjson::padded_string(json))["apiVersion"].get(version) != simdjson::SUCCESS) version = fallback;
+  return std::string(version);
+}
 
 // What a run did to each object of the scenario.
 struct run_effects {
@@ -37,6 +48,8 @@ struct run_effects {
   std::vector<std::vector<std::size_t>> claim_users;
   // per pod: what its claims' devices add to its node resources (KEP-5517), when placed with any
   std::vector<const std::vector<model::node_allocatable_claim_status>*> pod_node_allocatable;
+  // per pod and per PodGroup: whether a claim written names it (reservedFor, ownerReferences), so it needs a uid
+  std::vector<bool> pod_named, group_named;
 
   run_effects(const model::scenario& s, const run_report& report)
       : claim_allocated(s.claims.size(), nullptr),
@@ -47,7 +60,9 @@ struct run_effects {
         group_generated(s.pod_groups.size()),
         claim_group(s.claims.size()),
         claim_users(s.claims.size()),
-        pod_node_allocatable(s.pods.size() + report.added_pods.size(), nullptr) {
+        pod_node_allocatable(s.pods.size() + report.added_pods.size(), nullptr),
+        pod_named(s.pods.size() + report.added_pods.size(), false),
+        group_named(s.pod_groups.size(), false) {
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
       const outcome_subject& subject = report.subjects[i];
@@ -71,6 +86,14 @@ struct run_effects {
       if (p.node && !p.node_allocatable.empty()) pod_node_allocatable[p.pod] = &p.node_allocatable;
     }
     find_claim_users(s, report);
+    for (std::size_t c = 0; c < s.claims.size(); ++c) {
+      if (claim_group[c] && claim_allocated[c] != nullptr) group_named[*claim_group[c]] = true;
+      if (!claim_group[c] && claim_pod[c] && claim_allocated[c] != nullptr) pod_named[*claim_pod[c]] = true;
+      for (std::size_t user : claim_users[c]) pod_named[user] = true;
+    }
+    for (std::size_t p = 0; p < pod_generated.size(); ++p) pod_named[p] = pod_named[p] || !pod_generated[p].empty();
+    for (std::size_t g = 0; g < group_generated.size(); ++g)
+      group_named[g] = group_named[g] || !group_generated[g].empty();
   }
 
  private:
@@ -84,15 +107,46 @@ struct run_effects {
   }
 };
 
-// What a claim is reserved for: a pod, or (a PodGroup's claim) the PodGroup.
+// The uid an object is written with: its own, or, for one written without (a scenario written by hand, a copy
+// `dra capacity` made), a UUID (version 8: made up, not random) drawn from its kind, namespace and name, so that the
+// claims that name it (reservedFor, ownerReferences) and the object itself agree, run after run.
+inline std::string uid_of(std::string_view kind, const model::object_meta& meta) {
+  if (!meta.uid.empty()) return std::string(meta.uid);
+  const std::string seed = std::string(kind) + "/" + model::namespaced_name(meta);
+  auto fnv = [&seed](std::uint64_t hash) {
+    for (const char c : seed) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return hash;
+  };
+  const std::uint64_t high = fnv(14695981039346656037ULL), low = fnv(0x84222325cbf29ce4ULL);
+  char out[37];
+  std::snprintf(out, sizeof out, "%08x-%04x-8%03x-%04x-%012llx", static_cast<unsigned>(high >> 32),
+                static_cast<unsigned>((high >> 16) & 0xffff), static_cast<unsigned>(high & 0xfff),
+                static_cast<unsigned>(0x8000 | ((low >> 48) & 0x3fff)),
+                static_cast<unsigned long long>(low & 0xffffffffffffULL));
+  return out;
+}
+
+// metadata.uid for an object written without one that a claim names (uid_of).
+inline json::field_override uid_change(std::string_view kind, const model::object_meta& meta) {
+  return {{"metadata", "uid"}, [uid = uid_of(kind, meta)](json::writer& w) { w.string(uid); }};
+}
+
+// What a claim is reserved for (or owned by): a pod, or (a PodGroup's claim) the PodGroup.
 struct claim_consumer {
   std::string_view api_group;  // "" for pods
   std::string_view resource;
+  std::string_view kind;
+  std::string api_version;  // the owner's, for ownerReferences
   const model::object_meta* meta = nullptr;
+  std::string uid;
 };
-inline claim_consumer pod_consumer(const model::pod& pod) { return {"", "pods", &pod.meta}; }
-inline claim_consumer group_consumer(const model::pod_group& group) {
-  return {"scheduling.k8s.io", "podgroups", &group.meta};
+inline claim_consumer pod_consumer(const model::pod& pod) {
+  return {"", "pods", "Pod", "v1", &pod.meta, uid_of("Pod", pod.meta)};
+}
+inline claim_consumer group_consumer(const model::located<model::pod_group>& group) {
+  return {"scheduling.k8s.io", "podgroups", "PodGroup",
+          api_version_of(group.source.json, "scheduling.k8s.io/v1beta1"), &group.object.meta,
+          uid_of("PodGroup", group.object.meta)};
 }
 
 // status.allocation (when the run allocated the claim: `allocated`) and status.reservedFor: `reserved` already there,
@@ -117,7 +171,7 @@ inline std::vector<json::field_override> claim_status(
                    };
                    w.begin_array();
                    for (const auto& r : reserved) consumer(r.api_group, r.resource, r.name, r.uid);
-                   for (const auto& c : consumers) consumer(c.api_group, c.resource, c.meta->name, c.meta->uid);
+                   for (const auto& c : consumers) consumer(c.api_group, c.resource, c.meta->name, c.uid);
                    w.end_array();
                  }});
   return out;
@@ -139,9 +193,17 @@ inline void end_generated(json::writer& w, const model::claim_allocated* allocat
     w.key("reservedFor").begin_array().begin_object();
     if (!consumer.api_group.empty()) w.field("apiGroup", consumer.api_group);
     w.field("resource", consumer.resource).field("name", consumer.meta->name);
-    w.field("uid", consumer.meta->uid).end_object().end_array().end_object();
+    w.field("uid", consumer.uid).end_object().end_array().end_object();
   }
   w.end_object();
+}
+
+// metadata.ownerReferences of a claim made for `owner`: it alone, as its controller (blockOwnerDeletion is no longer
+// set since Kubernetes 1.35).
+inline void write_owner(json::writer& w, const claim_consumer& owner) {
+  w.key("ownerReferences").begin_array().begin_object().field("apiVersion", owner.api_version);
+  w.field("kind", owner.kind).field("name", owner.meta->name).field("uid", owner.uid);
+  w.key("controller").boolean(true).end_object().end_array();
 }
 
 // The claim kube-scheduler creates for a pod's extended resources at PreBind: annotated, owned by the pod, one
@@ -152,8 +214,7 @@ inline void write_extended(json::writer& w, const generated_claim& g, const mode
   w.key("metadata").begin_object().field("name", g.claim.meta.name);
   if (!g.claim.meta.namespace_.empty()) w.field("namespace", g.claim.meta.namespace_);
   write_string_map(w, "annotations", g.claim.meta.annotations);
-  w.key("ownerReferences").begin_array().begin_object().field("apiVersion", "v1").field("kind", "Pod");
-  w.field("name", pod.meta->name).field("uid", pod.meta->uid).key("controller").boolean(true).end_object().end_array();
+  write_owner(w, pod);
   w.end_object().key("spec").begin_object().key("devices").begin_object().key("requests").begin_array();
   for (const auto& r : g.extended->requests) {
     w.begin_object().field("name", r.name).key("exactly").begin_object().field("deviceClassName", r.device_class);
@@ -186,9 +247,11 @@ inline dra::status write_generated(json::writer& w, const generated_claim& g, co
   const bool has_spec = root["spec"]["spec"].get(spec) == simdjson::SUCCESS;
   w.begin_object().field("apiVersion", api_version).field("kind", "ResourceClaim");
   w.key("metadata").begin_object().field("name", g.claim.meta.name);
+  w.field("generateName", sched::claim_generate_name(consumer.meta->name, g.entry));
   if (!g.claim.meta.namespace_.empty()) w.field("namespace", g.claim.meta.namespace_);
   write_string_map(w, "labels", g.claim.meta.labels);
   write_string_map(w, "annotations", g.claim.meta.annotations);
+  write_owner(w, consumer);
   w.end_object().key("spec");
   if (has_spec)
     json::write_element(w, spec);
@@ -297,9 +360,12 @@ inline std::vector<json::field_override> pod_changes(
 //   records the claims it makes); when its claims' devices add to its node
 //   resources (KEP-5517), status.nodeAllocatableResourceClaimStatuses;
 // - every claim generated from a template follows its pod (right after
-//   it), allocated or not, as the controller would have created it; a
-//   PodGroup's claims follow the PodGroup, are reserved for it, and are
-//   named in its status.resourceClaimStatuses;
+//   it), allocated or not, as the controller would have created it (its
+//   name and generateName, the pod-claim-name annotation, the pod as its
+//   controller owner); a PodGroup's claims follow the PodGroup, are owned by
+//   and reserved for it, and are named in its status.resourceClaimStatuses;
+// - a pod or PodGroup written without a uid that a claim now names (owner,
+//   reservedFor) gets one (detail::uid_of), so that both agree when read back;
 // - claims and templates show the fields the API server defaults
 //   (json::api_server_defaults) where they were left out.
 // Feeding the result back in allocates nothing twice. Objects need the text
@@ -346,7 +412,7 @@ inline std::vector<json::field_override> pod_changes(
       const auto allocated_for =
           effects.claim_allocated[i.index] != nullptr ? effects.claim_pod[i.index] : std::nullopt;
       if (const auto group = effects.claim_group[i.index])
-        consumers.push_back(detail::group_consumer(s.pod_groups[*group].object));
+        consumers.push_back(detail::group_consumer(s.pod_groups[*group]));
       else if (allocated_for)
         consumers.push_back(detail::pod_consumer(pod_at(s, report, *allocated_for)));
       for (std::size_t user : effects.claim_users[i.index])
@@ -354,12 +420,17 @@ inline std::vector<json::field_override> pod_changes(
       changes = detail::claim_status(effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
                                      std::move(consumers));
     } else if (i.what == kind::pod) {
-      changes = detail::pod_changes(pod_at(s, report, i.index), effects.pod_node[i.index],
-                                    effects.pod_generated[i.index], report, effects.generated_allocated,
-                                    effects.pod_node_allocatable[i.index]);
-    } else if (i.what == kind::pod_group && !effects.group_generated[i.index].empty()) {
-      changes.push_back(detail::claim_statuses_change(s.pod_groups[i.index].object.resource_claim_statuses,
-                                                      effects.group_generated[i.index], report));
+      const model::pod& pod = pod_at(s, report, i.index);
+      changes = detail::pod_changes(pod, effects.pod_node[i.index], effects.pod_generated[i.index], report,
+                                    effects.generated_allocated, effects.pod_node_allocatable[i.index]);
+      if (effects.pod_named[i.index] && pod.meta.uid.empty()) changes.push_back(detail::uid_change("Pod", pod.meta));
+    } else if (i.what == kind::pod_group) {
+      const model::pod_group& group = s.pod_groups[i.index].object;
+      if (!effects.group_generated[i.index].empty())
+        changes.push_back(detail::claim_statuses_change(group.resource_claim_statuses,
+                                                        effects.group_generated[i.index], report));
+      if (effects.group_named[i.index] && group.meta.uid.empty())
+        changes.push_back(detail::uid_change("PodGroup", group.meta));
     }
     auto defaulted = json::with_api_server_defaults(i.json);
     if (!defaulted) return std::move(defaulted).error().within("items[" + std::to_string(i.position) + "]");
@@ -367,7 +438,7 @@ inline std::vector<json::field_override> pod_changes(
       return std::move(written).error().within("items[" + std::to_string(i.position) + "]");
     if (i.what != kind::pod && i.what != kind::pod_group) continue;
     const bool group = i.what == kind::pod_group;
-    const detail::claim_consumer consumer = group ? detail::group_consumer(s.pod_groups[i.index].object)
+    const detail::claim_consumer consumer = group ? detail::group_consumer(s.pod_groups[i.index])
                                                   : detail::pod_consumer(pod_at(s, report, i.index));
     for (auto g : group ? effects.group_generated[i.index] : effects.pod_generated[i.index])
       if (auto written = detail::write_generated(w, report.generated[g], s, effects.generated_allocated[g], consumer);
