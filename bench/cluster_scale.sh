@@ -52,6 +52,8 @@ done
 #  mig-1000: mig-64's cycle on 1,000 nodes (9,000 pods on 8,000 GPUs: every one fits).
 #  nodes-5000: 5,000 nodes, 40,000 bound pods, 1,000 pending pods with node selectors and tolerations, no claims
 #    (the pods' own placements are not counted here: every pending pod fits).
+#  preempt-5000: nodes-5000 with its nodes full of priority-100 pods; the 1,000 pending pods (priority 10,000) fit
+#    only by preemption (docs/scheduling.md, "Preemption"): under 2 s.
 #  partitionable-100: 2,000 init claims take one two-counter device per pool, then 2,000 pods
 #    take the two single-counter devices left in one pool each.
 #  consumable-100: 2,000 pods x 2 x 40Gi on 2,000 pools of two 80Gi shareable devices; the second one
@@ -77,6 +79,7 @@ scenarios=(
   "mig-64-nodes allocate 110 588 12 0"
   "mig-1000 allocate 1500 9000 0 0"
   "nodes-5000 allocate 1000 0 0 0"
+  "preempt-5000 allocate 2000 0 0 0"
   "partitionable-100 allocate 500 4000 0 0"
   "consumable-100 allocate 300 2000 0 0"
   "hopeless allocate 50 0 6 0"

@@ -482,6 +482,42 @@ scenario_file nodes_5000() {
   return s;
 }
 
+// (g') nodes-5000 with its nodes full: the 40,000 bound pods (priority 100, started a minute apart) leave 250m cpu
+// on each node, and the 1,000 pending pods (priority 10000) fit only where kube-scheduler's DefaultPreemption
+// evicts one: each preemption frees room for the pods after it on the node, until that is taken too.
+scenario_file preempt_5000() {
+  constexpr int nodes = 5000, bound_per_node = 8, pending = 1000;
+  scenario_file s;
+  for (int i = 0; i < nodes; ++i)
+    s.add(scheduling_node("node-" + n(i), i % 3 == 0 ? "zone-a" : (i % 3 == 1 ? "zone-b" : "zone-c"), i % 2 == 0));
+  for (int i = 0; i < nodes; ++i)
+    for (int b = 0; b < bound_per_node; ++b) {
+      object spec = scheduled_pod_spec("23900m", "200Gi", "");
+      spec.str("nodeName", "node-" + n(i)).raw("priority", "100");
+      const int minute = (i * bound_per_node + b) % 1440;
+      char start[32];
+      std::snprintf(start, sizeof start, "2026-11-01T%02d:%02d:00Z", minute / 60, minute % 60);
+      s.add(object{}
+                .str("apiVersion", "v1")
+                .str("kind", "Pod")
+                .obj("metadata", metadata("batch-" + n(i) + "-" + n(b), "default").str("uid", "uid-" + n(i) + "-" + n(b)))
+                .obj("spec", spec)
+                .obj("status", object{}.str("phase", "Running").str("startTime", start))
+                .json());
+    }
+  for (int p = 0; p < pending; ++p) {
+    object spec = scheduled_pod_spec("4", "16Gi", p % 2 ? "zone-b" : "zone-c");
+    spec.raw("priority", "10000");
+    s.add(object{}
+              .str("apiVersion", "v1")
+              .str("kind", "Pod")
+              .obj("metadata", metadata("urgent-" + n(p), "default"))
+              .obj("spec", spec)
+              .json());
+  }
+  return s;
+}
+
 constexpr std::string_view test_driver = "test-driver.cdi.k8s.io";
 
 std::string scheduler_perf_node(int i) { return node("scheduler-perf-dra-" + n(i), {{"node-with-dra", "true"}}); }
@@ -722,7 +758,8 @@ int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: cluster_scenarios OUTDIR\n"
                  "writes OUTDIR/{gpus-500x8,gpus-500x8-nodes,gpus-5000x8,mig-64,mig-64-nodes,mig-1000,nodes-5000,\n"
-                 "               partitionable-100,consumable-100,hopeless,gang-512x8,gang-hopeless,slices-1400}.json\n";
+                 "               preempt-5000,partitionable-100,consumable-100,hopeless,gang-512x8,gang-hopeless,\n"
+                 "               slices-1400}.json\n";
     return 2;
   }
   const std::filesystem::path out_dir = argv[1];
@@ -740,6 +777,7 @@ int main(int argc, char** argv) {
       {"mig-64-nodes.json", [] { return mig_n(64, 600, true); }},
       {"mig-1000.json", [] { return mig_n(1000, 9000, false); }},
       {"nodes-5000.json", nodes_5000},
+      {"preempt-5000.json", preempt_5000},
       {"partitionable-100.json", partitionable_100},
       {"consumable-100.json", consumable_100},
       {"hopeless.json", hopeless},

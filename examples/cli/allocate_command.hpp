@@ -108,14 +108,29 @@ inline void print_claims(const std::vector<dra::model::claim_outcome>& outcomes,
   }
 }
 
-// One line per pending pod: its node, or why it has none.
+// What the pods' table says of one pod: its node, or why it has none; for a pod preemption nominated a node, the
+// pods evicted there.
+inline std::string pod_cell(const dra::model::scenario& s, const dra::sim::pod_outcome& p) {
+  std::string cell = p.node ? *p.node : "- " + p.unschedulable;
+  if (p.preemption) {
+    std::string victims;
+    for (const std::string& v : dra::sim::victim_names(s, *p.preemption)) victims += (victims.empty() ? "" : ", ") + v;
+    cell += p.node ? " (preempting " + victims + ")"
+                   : " (nominated " + p.preemption->nominated_node + " after preempting " + victims + ")";
+  }
+  return cell;
+}
+
+// One line per pending pod: its node, or why it has none; then the pods preemption evicted.
 inline void print_pods(const dra::model::scenario& s, const dra::sim::run_report& report, std::ostream& out) {
   std::vector<std::pair<std::string, std::string>> rows{{"POD", "NODE"}};
   for (const auto& p : report.pods) {
     const dra::model::pod& pod = dra::sim::pod_at(s, report, p.pod);
-    rows.emplace_back(dra::model::namespaced_name(pod.meta.namespace_, pod.meta.name),
-                      p.node ? *p.node : "- " + p.unschedulable);
+    rows.emplace_back(dra::model::namespaced_name(pod.meta.namespace_, pod.meta.name), pod_cell(s, p));
   }
+  for (const auto& e : report.evictions)
+    rows.emplace_back(dra::model::namespaced_name(s.pods[e.pod].object.meta),
+                      "- preempted by " + dra::model::namespaced_name(dra::sim::pod_at(s, report, e.preemptor).meta));
   std::size_t width = 0;
   for (const auto& [pod, node] : rows) width = std::max(width, pod.size());
   for (const auto& [pod, node] : rows) out << pod << std::string(width - pod.size() + 2, ' ') << node << "\n";
@@ -143,6 +158,9 @@ inline dra::sim::run_report in_namespace_only(const invocation& call, const dra:
   std::erase_if(shown.pods, [&](const dra::sim::pod_outcome& p) {
     const dra::model::pod& pod = dra::sim::pod_at(s, report, p.pod);
     return !in_namespace(call, dra::model::namespaced_name(pod.meta.namespace_, pod.meta.name));
+  });
+  std::erase_if(shown.evictions, [&](const dra::sim::eviction& e) {
+    return !in_namespace(call, dra::model::namespaced_name(s.pods[e.pod].object.meta));
   });
   return shown;
 }

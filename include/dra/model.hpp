@@ -1,5 +1,5 @@
 // One include for the model room: the Kubernetes objects device allocation reads (slices, classes, claims, templates,
-// taint rules, nodes, pods), their builders and outcomes.
+// taint rules, nodes, pods, priority classes), their builders and outcomes, and Priority admission.
 #pragma once
 
 #include <dra/model/build.hpp>
@@ -8,6 +8,8 @@
 #include <dra/model/explanation_codes.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/pod_group.hpp>
+#include <dra/model/priority_admission.hpp>
+#include <dra/model/priority_class.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>

@@ -18,6 +18,7 @@
 #include <dra/sched/pod_filter.hpp>
 #include <dra/sched/pod_groups.hpp>
 #include <dra/sched/pod_requests.hpp>
+#include <dra/sched/preemption.hpp>
 #include <dra/sched/queue.hpp>
 #include <dra/sched/run_report.hpp>
 #include <dra/sched/scheduling_cycle.hpp>

@@ -80,6 +80,7 @@ struct pod {
   int cpu = 0, memory_gi = 0;
   int extended_gpus = 0;  // example.com/gpu in its container's requests and limits
   int priority = 0;
+  bool never_preempts = false;  // preemptionPolicy Never (capacity's copies, which count what fits without evicting)
   bool gated = false;
   bool in_group = false;  // of the PodGroup `gang`
   std::string node;       // bound there ("" for pending)
@@ -337,6 +338,7 @@ inline std::string pod_text(const pod& p) {
   resources += "}}";
   std::string spec = "\"priority\":" + std::to_string(p.priority) +
                      ",\"containers\":[{\"name\":\"main\",\"resources\":" + resources + "}]";
+  if (p.never_preempts) spec += ",\"preemptionPolicy\":\"Never\"";
   if (!p.node.empty()) spec += ",\"nodeName\":" + q(p.node);
   if (p.gated) spec += ",\"schedulingGates\":[{\"name\":\"wait\"}]";
   if (p.in_group) spec += ",\"schedulingGroup\":{\"podGroupName\":\"gang\"}";
@@ -422,6 +424,7 @@ inline cluster with_pod_copies(cluster c, std::size_t at, int copies) {
     copy.node.clear();
     copy.running = false;
     copy.gated = false;
+    copy.never_preempts = true;
     c.pods.push_back(std::move(copy));
   }
   return c;

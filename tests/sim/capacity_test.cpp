@@ -65,7 +65,9 @@ TEST(Capacity, CopiesFollowThePendingPodsUntilOneDoesNotFit) {
   EXPECT_EQ(placements(doc.scenario(), report.run),
             (std::vector<std::string>{"trainer -> node-a",
                                       "pair: 0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) didn't "
-                                      "match Pod's node affinity/selector.",
+                                      "match Pod's node affinity/selector. still not schedulable, preemption: 0/2 "
+                                      "nodes are available: 2 Preemption is not helpful for scheduling.",
+                                      // The copies count what fits without evicting: their text is the fit error.
                                       "trainer-1 -> node-a", "trainer-2 -> node-b",
                                       "trainer-3: 0/2 nodes are available: 2 Insufficient cpu."}));
   // Each copy has a claim of its own, made from the template.
@@ -211,7 +213,8 @@ TEST(WhatIf, ADrainedNodesPodsArePlacedElsewhere) {
   EXPECT_EQ(placements(s, report),
             (std::vector<std::string>{
                 "runner -> node-a", "trainer -> node-a",
-                "pair: 0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector."}));
+                "pair: 0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. still not "
+                "schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."}));
   // Written out and read again, the drained scenario keeps its changes: nothing is pending but pair.
   auto written = sim::scenario_after(s, report);
   ASSERT_TRUE(written) << written.error().to_string();
@@ -219,7 +222,8 @@ TEST(WhatIf, ADrainedNodesPodsArePlacedElsewhere) {
   ASSERT_TRUE(again) << again.error().to_string();
   EXPECT_EQ(placements(again->scenario(), sim::run_scenario(again->scenario(), engine)),
             (std::vector<std::string>{
-                "pair: 0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector."}));
+                "pair: 0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. still not "
+                "schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."}));
 }
 
 TEST(WhatIf, ADrainReportsThePodsThatNoLongerFit) {
@@ -229,8 +233,13 @@ TEST(WhatIf, ADrainReportsThePodsThatNoLongerFit) {
   ASSERT_TRUE(changed);
   const auto report = sim::run_scenario(changed->scenario, engine);
   EXPECT_EQ(placements(changed->scenario, report),
-            (std::vector<std::string>{"web -> node-b", "trainer: 0/1 nodes are available: 1 Insufficient cpu.",
-                                      "pair: 0/1 nodes are available: 1 Insufficient cpu."}));
+            (std::vector<std::string>{"web -> node-b",
+                                      "trainer: 0/1 nodes are available: 1 Insufficient cpu. still not schedulable, "
+                                      "preemption: 0/1 nodes are available: 1 No preemption victims found for "
+                                      "incoming pod.",
+                                      "pair: 0/1 nodes are available: 1 Insufficient cpu. still not schedulable, "
+                                      "preemption: 0/1 nodes are available: 1 No preemption victims found for "
+                                      "incoming pod."}));
 }
 
 TEST(WhatIf, AnUnknownNodeIsAnError) {

@@ -86,7 +86,9 @@ TEST(ExtendedResources, ADevicePluginNodeKeepsNodeResourcesFit) {
   ASSERT_EQ(r.report.pods.size(), 2u);
   EXPECT_EQ(r.report.pods[0].node, "node-a");
   EXPECT_TRUE(r.report.outcomes.empty());  // no claim where the device plugin serves the resource
-  EXPECT_EQ(r.report.pods[1].unschedulable, "0/1 nodes are available: 1 Insufficient example.com/gpu.");
+  EXPECT_EQ(r.report.pods[1].unschedulable,
+            "0/1 nodes are available: 1 Insufficient example.com/gpu. still not schedulable, preemption: 0/1 nodes are "
+            "available: 1 No preemption victims found for incoming pod.");
 }
 
 TEST(ExtendedResources, InAMixedClusterTheNodeOrderDecides) {
@@ -104,7 +106,9 @@ TEST(ExtendedResources, InAMixedClusterTheNodeOrderDecides) {
   // Neither fits: each node's own reason; the claim keeps the DRA node's answer.
   r = run_extended(classes + gpu_node("dra") + gpu_slice("dra", 1) + gpu_node("plugin", "1") + gpu_pod("trainer", "2"));
   EXPECT_EQ(r.report.pods[0].unschedulable,
-            "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 cannot allocate all claims.");
+            "0/2 nodes are available: 1 Insufficient example.com/gpu, 1 cannot allocate all claims. still not "
+            "schedulable, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 "
+            "Preemption is not helpful for scheduling.");
   ASSERT_EQ(r.report.outcomes.size(), 1u);
   EXPECT_EQ(r.report.outcomes[0].claim, "default/trainer-extended-resources");
   ASSERT_NE(r.report.outcomes[0].unschedulable(), nullptr);
@@ -114,7 +118,10 @@ TEST(ExtendedResources, InAMixedClusterTheNodeOrderDecides) {
 
 TEST(ExtendedResources, NoClassAndNoNodeMeansInsufficient) {
   const auto r = run_extended(gpu_node("node-a") + gpu_slice("node-a", 2) + gpu_pod("trainer", "1"));
-  EXPECT_EQ(r.report.pods[0].unschedulable, "0/1 nodes are available: 1 Insufficient example.com/gpu.");
+  // No DeviceClass serves the resource: the pod has no claim for DynamicResources to speak of.
+  EXPECT_EQ(r.report.pods[0].unschedulable,
+            "0/1 nodes are available: 1 Insufficient example.com/gpu. no new claims to deallocate, preemption: 0/1 "
+            "nodes are available: 1 No preemption victims found for incoming pod.");
   EXPECT_TRUE(r.report.outcomes.empty());
 }
 

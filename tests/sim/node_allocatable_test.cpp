@@ -110,7 +110,9 @@ TEST(NodeAllocatableResources, ARefusedNodeIsNotRememberedAsUnfitForTheClaims) {
   ASSERT_EQ(r.report.pods.size(), 3u);
   EXPECT_EQ(r.report.pods[1].node, std::nullopt);
   EXPECT_EQ(r.report.pods[1].unschedulable,
-            "0/2 nodes are available: 1 Insufficient cpu, 1 cannot allocate all claims.");
+            "0/2 nodes are available: 1 Insufficient cpu, 1 cannot allocate all claims. still not schedulable, "
+            "preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not "
+            "helpful for scheduling.");
   EXPECT_EQ(r.report.pods[2].node, "node-a");
 }
 
@@ -118,7 +120,9 @@ TEST(NodeAllocatableResources, ClaimsOfAPodEveryNodeRefusesForItsDevicesSayWhy) 
   const auto r = run_nar(nar_node("node-a", "4") + nar_classes + core_slice("node-a", 4) +
                          claim_template("three-cores", "cores", 3) + claim_pod("first", "2", "three-cores"));
   ASSERT_EQ(r.report.pods.size(), 1u);
-  EXPECT_EQ(r.report.pods[0].unschedulable, "0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_EQ(r.report.pods[0].unschedulable,
+            "0/1 nodes are available: 1 Insufficient cpu. still not schedulable, preemption: 0/1 nodes are available: "
+            "1 No preemption victims found for incoming pod.");
   ASSERT_EQ(r.report.outcomes.size(), 1u);
   const auto* refused = std::get_if<model::claim_unschedulable>(&r.report.outcomes[0].status);
   ASSERT_NE(refused, nullptr);
@@ -135,7 +139,9 @@ TEST(NodeAllocatableResources, TheNodeCountsTheMappedAmountForLaterPods) {
   ASSERT_EQ(r.report.pods.size(), 2u);
   EXPECT_EQ(r.report.pods[1].node, std::nullopt);
   EXPECT_EQ(r.report.pods[1].unschedulable,
-            "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector.");
+            "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't match Pod's node affinity/selector. no new "
+            "claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming "
+            "pod, 1 Preemption is not helpful for scheduling.");
 }
 
 TEST(NodeAllocatableResources, AClaimWithMappedDevicesIsNotSharedWithASecondPod) {
@@ -154,7 +160,8 @@ TEST(NodeAllocatableResources, AClaimWithMappedDevicesIsNotSharedWithASecondPod)
   EXPECT_EQ(r.report.pods[0].node, "node-b");
   EXPECT_EQ(r.report.pods[1].unschedulable,
             "0/2 nodes are available: 1 node allocatable resource claim shared has a mapped device and cannot be shared "
-            "across pods, 1 resourceclaim not available on the node.");
+            "across pods, 1 resourceclaim not available on the node. still not schedulable, preemption: 0/2 nodes are "
+            "available: 2 Preemption is not helpful for scheduling.");
 }
 
 TEST(NodeAllocatableResources, ABoundPodsRecordedStatusCountsOnItsNode) {
@@ -207,7 +214,9 @@ TEST(NodeAllocatableResources, ConsumedCapacityTimesItsMultiplierAndOverheadsPer
   EXPECT_EQ(statuses[1].mapping[0].value.to_string(), "8Gi");
 
   r = run_nar(nar_node("node-a", "4", "11263Mi") + nar_classes + slices + claims + pod);
-  EXPECT_EQ(r.report.pods[0].unschedulable, "0/1 nodes are available: 1 Insufficient memory.");
+  EXPECT_EQ(r.report.pods[0].unschedulable,
+            "0/1 nodes are available: 1 Insufficient memory. still not schedulable, preemption: 0/1 nodes are "
+            "available: 1 No preemption victims found for incoming pod.");
 }
 
 TEST(NodeAllocatableResources, TheScenarioOutputRecordsTheStatusAndReadsItBack) {

@@ -92,7 +92,8 @@ TEST(PodGroupClaims, AMissingGroupIsAnErrorForItsPods) {
   ASSERT_EQ(report.pods.size(), 1u);
   EXPECT_FALSE(report.pods[0].node);
   EXPECT_EQ(report.pods[0].unschedulable,
-            "0/1 nodes are available: pod default/w0: PodGroup default/nowhere not found.");
+            "0/1 nodes are available: pod default/w0: PodGroup default/nowhere not found. no new claims to deallocate, "
+            "preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
 }
 
 TEST(Gang, AllOrNothingLeavesNothingAllocated) {

@@ -45,13 +45,15 @@ TEST(PodPlacement, TheNodeHalfDecidesWhereClaimsMayGo) {
   const auto report = sim::run_scenario(doc->scenario(), engine);
   const std::string all_taken =
       "0/3 nodes are available: 1 cannot allocate all claims, 1 node(s) had untolerated taint(s), 1 node(s) were "
-      "unschedulable.";
+      "unschedulable. still not schedulable, preemption: 0/3 nodes are available: 3 Preemption is not helpful for "
+      "scheduling.";
   EXPECT_EQ(pods_of(doc->scenario(), report),
             (std::vector<placed>{
                 {"trainer", "node-b", ""},
                 {"big", std::nullopt,
                  "0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s), 1 node(s) were "
-                 "unschedulable."},
+                 "unschedulable. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption "
+                 "victims found for incoming pod, 2 Preemption is not helpful for scheduling."},
                 {"gated", std::nullopt, "Scheduling is blocked due to non-empty scheduling gates"},
                 {"second-trainer", std::nullopt, all_taken},
                 {"inference", "node-c", ""},  // nvidia.com/gpu through DRA, on the node whose taint it tolerates
@@ -113,7 +115,10 @@ TEST(PodPlacement, TheQueueTakesHigherPriorityFirst) {
 )";
   EXPECT_EQ(run_text(std::string(two_nodes) + low + high),
             (std::vector<placed>{{"high", "large", ""},
-                                 {"low", std::nullopt, "0/2 nodes are available: 2 Insufficient cpu."}}));
+                                 {"low", std::nullopt,
+                                  "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, "
+                                  "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming "
+                                  "pod."}}));
 }
 
 TEST(PodPlacement, TooManyPods) {
@@ -125,7 +130,9 @@ TEST(PodPlacement, TooManyPods) {
   const auto pods = run_text(text);
   ASSERT_EQ(pods.size(), 4u);
   EXPECT_EQ(pods[3].unschedulable,
-            "0/2 nodes are available: 1 Too many pods, 1 node(s) didn't match Pod's node affinity/selector.");
+            "0/2 nodes are available: 1 Too many pods, 1 node(s) didn't match Pod's node affinity/selector. no new "
+            "claims to deallocate, preemption: 0/2 nodes are available: 1 No preemption victims found for incoming "
+            "pod, 1 Preemption is not helpful for scheduling.");
 }
 
 TEST(PodPlacement, ConflictingNodeNameTermsRefuseBeforeAnyNode) {
@@ -145,7 +152,9 @@ TEST(PodPlacement, ConflictingNodeNameTermsRefuseBeforeAnyNode) {
   EXPECT_EQ(run_text(std::string(two_nodes) + named),
             (std::vector<placed>{{"y", std::nullopt,
                                   "0/2 nodes are available: 1 Insufficient cpu, 1 node(s) didn't satisfy plugin(s) "
-                                  "[NodeAffinity]."}}));
+                                  "[NodeAffinity]. no new claims to deallocate, preemption: 0/2 nodes are available: "
+                                  "1 No preemption victims found for incoming pod, 1 Preemption is not helpful for "
+                                  "scheduling."}}));
 }
 
 TEST(PodPlacement, AGatedPodsClaimsWaitWithIt) {

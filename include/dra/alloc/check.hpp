@@ -7,6 +7,8 @@
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <map>
 #include <span>
 #include <string>
@@ -21,9 +23,12 @@ inline std::string device_label(const device_ref& d) {
 }  // namespace detail
 
 // Empty when the allocations in `outcomes` (made on top of the scenario's
-// already-allocated claims) over-commit nothing; else what they over-commit.
+// already-allocated claims, but those `released` names: indices into
+// scenario.claims whose allocation a run took back) over-commit nothing;
+// else what they over-commit.
 [[nodiscard]] inline std::string find_overcommit(const model::scenario& s,
-                                                 std::span<const model::claim_outcome> outcomes) {
+                                                 std::span<const model::claim_outcome> outcomes,
+                                                 std::span<const std::size_t> released = {}) {
   using key = std::tuple<std::string_view, std::string_view, std::string_view>;
   // Newest published form of each device, and each pool's counter sets.
   std::map<key, std::pair<std::int64_t, flatten::mixin_device_view>> devices;
@@ -44,8 +49,8 @@ inline std::string device_label(const device_ref& d) {
   }
   ledger before, after;
   std::map<key, int> exclusive;
-  for (const auto& c : s.claims)
-    if (c.object.allocation) {
+  for (std::size_t i = 0; i < s.claims.size(); ++i)
+    if (const auto& c = s.claims[i]; c.object.allocation && std::find(released.begin(), released.end(), i) == released.end()) {
       before.add(*c.object.allocation);
       after.add(*c.object.allocation);
     }

@@ -6,6 +6,7 @@
 #include <dra/json/detail/objects.hpp>
 #include <dra/json/detail/reader.hpp>
 #include <dra/json/yaml.hpp>
+#include <dra/model/priority_admission.hpp>
 #include <dra/model/scenario.hpp>
 
 #include <simdjson.h>
@@ -268,6 +269,7 @@ void for_each_kind(model::scenario& s, F&& f) {
   f(s.pods);
   f(s.pod_groups);
   f(s.workloads);
+  f(s.priority_classes);
   f(s.others);
 }
 
@@ -281,6 +283,7 @@ inline void append_scenario(model::scenario& to, model::scenario&& from) {
   append(to.pods, std::move(from.pods));
   append(to.pod_groups, std::move(from.pod_groups));
   append(to.workloads, std::move(from.workloads));
+  append(to.priority_classes, std::move(from.priority_classes));
   append(to.others, std::move(from.others));
   append(to.warnings, std::move(from.warnings));
 }
@@ -463,6 +466,10 @@ inline result<document> loader::load_buffer(detail::input_buffer text) {
     }
     return e;
   }
+  // The pods are taken as the API server keeps them: admitted, their PriorityClasses' values given.
+  for (dra::error& problem : model::admit_priorities(doc.scenario_))
+    doc.scenario_.warnings.push_back(
+        concat(problem.to_string(), " (the API server refuses such a pod; priority 0 is used)"));
   return doc;
 }
 

@@ -16,6 +16,7 @@
 #include <dra/core/semver.hpp>
 #include <dra/core/text.hpp>
 #include <dra/model/common.hpp>
+#include <dra/model/priority_admission.hpp>
 #include <dra/model/device_class.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
@@ -415,9 +416,12 @@ class scenario_builder {
   scenario_builder& add(pod p) { return push(scenario_.pods, std::move(p)); }
   scenario_builder& add(pod_group g) { return push(scenario_.pod_groups, std::move(g)); }
   scenario_builder& add(workload w) { return push(scenario_.workloads, std::move(w)); }
+  scenario_builder& add(priority_class c) { return push(scenario_.priority_classes, std::move(c)); }
 
+  // The scenario, its pods admitted (admit_priorities): a pod naming a PriorityClass that does not exist is an error.
   [[nodiscard]] result<scenario> build() {
     if (error_) return std::move(*error_);
+    if (auto problems = admit_priorities(scenario_); !problems.empty()) return std::move(problems.front());
     return std::move(scenario_);
   }
 

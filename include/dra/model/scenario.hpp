@@ -3,6 +3,7 @@
 
 #include <dra/model/device_class.hpp>
 #include <dra/model/pod_group.hpp>
+#include <dra/model/priority_class.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/workload.hpp>
@@ -59,6 +60,7 @@ struct scenario {
   std::vector<located<pod>> pods;
   std::vector<located<pod_group>> pod_groups;
   std::vector<located<workload>> workloads;
+  std::vector<located<priority_class>> priority_classes;
   std::vector<located<other_object>> others;  // every other kind, for echoing
   std::vector<std::string> warnings;  // e.g. unknown kinds, ignored with a note
   friend bool operator==(const scenario&, const scenario&) = default;

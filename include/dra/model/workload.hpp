@@ -113,7 +113,12 @@ struct pod {
   resource_list overhead;                                  // spec.overhead
   std::optional<resource_list> pod_requests;               // spec.resources.requests (pod-level resources)
   std::optional<resource_list> pod_limits;                 // spec.resources.limits
-  std::int32_t priority = 0;                               // spec.priority (absent: 0)
+  // spec.priority; when the pod gives none, its PriorityClass's value once admitted (admit_priorities), else 0.
+  std::int32_t priority = 0;
+  bool priority_given = false;                             // spec.priority was in the input
+  std::optional<text> priority_class_name;                 // spec.priorityClassName
+  std::optional<text> preemption_policy;                   // spec.preemptionPolicy, or its class's once admitted
+  text start_time;                                         // status.startTime (RFC 3339; "" when absent)
   std::vector<text> scheduling_gates;                      // spec.schedulingGates[].name
   text phase;                                              // status.phase ("" when absent)
   std::optional<text> pod_group_name;                      // spec.schedulingGroup.podGroupName

@@ -79,6 +79,20 @@ class device_usage {
     }
   }
 
+  // Uncounts the devices of a released allocation that `ledger` no longer holds (another claim may share one).
+  void release(const model::allocation_result& allocation, const alloc::ledger& ledger) {
+    for (const auto& r : allocation.results) {
+      if (r.admin_access.value_or(false)) continue;
+      auto it = devices_.find(key(r.driver, r.pool, r.device));
+      if (it == devices_.end() || !it->second.counted || ledger.allocated({r.driver, r.pool, r.device})) continue;
+      it->second.counted = false;
+      alloc::node_facts& f = facts_[it->second.node];
+      f.used -= it->second.weight;
+      const double capacity = capacity_[it->second.node];
+      f.used_share = capacity > 0 ? std::min(1.0, f.used / capacity) : 0;
+    }
+  }
+
   [[nodiscard]] std::span<const alloc::node_facts> facts() const noexcept { return facts_; }
 
   // The nodes in the order the policy wants them tried.

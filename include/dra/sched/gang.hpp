@@ -373,7 +373,7 @@ class gang_placement {
       reasons.insert(reasons.end(), best_->reasons.begin(), best_->reasons.end());
     }
     for (std::size_t p : pending_) {
-      run_.record_pod({p, std::nullopt, message, false, run_.nodes().size(), reasons, {}});
+      run_.record_pod({p, std::nullopt, message, false, run_.nodes().size(), reasons, {}, {}});
       for (std::size_t c : pending_claims_of(p)) run_.record_claim(c, p, "its pod's gang could not be placed: " + reason);
     }
   }

@@ -28,6 +28,16 @@ struct node_usage {
     scored.memory = detail::saturating_add(scored.memory, counted.memory);
     ++pods;
   }
+  // Takes back a pod add() counted with the same amounts (an evicted pod, a nominated pod's reservation).
+  void remove(const amounts& pod_requests, const non_zero_amounts& counted = {}) {
+    for (const auto& [name, value] : pod_requests) {
+      std::int64_t& sum = detail::slot(requested, name);
+      sum = detail::saturating_add(sum, -value);
+    }
+    scored.cpu = detail::saturating_add(scored.cpu, -counted.cpu);
+    scored.memory = detail::saturating_add(scored.memory, -counted.memory);
+    --pods;
+  }
 };
 
 // Every node's usage, by node name: the scenario's bound, non-terminal pods counted where they are bound.

@@ -80,21 +80,25 @@ class pod_node_filter {
       out.message = sched::pre_filter_error_message(nodes_.size(), pre_filter_failure_);
       return out;
     }
-    std::vector<std::vector<sched::node_reason>> per_node;
-    per_node.reserve(nodes_.size());
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      if (!in_.empty() && !in_[i]) {
-        per_node.push_back({left_out_});
-        continue;
-      }
-      auto reasons = reasons_of(i);
-      if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
-      per_node.push_back(std::move(reasons));
-    }
-    out.reasons = sched::count_reasons(per_node);
+    per_node_.clear();
+    per_node_.reserve(nodes_.size());
+    for (std::size_t i = 0; i < nodes_.size(); ++i) per_node_.push_back(refusal_of(i));
+    out.reasons = sched::count_reasons(per_node_);
     out.message = sched::fit_error_message(nodes_.size(), out.reasons);
     return out;
   }
+
+  // Why node i refused the pod, as the refusal counts it: its filters' reasons, or its claims' when they passed
+  // (kept from the refusal, once worked out).
+  [[nodiscard]] std::vector<sched::node_reason> refusal_of(std::size_t i) const {
+    if (refusal_ && i < per_node_.size()) return per_node_[i];
+    if (!in_.empty() && !in_[i]) return {left_out_};
+    auto reasons = reasons_of(i);
+    if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
+    return reasons;
+  }
+  // A pre-filter refused the pod before any node was filtered.
+  [[nodiscard]] bool refused_before_nodes() const noexcept { return !pre_filter_failure_.empty(); }
 
  private:
   enum class verdict : std::uint8_t { unknown, feasible, refused };
@@ -128,6 +132,7 @@ class pod_node_filter {
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;
   std::optional<refusal_text> refusal_;
+  std::vector<std::vector<sched::node_reason>> per_node_;  // each node's reasons, when the refusal was worked out
   std::vector<std::pair<std::size_t, std::vector<sched::node_reason>>> late_reasons_;  // see refuse()
 };
 

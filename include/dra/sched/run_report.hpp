@@ -5,6 +5,7 @@
 #include <dra/model/scenario.hpp>
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/fit_error.hpp>
+#include <dra/sched/preemption.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -47,6 +48,17 @@ struct outcome_subject {
   std::optional<std::size_t> pod_group;  // the PodGroup whose claim it is (reserved for the group, not the pod)
 };
 
+// What DefaultPreemption did for a pending pod no node took: the node it nominated, the pods it evicted there, and
+// the pod's next attempt once they were gone.
+struct pod_preemption {
+  std::string nominated_node;
+  std::vector<std::size_t> victims;  // indices into scenario.pods, the most important first
+  preemption_rule rule = preemption_rule::only_candidate;  // what settled the node among the candidates
+  std::size_t candidates = 0;                              // the nodes where evicting some pods let the pod fit
+  std::optional<std::string> retry_node;                   // where the next attempt placed the pod
+  std::string retry_unschedulable;                         // or why it did not
+};
+
 // What became of a pending pod (one neither bound to a node nor finished): the node it was placed on, or why no node
 // takes it, in kube-scheduler's words.
 struct pod_outcome {
@@ -58,6 +70,19 @@ struct pod_outcome {
   std::vector<sched::reason_count> reasons;    // when not placed: how many nodes gave each reason
   // When placed: what its claims' devices add to its node resources (KEP-5517), as its status records it.
   std::vector<model::node_allocatable_claim_status> node_allocatable;
+  // When preemption nominated a node: `unschedulable` is the first attempt's text, `node` where the retry placed it.
+  std::optional<pod_preemption> preemption;
+};
+
+// A pod preemption evicted, and a claim its eviction released: reserved for no running pod any more, the
+// resourceclaim controller deallocates it, and deletes it when it was made for the pod from a template.
+struct eviction {
+  std::size_t pod = 0;        // the victim: index into scenario.pods
+  std::size_t preemptor = 0;  // the pod it made room for (a report pod index)
+};
+struct released_claim {
+  std::size_t claim = 0;  // index into scenario.claims
+  bool deleted = false;   // made from the victim's template: deleted with it
 };
 
 // Borrows from the scenario it was run on (names, allocation results).
@@ -67,6 +92,8 @@ struct run_report {
   std::vector<pod_outcome> pods;               // one per pending pod, in queue order
   std::vector<generated_claim> generated;      // claims made from templates, in the order they were made
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
+  std::vector<eviction> evictions;             // the pods preemption evicted, in the order it evicted them
+  std::vector<released_claim> released;        // the claims those evictions released
   std::uint64_t search_steps = 0;
   // Whose placements these are, for a policy guarded by first fit (alloc::guarded_by_first_fit).
   enum class answer : std::uint8_t {
@@ -78,6 +105,13 @@ struct run_report {
   // A deque, so that the pods stay where they are while more are added.
   std::deque<model::located<model::pod>> added_pods;
 };
+
+// The scenario claims whose input allocation the run released (alloc::find_overcommit leaves them out).
+[[nodiscard]] inline std::vector<std::size_t> released_claims(const run_report& report) {
+  std::vector<std::size_t> out;
+  for (const released_claim& r : report.released) out.push_back(r.claim);
+  return out;
+}
 
 // What the dra command says when a guarded policy's own placements are not the ones reported; empty otherwise.
 [[nodiscard]] inline std::string_view answer_note(run_report::answer a) {

@@ -18,6 +18,7 @@
 #include <dra/sched/node_list.hpp>
 #include <dra/sched/pod_filter.hpp>
 #include <dra/sched/pod_requests.hpp>
+#include <dra/sched/preemption.hpp>
 #include <dra/sched/queue.hpp>
 #include <dra/sched/run_report.hpp>
 #include <dra/sched/scoring.hpp>
@@ -37,6 +38,15 @@
 #include <vector>
 
 namespace dra::sched {
+
+// Whether a pending pod no node takes goes through kube-scheduler's PostFilters (DynamicResources', then
+// DefaultPreemption), and what preemption may do for it.
+enum class post_filters : std::uint8_t {
+  off,      // none: the fit error alone (a gang's trial, whose failure is the gang's; capacity's copies, which count
+            // what fits without evicting anyone)
+  preempt,  // a pod of the queue: preemption evicts its victims, nominates a node and the pod is tried again later
+  retry,    // a nominated pod tried again: a second round finds victims but evicts none
+};
 
 // The cycle over one scenario: the cluster state and the report it writes, and the pieces each pod's cycle uses (the
 // claim resolver, the unit placer with its allocators, the node allocatable accounting). Pods are run one at a time
@@ -96,7 +106,7 @@ class scheduling_cycle {
   // Runs one pod's cycle: a finished pod is skipped, a gated one waits, so does one whose claims are missing or not
   // its own (PreEnqueue), a bound one has its claims allocated on its node, a pending one goes through the filters to
   // the node where its claims fit (or is told why none).
-  void run_pod(std::size_t pod_index) {
+  void run_pod(std::size_t pod_index, post_filters post = post_filters::off) {
     const model::pod& pod = pod_at(pod_index);
     if (model::is_terminal(pod)) return;  // a finished pod is not scheduled, and its node does not count it
     const bool bound = pod.node_name && !pod.node_name->empty();
@@ -109,11 +119,14 @@ class scheduling_cycle {
         hold(pod_index, std::move(*why), false);
         return;
       }
-    resolved_claims claims = resolver_.resolve(pod_index, pod, state_, report_);
     if (!bound) {
-      place_pending_pod(pod_index, claims);
+      // What the attempt changes, to take it back if the pod is nominated and tried again later.
+      const attempt_mark mark = post == post_filters::preempt ? mark_attempt(pod) : attempt_mark{};
+      resolved_claims claims = resolver_.resolve(pod_index, pod, state_, report_);
+      place_pending_pod(pod_index, claims, post, mark);
       return;
     }
+    resolved_claims claims = resolver_.resolve(pod_index, pod, state_, report_);
     if (claims.unit.empty()) return;
     place_unit(claims.unit, pod_index, nodes_.named(*pod.node_name, pinned_nodes_), std::move(claims.error), nullptr);
   }
@@ -151,6 +164,11 @@ class scheduling_cycle {
     for (const model::device_claim* spec : demand) demand_.remove(*spec);
     return report_.pods.back();
   }
+
+  // The pods preemption nominated while the queue ran, tried again now that their victims are gone, after the
+  // queue's pods (kube-scheduler's queue takes them back once the victims are deleted): on their nominated node
+  // first, then on every node. Where each lands (or why not) is its outcome's retry.
+  void retry_nominated();
 
   // A trial (a gang's) may use only the nodes `scope` marks; nullptr: every node.
   void set_scope(const node_scope* scope) noexcept { placer_.set_scope(scope); }
@@ -255,7 +273,7 @@ class scheduling_cycle {
       report_.outcomes.push_back(std::move(o));
       report_.subjects.push_back({c, std::nullopt, pod_index, std::nullopt});
     }
-    report_.pods.push_back({pod_index, std::nullopt, std::move(why), gated, 0, {}, {}});
+    report_.pods.push_back({pod_index, std::nullopt, std::move(why), gated, 0, {}, {}, {}});
   }
 
   // Where a pending pod's cycle placed it: the node, and what its devices add to its requests there (KEP-5517).
@@ -264,7 +282,44 @@ class scheduling_cycle {
     std::optional<detail::node_allocatable_verdict> verdict;
   };
 
-  void place_pending_pod(std::size_t pod_index, resolved_claims& claims);
+  // What a pending pod's attempt added to the report and the state, for taking it back (undo_attempt).
+  struct attempt_mark {
+    record_mark records;
+    std::size_t generated_outcomes = 0;
+    std::vector<std::pair<std::size_t, bool>> answered;  // the pod's scenario claims and whether they were answered
+  };
+  attempt_mark mark_attempt(const model::pod& pod) const {
+    attempt_mark mark{record_mark::of(report_), state_.generated_outcome.size(), {}};
+    for (std::size_t c : resolver_.claims_named_by(pod)) mark.answered.emplace_back(c, state_.answered[c]);
+    return mark;
+  }
+  void undo_attempt(const attempt_mark& mark);
+
+  // What the pod's PostFilters add to its fit error `outcome` (empty: preemption nominated it a node).
+  struct post_filter_request {
+    std::size_t pod = 0;
+    post_filters mode = post_filters::off;
+    const amounts& requests;
+    pod_node_filter* filter = nullptr;                         // null: every node passed the filters
+    std::span<const model::resource_claim* const> claims;     // the pod's pending claims, for the dry run
+    bool pre_filter_failed = false;                            // a claim could not be had: no node was tried
+    std::span<const dra_resource> dra_backed;
+  };
+  std::string run_post_filters(const post_filter_request& request, pod_outcome& outcome, const attempt_mark& mark);
+  std::vector<preemption_candidate> preemption_dry_run(const post_filter_request& request,
+                                                       std::vector<std::vector<node_reason>>& statuses);
+  void evict(const preemption_candidate& chosen, std::size_t preemptor);
+  void release_claims_of(std::size_t victim, std::vector<std::size_t>& released);
+  void rebuild_ledger(const std::vector<std::size_t>& released);
+  // A bound pod's requests on its node, as the state counts them (initial_state).
+  struct counted_pod {
+    amounts requests;
+    non_zero_amounts counted;
+  };
+  counted_pod bound_requests(const model::pod& p);
+  void build_running();
+
+  void place_pending_pod(std::size_t pod_index, resolved_claims& claims, post_filters post, const attempt_mark& mark);
   pod_placement place_with_extended_resources(std::size_t pod_index, const std::vector<unit_member>& unit,
                                               pod_node_filter& filter, std::span<const dra_resource> backed,
                                               const pod_scoring* scoring);
@@ -313,8 +368,23 @@ class scheduling_cycle {
   bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
   std::deque<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
   std::vector<std::shared_ptr<const extended_claim_requests>> extended_specs_;  // every extended claim's texts
+
+  // Preemption's state, built when a pod first goes through the PostFilters with preemption on.
+  struct nomination {
+    std::size_t pod = 0;      // index of the preemptor
+    std::size_t outcome = 0;  // its pod outcome in the report
+    std::size_t node = 0;     // the nominated node
+    counted_pod reserved;     // its requests, held on the node until it is tried again
+  };
+  std::vector<nomination> nominated_;
+  bool running_built_ = false;
+  std::vector<std::vector<preemption_victim>> running_;  // per node: the input's bound pods still running there
+  std::vector<bool> evicted_;                            // per scenario pod
+  std::vector<std::size_t> claim_users_;                 // per scenario claim: running or pending pods naming it
+  std::vector<bool> released_;                           // per scenario claim: deallocated by an eviction
 };
 
 }  // namespace dra::sched
 
 #include <dra/sched/detail/pod_cycle.hpp>
+#include <dra/sched/detail/pod_preemption.hpp>

@@ -130,6 +130,12 @@ class unit_placer {
   template <class Takes>
   std::optional<std::size_t> node_without_claims(const pod_scoring* scoring, Takes takes);
 
+  // Whether the claims would allocate on `node` as the ledger stands, nothing committed (a preemption dry run's
+  // DynamicResources filter: the victims' devices stay taken).
+  [[nodiscard]] bool fits_on(const model::node& node, std::span<const model::resource_claim* const> claims) {
+    return owner_oracle{this}(node, claims);
+  }
+
   // The claims just committed to the ledger: nodes whose pools they touched may fit other units now.
   void committed(const model::allocation_result& result) { unfit_.committed(result); }
   // The ledger was assigned back (a trial taken back): nothing known of nodes holds.

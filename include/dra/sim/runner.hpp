@@ -1,5 +1,6 @@
 // The run driver of the dra command: a scenario's pods through the scheduling cycle in queue order (gangs as one),
-// then the claims no pod names; for a policy guarded by first fit, the run whose answer is reported.
+// then the pods preemption nominated, then the claims no pod names; for a policy guarded by first fit, the run whose
+// answer is reported.
 #pragma once
 
 #include <dra/alloc/check.hpp>
@@ -24,6 +25,7 @@ namespace dra::sim {
 // The cycle's report and options are the run's.
 using sched::answer_note;
 using sched::count_placements;
+using sched::eviction;
 using sched::generated_claim;
 using sched::node_choice;
 using sched::outcome_subject;
@@ -31,6 +33,8 @@ using sched::placement_counts;
 using sched::places_less;
 using sched::pod_at;
 using sched::pod_outcome;
+using sched::pod_preemption;
+using sched::released_claim;
 using sched::run_options;
 using sched::run_report;
 
@@ -86,9 +90,10 @@ void scenario_run<Engine, Policy>::run_queue() {
       }
       continue;
     }
-    cycle_.run_pod(p);
+    cycle_.run_pod(p, sched::post_filters::preempt);
     cycle_.finish_pod(p);
   }
+  cycle_.retry_nominated();
   cycle_.place_unreferenced_claims();
 }
 
@@ -172,7 +177,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
                                       run_options options = {}) {
   if constexpr (!alloc::guarded_by_first_fit<Policy>) {
     run_report report = scenario_run<Engine, Policy>(s, engine, features, policy, options).run();
-    assert(alloc::find_overcommit(s, report.outcomes).empty());  // debug builds re-check the promise on every run
+    // Debug builds re-check the promise on every run.
+    assert(alloc::find_overcommit(s, report.outcomes, sched::released_claims(report)).empty());
     return report;
   } else {
     auto runs = detail::run_guarded(s, engine, features, std::move(policy), options);
@@ -180,7 +186,7 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc
                         : runs.hybrid ? std::move(*runs.hybrid).take_report()
                                       : std::move(runs.first_fit);
     report.placements = runs.answer;
-    assert(alloc::find_overcommit(s, report.outcomes).empty());
+    assert(alloc::find_overcommit(s, report.outcomes, sched::released_claims(report)).empty());
     return report;
   }
 }

@@ -3,6 +3,7 @@
 
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/model/priority_admission.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/validate/device_class.hpp>
 #include <dra/validate/device_taint_rule.hpp>
@@ -29,7 +30,8 @@ namespace dra::validate {
   struct entry {
     std::size_t index;
     const void* object;
-    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule, 5 node, 6 pod, 7 pod group, 8 workload
+    int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule, 5 node, 6 pod, 7 pod group, 8 workload,
+               // 9 priority class
     const model::source_position* source;
   };
   std::vector<entry> order;
@@ -43,6 +45,7 @@ namespace dra::validate {
   for (const auto& p : scenario.pods) order.push_back({p.source.index, &p.object, 6, &p.source});
   for (const auto& g : scenario.pod_groups) order.push_back({g.source.index, &g.object, 7, &g.source});
   for (const auto& w : scenario.workloads) order.push_back({w.source.index, &w.object, 8, &w.source});
+  for (const auto& c : scenario.priority_classes) order.push_back({c.source.index, &c.object, 9, &c.source});
   std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
 
   error_list errors;
@@ -72,6 +75,9 @@ namespace dra::validate {
       const auto& workload = *static_cast<const model::workload*>(e.object);
       validate_workload(workload, errors,
                         detail::located_label("Workload", workload.meta.namespace_, workload.meta.name, *e.source));
+    } else if (e.kind == 9) {
+      const auto& c = *static_cast<const model::priority_class*>(e.object);
+      validate_priority_class(c, errors, detail::located_label("PriorityClass", {}, c.meta.name, *e.source));
     } else if (e.kind == 4) {
       const auto& rule = *static_cast<const model::device_taint_rule*>(e.object);
       validate_device_taint_rule(rule, errors, detail::located_label("DeviceTaintRule", {}, rule.meta.name, *e.source));
@@ -169,6 +175,34 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
 
 }  // namespace detail
 
+namespace detail {
+
+// What Priority admission refuses: a pod naming a class that does not exist, a second global default class.
+inline void check_priorities(error_list& errors, const model::scenario& scenario) {
+  const model::priority_classes classes(scenario);
+  for (const auto& located : scenario.pods) {
+    const model::pod& pod = located.object;
+    if (pod.priority_class_name && !pod.priority_class_name->empty() && classes.find(*pod.priority_class_name) == nullptr)
+      reporter(errors, object_label("Pod", pod.meta.namespace_, pod.meta.name))
+          .add("spec.priorityClassName", model::unknown_priority_class_message(*pod.priority_class_name),
+               errc::not_found);
+  }
+  const model::priority_class* first_default = nullptr;
+  for (const auto& located : scenario.priority_classes) {
+    const model::priority_class& c = located.object;
+    if (!c.global_default) continue;
+    if (first_default == nullptr) {
+      first_default = &c;
+      continue;
+    }
+    reporter(errors, object_label("PriorityClass", {}, c.meta.name))
+        .add("globalDefault", forbidden(concat("PriorityClass ", first_default->meta.name,
+                                               " is already marked as default. Only one default can exist")));
+  }
+}
+
+}  // namespace detail
+
 // Every problem of the scenario: each object's (validate_objects), objects
 // of one kind sharing a name, then problems across the slices of a pool
 // (validate_pools); empty when valid.
@@ -181,6 +215,8 @@ inline void check_selector_expressions(error_list& errors, const model::scenario
   detail::check_unique_names(errors, "DeviceTaintRule", scenario.taint_rules);
   detail::check_unique_names(errors, "PodGroup", scenario.pod_groups);
   detail::check_unique_names(errors, "Workload", scenario.workloads);
+  detail::check_unique_names(errors, "PriorityClass", scenario.priority_classes);
+  detail::check_priorities(errors, scenario);
   detail::check_selector_expressions(errors, scenario);
   validate_pools(scenario, errors);
   return errors;

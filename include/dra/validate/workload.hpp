@@ -1,13 +1,16 @@
-// Validation of Nodes and Pods as the API server checks the fields scheduling reads: taints, allocatable
-// resources, node selection, tolerations, resource requests, scheduling gates.
+// Validation of Nodes, Pods and PriorityClasses as the API server checks the fields scheduling reads: taints,
+// allocatable resources, node selection, tolerations, resource requests, scheduling gates, priorities.
 #pragma once
 
 #include <dra/core/names.hpp>
+#include <dra/model/priority_class.hpp>
 #include <dra/model/workload.hpp>
 #include <dra/validate/common.hpp>
 #include <dra/validate/detail/report.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -138,6 +141,34 @@ inline void validate_pod(const model::pod& pod, error_list& errors, std::string 
         pod.scheduling_gates.begin() + static_cast<std::ptrdiff_t>(i))
       r.add(at, detail::duplicate(gate));
   }
+  if (pod.preemption_policy && *pod.preemption_policy != model::preempt_lower_priority &&
+      *pod.preemption_policy != model::preempt_never)
+    r.add("spec.preemptionPolicy",
+          detail::not_supported(*pod.preemption_policy, {model::preempt_never, model::preempt_lower_priority}));
+}
+
+// The value user classes may not exceed; higher values belong to the system classes.
+inline constexpr std::int32_t highest_user_priority = 1000000000;
+
+// A PriorityClass's own fields, as the API server validates them.
+inline void validate_priority_class(const model::priority_class& c, error_list& errors, std::string object) {
+  detail::reporter r(errors, std::move(object));
+  detail::check_object_meta(r, c.meta, detail::scope::cluster);
+  const auto system = std::find_if(std::begin(model::system_priority_classes), std::end(model::system_priority_classes),
+                                   [&](const auto& known) { return known.name == c.meta.name; });
+  if (system != std::end(model::system_priority_classes)) {
+    if (c.value != system->value)
+      r.add("value", detail::invalid_number(c.value, concat("the value of ", c.meta.name, " is ",
+                                                             std::to_string(system->value))));
+  } else if (c.meta.name.starts_with("system-")) {
+    r.add("metadata.name", detail::forbidden("priority class names with 'system-' prefix are reserved"));
+  } else if (c.value > highest_user_priority) {
+    r.add("value", detail::forbidden("maximum allowed value of a user defined priority is 1000000000"));
+  }
+  if (c.preemption_policy && *c.preemption_policy != model::preempt_lower_priority &&
+      *c.preemption_policy != model::preempt_never)
+    r.add("preemptionPolicy",
+          detail::not_supported(*c.preemption_policy, {model::preempt_never, model::preempt_lower_priority}));
 }
 
 }  // namespace dra::validate

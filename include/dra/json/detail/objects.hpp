@@ -1,4 +1,4 @@
-// Reading one object under JSON ingest: its kind, apiVersion and metadata first, then the fields of its kind (ResourceSlice, DeviceClass, ResourceClaim, templates, taint rules, Node, Pod, PodGroup, Workload, any other).
+// Reading one object under JSON ingest: its kind, apiVersion and metadata first, then the fields of its kind (ResourceSlice, DeviceClass, ResourceClaim, templates, taint rules, Node, Pod, PodGroup, Workload, PriorityClass, any other).
 #pragma once
 
 #include <dra/json/detail/claim_fields.hpp>
@@ -30,7 +30,7 @@ struct object_header {
 };
 
 enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, pod_group, workload,
-                                        other };
+                                        priority_class, other };
 
 [[nodiscard]] constexpr object_kind kind_of(std::string_view kind) noexcept {
   if (is(kind, "ResourceSlice")) return object_kind::slice;
@@ -42,6 +42,7 @@ enum class object_kind : std::uint8_t { slice, device_class, claim, claim_templa
   if (is(kind, "Pod")) return object_kind::pod;
   if (is(kind, "PodGroup")) return object_kind::pod_group;
   if (is(kind, "Workload")) return object_kind::workload;
+  if (is(kind, "PriorityClass")) return object_kind::priority_class;
   return object_kind::other;
 }
 
@@ -49,6 +50,10 @@ enum class object_kind : std::uint8_t { slice, device_class, claim, claim_templa
 [[nodiscard]] inline dra::status check_api_version(reader& r, object_kind kind, const object_header& header,
                                                    api_version version) {
   if (kind == object_kind::node || kind == object_kind::pod || kind == object_kind::other) return {};
+  if (kind == object_kind::priority_class) {
+    if (is(header.api_version, "scheduling.k8s.io/v1")) return {};
+    return r.fail(concat("apiVersion ", quoted(header.api_version), " is not supported: use scheduling.k8s.io/v1"));
+  }
   if (kind == object_kind::pod_group || kind == object_kind::workload) {
     if (is(header.api_version, "scheduling.k8s.io/v1beta1") || is(header.api_version, "scheduling.k8s.io/v1alpha3"))
       return {};
@@ -80,7 +85,7 @@ inline dra::status read_header(reader& r, od::object& object, object_header& hea
   const object_kind kind = kind_of(header.kind);
   // Kinds dra reads only part of skip the fields it does not read.
   r.strict = kind != object_kind::node && kind != object_kind::pod && kind != object_kind::pod_group &&
-             kind != object_kind::workload && kind != object_kind::other;
+             kind != object_kind::workload && kind != object_kind::priority_class && kind != object_kind::other;
   for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
     if (auto code = object.reset().error()) return r.fail(code);
     od::value value;
@@ -196,6 +201,11 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       return body.read_model<model::workload>(
           header, out.workloads, [&](std::string_view name, od::value& value, auto& workload) -> dra::status {
             return is(name, "spec") ? workload_reader(r).workload_spec(value, workload) : dra::status{};
+          });
+    case object_kind::priority_class:
+      return body.read_model<model::priority_class>(
+          header, out.priority_classes, [&](std::string_view name, od::value& value, auto& pc) -> dra::status {
+            return workload_reader(r).priority_class_field(name, value, pc);
           });
     case object_kind::other: {
       dra::status status = body.read_fields([](std::string_view, od::value&) -> dra::status { return {}; });

@@ -1,11 +1,12 @@
 // The readers of a Node's and a Pod's fields under JSON ingest: what scheduling looks at (taints, allocatable
 // resources, node selection, tolerations, requests, priority, gates) and a pod's claim references.
-// PodGroups and Workloads are read here too: their fields are scheduling fields of the same kind.
+// PodGroups, Workloads and PriorityClasses are read here too: their fields are scheduling fields of the same kind.
 #pragma once
 
 #include <dra/json/detail/fields.hpp>
 #include <dra/json/detail/reader.hpp>
 #include <dra/model/pod_group.hpp>
+#include <dra/model/priority_class.hpp>
 #include <dra/model/workload.hpp>
 
 #include <simdjson.h>
@@ -76,11 +77,29 @@ class workload_reader : public field_reader {
       if (is(name, "resources")) return pod_resources(value, out);
       if (is(name, "priority")) {
         if (reader::is_null(value)) return {};
+        out.priority_given = true;
         return assign(out.priority, r_.integer32(value));
+      }
+      if (is(name, "priorityClassName")) {
+        if (reader::is_null(value)) return {};
+        return assign(out.priority_class_name, r_.string(value));
+      }
+      if (is(name, "preemptionPolicy")) {
+        if (reader::is_null(value)) return {};
+        return assign(out.preemption_policy, r_.string(value));
       }
       if (is(name, "schedulingGates")) return names_of(value, out.scheduling_gates);
       return {};
     });
+  }
+
+  // A PriorityClass keeps its fields at the top level, beside its metadata.
+  dra::status priority_class_field(std::string_view name, od::value& value, model::priority_class& out) {
+    if (reader::is_null(value)) return {};
+    if (is(name, "value")) return assign(out.value, r_.integer32(value));
+    if (is(name, "globalDefault")) return assign(out.global_default, r_.boolean(value));
+    if (is(name, "preemptionPolicy")) return assign(out.preemption_policy, r_.string(value));
+    return {};
   }
 
   dra::status pod_status(od::value& v, model::pod& out) {
@@ -89,6 +108,10 @@ class workload_reader : public field_reader {
       if (is(name, "phase")) {
         if (reader::is_null(value)) return {};
         return assign(out.phase, r_.string(value));
+      }
+      if (is(name, "startTime")) {
+        if (reader::is_null(value)) return {};
+        return assign(out.start_time, r_.string(value));
       }
       if (is(name, "extendedResourceClaimStatus")) {
         if (reader::is_null(value)) return {};

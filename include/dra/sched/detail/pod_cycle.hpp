@@ -9,7 +9,8 @@ namespace dra::sched {
 // A pending pod: its unit of work (if any) on the node its filters leave where its claims fit, as kube-scheduler's
 // filters then its DynamicResources plugin would; the node takes the pod's requests.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
-void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, resolved_claims& claims) {
+void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, resolved_claims& claims,
+                                                         post_filters post, const attempt_mark& mark) {
   const model::pod& pod = pod_at(pod_index);
   const amounts requests = pod_requests(pod);
   std::vector<const model::node_selector*> allocated = resolver_.allocated_selectors(pod, state_, report_);
@@ -35,6 +36,10 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
   const pod_scoring* scored = scoring ? &*scoring : nullptr;
   // A claim that cannot be had (a missing template) stops the pod before any node, as DynamicResources' PreFilter.
   const std::string broken_claim = claims.error ? claims.error->message : std::string();
+  std::vector<const model::resource_claim*> pending_claims;  // for preemption's dry run
+  if (post != post_filters::off)
+    for (const unit_member& m : claims.unit)
+      if (m.claim || m.generated) pending_claims.push_back(&claim_of(m));
   pod_placement placed;
   // Their claim is made here unless the pod's status names the one made before.
   if (!dra_backed.empty() && !claims.error && !pod.extended_resource_claim_status) {
@@ -44,7 +49,7 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
   } else {
     placed = place_unit(claims.unit, pod_index, nullptr, std::move(claims.error), filter ? &*filter : nullptr, scored);
   }
-  pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}, {}};
+  pod_outcome outcome{pod_index, std::nullopt, {}, false, nodes_.nodes.size(), {}, {}, {}};
   if (placed.node != nullptr) {
     const std::size_t i = *placer_.index_of(placed.node);
     if (placed.verdict) {
@@ -69,6 +74,13 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
         if (!placer_.in_scope(i)) claims_refused[i] = {{node_reason_code::gang, scope->outside}};
     outcome.reasons = count_reasons(claims_refused);
     outcome.unschedulable = fit_error_message(nodes_.nodes.size(), outcome.reasons);
+  }
+  // The PostFilters speak after a fit error (not after an affinity conflict, which DynamicResources never sees).
+  if (placed.node == nullptr && post != post_filters::off && !(filter && filter->refused_before_nodes())) {
+    const post_filter_request request{pod_index,      post,         requests, filter ? &*filter : nullptr,
+                                      pending_claims, !broken_claim.empty(), dra_backed};
+    const std::string tail = run_post_filters(request, outcome, mark);
+    if (!tail.empty()) outcome.unschedulable += " " + tail;
   }
   report_.pods.push_back(std::move(outcome));
 }

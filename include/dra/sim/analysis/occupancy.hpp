@@ -7,6 +7,8 @@
 #include <dra/model/scenario.hpp>
 #include <dra/sim/runner.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <span>
@@ -49,11 +51,16 @@ struct occupancy {
   std::vector<shared_device_occupancy> shared_devices;
 };
 
-// Counters and shared capacity as the scenario's allocated claims and the run's outcomes leave them. `holder_names`,
-// when given, names the holder of each outcome (one per outcome; e.g. a PodGroup's claim under the group's name).
+// Counters and shared capacity as the scenario's allocated claims (but those `released`: indices into scenario.claims
+// a run's evictions released) and the run's outcomes leave them. `holder_names`, when given, names the holder of each
+// outcome (one per outcome; e.g. a PodGroup's claim under the group's name).
 [[nodiscard]] inline occupancy compute_occupancy(const model::scenario& s,
                                                  std::span<const model::claim_outcome> outcomes,
-                                                 std::span<const std::string> holder_names = {}) {
+                                                 std::span<const std::string> holder_names = {},
+                                                 std::span<const std::size_t> released = {}) {
+  auto kept = [&](std::size_t claim) {
+    return s.claims[claim].object.allocation && std::find(released.begin(), released.end(), claim) == released.end();
+  };
   occupancy out;
   using key = std::tuple<std::string_view, std::string_view, std::string_view>;
   std::map<key, std::size_t> sets, shared;
@@ -63,8 +70,8 @@ struct occupancy {
     for (const auto& r : allocation.results)
       if (!r.admin_access.value_or(false)) devices.try_emplace(key{r.driver, r.pool, r.device});
   };
-  for (const auto& c : s.claims)
-    if (c.object.allocation) name_devices(*c.object.allocation);
+  for (std::size_t c = 0; c < s.claims.size(); ++c)
+    if (kept(c)) name_devices(*s.claims[c].object.allocation);
   for (const auto& o : outcomes)
     if (const auto* allocated = o.allocated()) name_devices(allocated->allocation);
   for (const auto& located : s.slices) {
@@ -119,8 +126,8 @@ struct occupancy {
       }
     }
   };
-  for (const auto& c : s.claims)
-    if (c.object.allocation) take(alloc::object_name(c.object.meta), *c.object.allocation);
+  for (std::size_t c = 0; c < s.claims.size(); ++c)
+    if (kept(c)) take(alloc::object_name(s.claims[c].object.meta), *s.claims[c].object.allocation);
   for (std::size_t i = 0; i < outcomes.size(); ++i)
     if (const auto* allocated = outcomes[i].allocated())
       take(i < holder_names.size() ? holder_names[i] : outcomes[i].claim, allocated->allocation);
@@ -138,7 +145,7 @@ struct occupancy {
       names.back() += " (podgroup " + model::namespaced_name(meta.namespace_, meta.name) + ")";
     }
   }
-  return compute_occupancy(s, report.outcomes, names);
+  return compute_occupancy(s, report.outcomes, names, sched::released_claims(report));
 }
 
 }  // namespace dra::sim

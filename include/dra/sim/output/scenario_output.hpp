@@ -18,8 +18,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dra::sim {
@@ -50,6 +52,11 @@ struct run_effects {
   std::vector<const std::vector<model::node_allocatable_claim_status>*> pod_node_allocatable;
   // per pod and per PodGroup: whether a claim written names it (reservedFor, ownerReferences), so it needs a uid
   std::vector<bool> pod_named, group_named;
+  std::vector<bool> evicted;  // per scenario pod: preemption evicted it (deleted)
+  std::set<std::pair<model::text, model::text>> evicted_names;  // their namespaces and names
+  enum class release : std::uint8_t { kept, deallocated, deleted };
+  std::vector<release> released;  // per scenario claim: what the evictions did to it
+  std::vector<const std::string*> nominated;  // per pod: the node preemption nominated while it is still pending
 
   run_effects(const model::scenario& s, const run_report& report)
       : claim_allocated(s.claims.size(), nullptr),
@@ -62,7 +69,16 @@ struct run_effects {
         claim_users(s.claims.size()),
         pod_node_allocatable(s.pods.size() + report.added_pods.size(), nullptr),
         pod_named(s.pods.size() + report.added_pods.size(), false),
-        group_named(s.pod_groups.size(), false) {
+        group_named(s.pod_groups.size(), false),
+        evicted(s.pods.size(), false),
+        released(s.claims.size(), release::kept),
+        nominated(s.pods.size() + report.added_pods.size(), nullptr) {
+    for (const eviction& e : report.evictions) {
+      evicted[e.pod] = true;
+      evicted_names.emplace(s.pods[e.pod].object.meta.namespace_, s.pods[e.pod].object.meta.name);
+    }
+    for (const released_claim& r : report.released)
+      released[r.claim] = r.deleted ? release::deleted : release::deallocated;
     for (std::size_t i = 0; i < report.outcomes.size() && i < report.subjects.size(); ++i) {
       const model::claim_outcome& o = report.outcomes[i];
       const outcome_subject& subject = report.subjects[i];
@@ -82,6 +98,7 @@ struct run_effects {
     }
     // Pods placed without a claim to allocate are bound too.
     for (const pod_outcome& p : report.pods) {
+      if (p.preemption && !p.node) nominated[p.pod] = &p.preemption->nominated_node;
       if (p.node) pod_node[p.pod] = *p.node;
       if (p.node && !p.node_allocatable.empty()) pod_node_allocatable[p.pod] = &p.node_allocatable;
     }
@@ -129,6 +146,12 @@ inline std::string uid_of(std::string_view kind, const model::object_meta& meta)
 // metadata.uid for an object written without one that a claim names (uid_of).
 inline json::field_override uid_change(std::string_view kind, const model::object_meta& meta) {
   return {{"metadata", "uid"}, [uid = uid_of(kind, meta)](json::writer& w) { w.string(uid); }};
+}
+
+// Whether a claim's reservation names a pod preemption evicted.
+inline bool names_evicted(const run_effects& effects, const model::resource_claim_consumer_reference& r,
+                          model::text claim_namespace) {
+  return r.resource == "pods" && r.api_group.empty() && effects.evicted_names.contains({claim_namespace, r.name});
 }
 
 // What a claim is reserved for (or owned by): a pod, or (a PodGroup's claim) the PodGroup.
@@ -364,6 +387,10 @@ inline std::vector<json::field_override> pod_changes(
 //   name and generateName, the pod-claim-name annotation, the pod as its
 //   controller owner); a PodGroup's claims follow the PodGroup, are owned by
 //   and reserved for it, and are named in its status.resourceClaimStatuses;
+// - a pod preemption evicted is left out (deleted), and so is a claim made
+//   from its template; another claim it used loses it from reservedFor and,
+//   reserved for nobody any more, its allocation; a pod nominated but not
+//   placed gets status.nominatedNodeName;
 // - a pod or PodGroup written without a uid that a claim now names (owner,
 //   reservedFor) gets one (detail::uid_of), so that both agree when read back;
 // - claims and templates show the fields the API server defaults
@@ -391,6 +418,7 @@ inline std::vector<json::field_override> pod_changes(
   add_all(s.pods, kind::pod);
   add_all(s.pod_groups, kind::pod_group);
   add_all(s.workloads, kind::other);
+  add_all(s.priority_classes, kind::other);
   add_all(s.others, kind::other);
   // Pods placed after the run's own (sim::capacity's copies) come last, as pods after the scenario's.
   for (std::size_t k = 0; k < report.added_pods.size(); ++k)
@@ -405,8 +433,21 @@ inline std::vector<json::field_override> pod_changes(
     if (i.json.empty())
       return dra::error{"object #" + std::to_string(i.position) + " has no source text to write back"};
     std::vector<json::field_override> changes;
-    if (i.what == kind::claim &&
-        (effects.claim_allocated[i.index] != nullptr || !effects.claim_users[i.index].empty())) {
+    using release = detail::run_effects::release;
+    if ((i.what == kind::claim && effects.released[i.index] == release::deleted) ||
+        (i.what == kind::pod && i.index < s.pods.size() && effects.evicted[i.index]))
+      continue;  // deleted by preemption: the victim, and the claim made for it
+    // The claim's reservations but the evicted pods' (the resourceclaim controller removes them).
+    std::vector<model::resource_claim_consumer_reference> reserved;
+    if (i.what == kind::claim)
+      for (const auto& r : s.claims[i.index].object.reserved_for)
+        if (!detail::names_evicted(effects, r, s.claims[i.index].object.meta.namespace_)) reserved.push_back(r);
+    if (i.what == kind::claim && effects.released[i.index] == release::deallocated) {
+      changes.push_back({{"status", "allocation"}, [](json::writer& w) { w.null(); }});
+      changes.push_back({{"status", "reservedFor"}, [](json::writer& w) { w.begin_array().end_array(); }});
+    } else if (i.what == kind::claim && (effects.claim_allocated[i.index] != nullptr ||
+                                         !effects.claim_users[i.index].empty() ||
+                                         reserved.size() != s.claims[i.index].object.reserved_for.size())) {
       // Reserved for its PodGroup, or for the pod it was allocated for and every other placed pod that uses it.
       std::vector<detail::claim_consumer> consumers;
       const auto allocated_for =
@@ -417,13 +458,25 @@ inline std::vector<json::field_override> pod_changes(
         consumers.push_back(detail::pod_consumer(pod_at(s, report, *allocated_for)));
       for (std::size_t user : effects.claim_users[i.index])
         if (user != allocated_for) consumers.push_back(detail::pod_consumer(pod_at(s, report, user)));
-      changes = detail::claim_status(effects.claim_allocated[i.index], s.claims[i.index].object.reserved_for,
-                                     std::move(consumers));
+      changes = detail::claim_status(effects.claim_allocated[i.index], reserved, std::move(consumers));
+      if (reserved.size() != s.claims[i.index].object.reserved_for.size() &&
+          std::ranges::none_of(changes, [](const json::field_override& c) { return c.path[1] == "reservedFor"; }))
+        changes.push_back({{"status", "reservedFor"}, [&reserved](json::writer& w) {
+                             w.begin_array();
+                             for (const auto& r : reserved) {
+                               w.begin_object();
+                               if (!r.api_group.empty()) w.field("apiGroup", r.api_group);
+                               w.field("resource", r.resource).field("name", r.name).field("uid", r.uid).end_object();
+                             }
+                             w.end_array();
+                           }});
     } else if (i.what == kind::pod) {
       const model::pod& pod = pod_at(s, report, i.index);
       changes = detail::pod_changes(pod, effects.pod_node[i.index], effects.pod_generated[i.index], report,
                                     effects.generated_allocated, effects.pod_node_allocatable[i.index]);
       if (effects.pod_named[i.index] && pod.meta.uid.empty()) changes.push_back(detail::uid_change("Pod", pod.meta));
+      if (const std::string* node = effects.nominated[i.index])
+        changes.push_back({{"status", "nominatedNodeName"}, [node](json::writer& w) { w.string(*node); }});
     } else if (i.what == kind::pod_group) {
       const model::pod_group& group = s.pod_groups[i.index].object;
       if (!effects.group_generated[i.index].empty())

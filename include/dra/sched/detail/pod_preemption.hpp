@@ -1,0 +1,222 @@
+// The PostFilters of a pending pod's cycle (scheduling_cycle): DynamicResources' word and DefaultPreemption — its dry
+// run over the candidate nodes, the eviction of the chosen node's victims (their claims released as the resourceclaim
+// controller releases them), the nomination, and the nominated pods' retry after the queue.
+#pragma once
+
+#include <dra/sched/scheduling_cycle.hpp>
+
+namespace dra::sched {
+
+// The text to add to the pod's fit error; empty when preemption nominated it a node (then `outcome.preemption` says
+// which, and its victims are gone from the state).
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter_request& request,
+                                                               pod_outcome& outcome, const attempt_mark& mark) {
+  const model::pod& pod = pod_at(request.pod);
+  // DynamicResources deallocates nothing dra models: it has no word but this for a pod whose claims it read.
+  const bool has_claims = !request.pre_filter_failed && (!pod.resource_claims.empty() || !request.dra_backed.empty() ||
+                                                         pod.extended_resource_claim_status.has_value());
+  const std::string_view dra_word = has_claims ? still_not_schedulable : no_claims_to_deallocate;
+  if (!model::preempts_lower_priority(pod)) return post_filter_text(dra_word, preemption_policy_never);
+  std::vector<std::vector<node_reason>> statuses(nodes_.nodes.size());
+  std::vector<preemption_candidate> candidates = preemption_dry_run(request, statuses);
+  if (candidates.empty())
+    return post_filter_text(dra_word, fit_error_message(nodes_.nodes.size(), count_reasons(statuses)));
+  const preemption_choice choice = choose_preemption_node(candidates);
+  if (request.mode != post_filters::preempt) return {};  // a retry's second round: nominated again, nobody evicted
+  const preemption_candidate& chosen = candidates[choice.candidate];
+  pod_preemption preemption;
+  preemption.nominated_node = std::string(nodes_.nodes[chosen.node]->meta.name);
+  for (const preemption_victim& v : chosen.victims) preemption.victims.push_back(v.pod);
+  preemption.rule = choice.rule;
+  preemption.candidates = candidates.size();
+  // The pod is tried again after the queue: this attempt's claims and answers are taken back, to be made again then.
+  undo_attempt(mark);
+  evict(chosen, request.pod);
+  const model::pod& preemptor = pod_at(request.pod);
+  nomination held{request.pod, report_.pods.size(), chosen.node, {request.requests, {}}};
+  if (placer_.scorer().on()) held.reserved.counted = counted_requests(preemptor, request.requests);
+  state_.requests[chosen.node].add(held.reserved.requests, held.reserved.counted);
+  placer_.scorer().changed(chosen.node);
+  nominated_.push_back(std::move(held));
+  outcome.preemption = std::move(preemption);
+  return {};
+}
+
+// DefaultPreemption's dry run: on each node whose filters refused the pod for what evicting pods can free (its
+// resources, its pod count), every lower-priority pod removed; if the pod then passes the node's filters and its
+// claims fit the node's devices as they stand (kube-scheduler 1.36/1.37 frees no device by preemption), each of them
+// is given back, the most important first, where the pod still fits without it. `statuses` gets why each node is no
+// candidate.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_dry_run(
+    const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
+  const model::pod& pod = pod_at(request.pod);
+  build_running();
+  std::vector<preemption_candidate> out;
+  std::vector<std::size_t> potential;
+  for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
+    statuses[i] = {{node_reason_code::claims, std::string(preemption_not_helpful)}};
+    if (request.pre_filter_failed || request.filter == nullptr) continue;
+    const std::vector<node_reason> refused = request.filter->refusal_of(i);
+    const bool resolvable = std::all_of(refused.begin(), refused.end(), [](const node_reason& r) {
+      return r.code == node_reason_code::resources || r.code == node_reason_code::too_many_pods;
+    });
+    if (resolvable) potential.push_back(i);
+  }
+  const std::size_t wanted = preemption_candidates_wanted(potential.size());
+  for (std::size_t i : potential) {
+    if (out.size() >= wanted) break;
+    std::vector<preemption_victim> lower;
+    for (const preemption_victim& v : running_[i])
+      if (v.priority < pod.priority) lower.push_back(v);
+    if (lower.empty()) {
+      statuses[i] = {{node_reason_code::resources, std::string(no_preemption_victims)}};
+      continue;
+    }
+    const model::node& node = *nodes_.nodes[i];
+    node_usage usage = state_.requests[i];
+    std::vector<counted_pod> held(lower.size());
+    for (std::size_t k = 0; k < lower.size(); ++k) {
+      held[k] = bound_requests(s_.pods[lower[k].pod].object);
+      usage.remove(held[k].requests, held[k].counted);
+    }
+    std::vector<node_reason> still = filter_node(pod, request.requests, node, usage, request.dra_backed);
+    if (still.empty() && !request.claims.empty() && !placer_.fits_on(node, request.claims))
+      still = {{node_reason_code::claims, std::string(claims_reason)}};
+    if (!still.empty()) {
+      statuses[i] = std::move(still);
+      continue;
+    }
+    std::vector<std::size_t> order(lower.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return more_important(lower[a], lower[b]); });
+    preemption_candidate candidate{i, {}, 0};
+    for (std::size_t k : order) {
+      usage.add(held[k].requests, held[k].counted);
+      if (filter_node(pod, request.requests, node, usage, request.dra_backed).empty()) continue;  // reprieved
+      usage.remove(held[k].requests, held[k].counted);
+      candidate.victims.push_back(lower[k]);
+    }
+    out.push_back(std::move(candidate));
+  }
+  return out;
+}
+
+// The victims leave their node: their requests no longer count there, and each claim that no running or pending
+// pod uses any more is released (deallocated, deleted when made from the victim's template).
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::evict(const preemption_candidate& chosen, std::size_t preemptor) {
+  std::vector<std::size_t> released;
+  for (const preemption_victim& v : chosen.victims) {
+    const counted_pod gone = bound_requests(s_.pods[v.pod].object);
+    state_.requests[chosen.node].remove(gone.requests, gone.counted);
+    evicted_[v.pod] = true;
+    std::erase_if(running_[chosen.node], [&](const preemption_victim& r) { return r.pod == v.pod; });
+    report_.evictions.push_back({v.pod, preemptor});
+    release_claims_of(v.pod, released);
+  }
+  placer_.scorer().changed(chosen.node);
+  if (!released.empty()) rebuild_ledger(released);
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::release_claims_of(std::size_t victim, std::vector<std::size_t>& released) {
+  const model::pod& pod = s_.pods[victim].object;
+  for (std::size_t c : resolver_.claims_named_by(pod)) {
+    if (claim_users_[c] > 0) --claim_users_[c];
+    const model::resource_claim& claim = s_.claims[c].object;
+    if (claim_users_[c] > 0 || !claim.allocation || released_[c]) continue;
+    released_[c] = true;
+    released.push_back(c);
+    const bool own = !pod.meta.uid.empty() && claim.meta.controller_uid == pod.meta.uid;
+    report_.released.push_back({c, own});
+  }
+}
+
+// The ledger again without the released claims' devices (a ledger only grows): the input's other allocations and
+// every allocation the run made; every cache keyed on it starts over.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::rebuild_ledger(const std::vector<std::size_t>& released) {
+  alloc::ledger kept;
+  for (std::size_t c = 0; c < s_.claims.size(); ++c)
+    if (s_.claims[c].object.allocation && !released_[c])
+      kept.add(*s_.claims[c].object.allocation, alloc::object_name(s_.claims[c].object.meta));
+  for (const model::claim_outcome& o : report_.outcomes)
+    if (const auto* allocated = o.allocated()) kept.add(allocated->allocation, o.claim);
+  state_.ledger = std::move(kept);
+  placer_.forget();
+  if (state_.devices)
+    for (std::size_t c : released) state_.devices->release(*s_.claims[c].object.allocation, state_.ledger);
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+auto scheduling_cycle<Engine, Policy>::bound_requests(const model::pod& p) -> counted_pod {
+  const amounts recorded = detail::recorded_node_allocatable(p, features_);
+  counted_pod out{pod_requests(p, recorded), {}};
+  if (placer_.scorer().on()) out.counted = counted_requests(p, out.requests, recorded);
+  return out;
+}
+
+// Which input pods run where, and which pods use each claim: worked out once, when preemption first needs them.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::build_running() {
+  if (running_built_) return;
+  running_built_ = true;
+  running_.assign(nodes_.nodes.size(), {});
+  evicted_.assign(s_.pods.size(), false);
+  claim_users_.assign(s_.claims.size(), 0);
+  released_.assign(s_.claims.size(), false);
+  std::unordered_map<model::text, std::size_t> by_name;
+  for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) by_name.emplace(nodes_.nodes[i]->meta.name, i);
+  for (std::size_t k = 0; k < s_.pods.size(); ++k) {
+    const model::pod& p = s_.pods[k].object;
+    if (model::is_terminal(p)) continue;
+    for (std::size_t c : resolver_.claims_named_by(p)) ++claim_users_[c];
+    if (!p.node_name || p.node_name->empty()) continue;
+    if (const auto it = by_name.find(*p.node_name); it != by_name.end())
+      running_[it->second].push_back({k, p.priority, p.start_time});
+  }
+}
+
+// Takes back what a pending pod's attempt added: its claims' answers and outcomes, the claims made for it, its
+// report entries.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::undo_attempt(const attempt_mark& mark) {
+  for (std::size_t g = mark.records.generated; g < report_.generated.size(); ++g)
+    state_.generated_names.erase({report_.generated[g].claim.meta.namespace_, report_.generated[g].claim.meta.name});
+  state_.generated_outcome.resize(mark.generated_outcomes);
+  for (const auto& [claim, answered] : mark.answered) state_.answered[claim] = answered;
+  mark.records.cut(report_);
+}
+
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::retry_nominated() {
+  for (nomination& n : nominated_) {
+    state_.requests[n.node].remove(n.reserved.requests, n.reserved.counted);
+    placer_.scorer().changed(n.node);
+    const model::pod& pod = pod_at(n.pod);
+    // The nominated node alone first; the pod goes there if it fits.
+    node_scope only{std::vector<char>(nodes_.nodes.size(), 0), false, {}};
+    only.nodes[n.node] = 1;
+    const attempt_mark mark = mark_attempt(pod);
+    set_scope(&only);
+    run_pod(n.pod, post_filters::retry);
+    set_scope(nullptr);
+    if (!report_.pods.back().node) {
+      undo_attempt(mark);
+      run_pod(n.pod, post_filters::retry);
+    }
+    pod_outcome retried = std::move(report_.pods.back());
+    report_.pods.pop_back();
+    pod_outcome& first = report_.pods[n.outcome];
+    first.preemption->retry_node = retried.node;
+    first.preemption->retry_unschedulable = std::move(retried.unschedulable);
+    first.node = std::move(retried.node);
+    first.node_allocatable = std::move(retried.node_allocatable);
+  }
+  nominated_.clear();
+}
+
+}  // namespace dra::sched

@@ -1,0 +1,131 @@
+// kube-scheduler's PostFilters for a pod no node takes: DefaultPreemption's choice of the lower-priority pods to evict
+// and of the node among the candidates, and the words DynamicResources and DefaultPreemption add to the pod's failure.
+#pragma once
+
+#include <dra/model/common.hpp>
+#include <dra/sched/fit_error.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dra::sched {
+
+// What the PostFilters say, in kube-scheduler's words.
+inline constexpr std::string_view no_claims_to_deallocate = "no new claims to deallocate";  // a pod without claims
+inline constexpr std::string_view still_not_schedulable = "still not schedulable";          // a pod with claims
+inline constexpr std::string_view preemption_not_helpful = "Preemption is not helpful for scheduling";
+inline constexpr std::string_view no_preemption_victims = "No preemption victims found for incoming pod";
+inline constexpr std::string_view preemption_policy_never = "not eligible due to preemptionPolicy=Never.";
+
+// A running pod the dry run may evict.
+struct preemption_victim {
+  std::size_t pod = 0;  // index into scenario.pods
+  std::int32_t priority = 0;
+  model::text start_time;  // status.startTime; "" when the pod has not started (kube-scheduler counts it as now)
+  friend bool operator==(const preemption_victim&, const preemption_victim&) = default;
+};
+
+// Whether start time `a` is before `b`; a pod that has not started counts as starting now, after any recorded time.
+[[nodiscard]] inline bool started_before(model::text a, model::text b) noexcept {
+  if (a.empty() || b.empty()) return !a.empty() && b.empty();
+  return a < b;  // RFC 3339 in UTC, as Kubernetes writes it, sorts as text
+}
+
+// Whether `a` matters more than `b` (kube-scheduler's MoreImportantPod): the higher priority, then the earlier start.
+[[nodiscard]] inline bool more_important(const preemption_victim& a, const preemption_victim& b) noexcept {
+  if (a.priority != b.priority) return a.priority > b.priority;
+  return started_before(a.start_time, b.start_time);
+}
+
+// A node where evicting `victims` (the most important first) lets the pod fit.
+struct preemption_candidate {
+  std::size_t node = 0;  // index into the run's node list
+  std::vector<preemption_victim> victims;
+  std::size_t pdb_violations = 0;  // victims whose eviction a PodDisruptionBudget forbids
+};
+
+// The rule that settled the choice of node, in the order kube-scheduler applies them.
+enum class preemption_rule : std::uint8_t {
+  only_candidate,         // one node had victims that let the pod fit
+  fewest_pdb_violations,  // the fewest PodDisruptionBudget violations
+  lowest_top_priority,    // the lowest priority among the highest-priority victims
+  smallest_priority_sum,  // the smallest sum of the victims' priorities
+  fewest_victims,         // the fewest victims
+  latest_start,           // the latest start among each node's highest-priority victims (the earliest of them)
+  first_candidate,        // every rule tied: the first candidate (kube-scheduler's is random; dra's is node order)
+};
+
+[[nodiscard]] constexpr std::string_view rule_name(preemption_rule rule) noexcept {
+  switch (rule) {
+    case preemption_rule::only_candidate: return "the only candidate";
+    case preemption_rule::fewest_pdb_violations: return "fewest PodDisruptionBudget violations";
+    case preemption_rule::lowest_top_priority: return "lowest highest-priority victim";
+    case preemption_rule::smallest_priority_sum: return "smallest sum of victims' priorities";
+    case preemption_rule::fewest_victims: return "fewest victims";
+    case preemption_rule::latest_start: return "latest start of its highest-priority victims";
+    case preemption_rule::first_candidate: return "first candidate in node order";
+  }
+  return {};
+}
+
+struct preemption_choice {
+  std::size_t candidate = 0;  // index into the candidates
+  preemption_rule rule = preemption_rule::only_candidate;
+};
+
+// Chooses among non-empty candidates as DefaultPreemption's pickOneNodeForPreemption: each rule keeps the candidates
+// it ranks best; the first that leaves one decides.
+[[nodiscard]] inline preemption_choice choose_preemption_node(std::span<const preemption_candidate> candidates) {
+  std::vector<std::size_t> left(candidates.size());
+  for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
+  if (left.size() == 1) return {0, preemption_rule::only_candidate};
+  // Keeps the candidates `better` ranks first (a strict order on candidates); true when one is left.
+  auto keep_best = [&](auto better) {
+    std::size_t best = left.front();
+    for (std::size_t i : left)
+      if (better(candidates[i], candidates[best])) best = i;
+    std::erase_if(left, [&](std::size_t i) { return better(candidates[best], candidates[i]); });
+    return left.size() == 1;
+  };
+  // Each node's highest-priority victims' earliest start (the victims come most important first).
+  auto earliest_top_start = [](const preemption_candidate& c) { return c.victims.front().start_time; };
+  auto priority_sum = [](const preemption_candidate& c) {
+    // Each victim counts 2^31 on top of its priority, so that negative priorities still add up to more per victim.
+    std::int64_t sum = 0;
+    for (const auto& v : c.victims) sum += std::int64_t{v.priority} + std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1;
+    return sum;
+  };
+  if (keep_best([](const auto& a, const auto& b) { return a.pdb_violations < b.pdb_violations; }))
+    return {left.front(), preemption_rule::fewest_pdb_violations};
+  if (keep_best([](const auto& a, const auto& b) { return a.victims.front().priority < b.victims.front().priority; }))
+    return {left.front(), preemption_rule::lowest_top_priority};
+  if (keep_best([&](const auto& a, const auto& b) { return priority_sum(a) < priority_sum(b); }))
+    return {left.front(), preemption_rule::smallest_priority_sum};
+  if (keep_best([](const auto& a, const auto& b) { return a.victims.size() < b.victims.size(); }))
+    return {left.front(), preemption_rule::fewest_victims};
+  if (keep_best([&](const auto& a, const auto& b) { return started_before(earliest_top_start(b), earliest_top_start(a)); }))
+    return {left.front(), preemption_rule::latest_start};
+  return {left.front(), preemption_rule::first_candidate};
+}
+
+// How many candidates the dry run looks for before it stops: 10 % of the nodes where preemption may help, at least
+// 100, at most all of them (DefaultPreemption's minCandidateNodesPercentage and minCandidateNodesAbsolute).
+[[nodiscard]] constexpr std::size_t preemption_candidates_wanted(std::size_t potential_nodes) noexcept {
+  return std::min(potential_nodes, std::max<std::size_t>(potential_nodes * 10 / 100, 100));
+}
+
+// The PostFilters' text after a fit error, joined as kube-scheduler joins them: DynamicResources' word, then
+// DefaultPreemption's (`preemption` without its "preemption: " prefix; empty when it found victims, and then nothing
+// is added: the pod is nominated).
+[[nodiscard]] inline std::string post_filter_text(std::string_view dra_word, std::string_view preemption) {
+  if (preemption.empty()) return {};
+  return std::string(dra_word) + ", preemption: " + std::string(preemption);
+}
+
+}  // namespace dra::sched

@@ -1,0 +1,332 @@
+// Preemption in a run, as kube-scheduler's DefaultPreemption decides it: the candidates, the victims and the node
+// chosen, the victims' claims released, the preemptor tried again after the queue, and the PostFilters' words on
+// every pod no node takes; priorities from PriorityClasses.
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
+#include <dra/sim/output/run_output.hpp>
+#include <dra/sim/output/scenario_output.hpp>
+#include <dra/sim/runner.hpp>
+#include <dra/validate/scenario.hpp>
+
+#include "../support/source_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+namespace preemption_tests {  // one translation unit with the other sim tests: these names are its own
+
+using namespace dra;
+
+const cel::selector_engine preemption_engine;
+
+std::string node(std::string_view name, std::string_view cpu) {
+  return R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + std::string(name) +
+         R"("}, "status": {"allocatable": {"cpu": ")" + std::string(cpu) + R"(", "memory": "16Gi", "pods": "110"}}})" +
+         "\n";
+}
+
+struct pod_spec {
+  std::string_view name;
+  std::string_view cpu;
+  std::optional<int> priority;
+  std::string_view node;        // bound there when not empty
+  std::string_view start_time;  // status.startTime
+  std::string extra_spec;       // more spec fields, each followed by ", "
+};
+
+std::string pod(const pod_spec& p) {
+  std::string spec = p.extra_spec;
+  if (p.priority) spec += R"("priority": )" + std::to_string(*p.priority) + ", ";
+  if (!p.node.empty()) spec += R"("nodeName": ")" + std::string(p.node) + R"(", )";
+  spec += R"("containers": [{"name": "main", "resources": {"requests": {"cpu": ")" + std::string(p.cpu) + R"("}}}])";
+  std::string status = p.node.empty() ? "" : R"(, "status": {"phase": "Running")";
+  if (!p.start_time.empty()) status += R"(, "startTime": ")" + std::string(p.start_time) + R"(")";
+  if (!status.empty()) status += "}";
+  return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + std::string(p.name) +
+         R"(", "namespace": "default", "uid": "uid-)" + std::string(p.name) + R"("}, "spec": {)" + spec + "}" + status +
+         "}\n";
+}
+
+struct run {
+  std::optional<json::document> doc;
+  sim::run_report report;
+
+  const sim::pod_outcome& outcome(std::string_view name) const {
+    for (const auto& p : report.pods)
+      if (sim::pod_at(doc->scenario(), report, p.pod).meta.name == name) return p;
+    ADD_FAILURE() << "no outcome for " << name;
+    static const sim::pod_outcome none;
+    return none;
+  }
+  std::string pod_name(std::size_t index) const { return std::string(doc->scenario().pods[index].object.meta.name); }
+};
+
+run run_text(const std::string& text) {
+  run out;
+  auto doc = json::load(text);
+  EXPECT_TRUE(doc) << doc.error().to_string();
+  if (!doc) return out;
+  out.doc.emplace(std::move(*doc));
+  out.report = sim::run_scenario(out.doc->scenario(), preemption_engine);
+  return out;
+}
+
+// Four full nodes, each running one batch pod of priority 100 that started at a different time.
+const std::string full_nodes = node("node-a", "4") + node("node-b", "4") + node("node-c", "4") + node("node-d", "4") +
+                               pod({"batch-a", "4", 100, "node-a", "2026-11-01T01:00:00Z", {}}) +
+                               pod({"batch-b", "4", 100, "node-b", "2026-11-01T03:00:00Z", {}}) +
+                               pod({"batch-c", "4", 100, "node-c", "2026-11-01T02:00:00Z", {}}) +
+                               pod({"batch-d", "4", 100, "node-d", "2026-11-01T00:30:00Z", {}});
+
+TEST(Preemption, AHighPriorityPodEvictsTheVictimThatStartedLastAndLandsOnItsNode) {
+  const run r = run_text(full_nodes + pod({"payments", "4", 10000, {}, {}, {}}));
+  const sim::pod_outcome& o = r.outcome("payments");
+  // The first attempt's text is the fit error alone: preemption found victims, so nothing is added.
+  EXPECT_EQ(o.unschedulable, "0/4 nodes are available: 4 Insufficient cpu.");
+  ASSERT_TRUE(o.preemption);
+  EXPECT_EQ(o.preemption->nominated_node, "node-b");
+  ASSERT_EQ(o.preemption->victims.size(), 1u);
+  EXPECT_EQ(r.pod_name(o.preemption->victims[0]), "batch-b");
+  // Every node ties on all rules but the last: batch-b started latest.
+  EXPECT_EQ(o.preemption->rule, sched::preemption_rule::latest_start);
+  EXPECT_EQ(o.preemption->candidates, 4u);
+  EXPECT_EQ(o.preemption->retry_node, "node-b");
+  EXPECT_EQ(o.node, "node-b");
+  ASSERT_EQ(r.report.evictions.size(), 1u);
+  EXPECT_EQ(r.pod_name(r.report.evictions[0].pod), "batch-b");
+  EXPECT_EQ(r.pod_name(r.report.evictions[0].preemptor), "payments");
+}
+
+TEST(Preemption, TheNodeWhoseVictimsMatterLeastIsChosen) {
+  // node-a would lose a priority-500 pod, node-b two priority-100 pods: the lower highest priority wins, although it
+  // takes two victims. node-c's pods are not lower than the preemptor's.
+  const std::string text = node("node-a", "4") + node("node-b", "4") + node("node-c", "4") +
+                           pod({"important", "4", 500, "node-a", {}, {}}) + pod({"one", "2", 100, "node-b", {}, {}}) +
+                           pod({"two", "2", 100, "node-b", {}, {}}) + pod({"peer", "4", 1000, "node-c", {}, {}}) +
+                           pod({"preemptor", "3", 1000, {}, {}, {}});
+  const run r = run_text(text);
+  const sim::pod_outcome& o = r.outcome("preemptor");
+  ASSERT_TRUE(o.preemption);
+  EXPECT_EQ(o.preemption->nominated_node, "node-b");
+  EXPECT_EQ(o.preemption->rule, sched::preemption_rule::lowest_top_priority);
+  ASSERT_EQ(o.preemption->victims.size(), 2u);  // 3 cpu of 4: freeing one 2-cpu pod is not enough
+  EXPECT_EQ(o.node, "node-b");
+  EXPECT_EQ(o.preemption->candidates, 2u);
+}
+
+TEST(Preemption, APodThatStillFitsWithAVictimBackReprievesIt) {
+  // Removing every lower pod frees 4 cpu; the pod needs 2: the more important of the two (priority 200) is given
+  // back and only the priority-50 pod goes.
+  const std::string text = node("node-a", "4") + pod({"keep", "2", 200, "node-a", {}, {}}) +
+                           pod({"drop", "2", 50, "node-a", {}, {}}) + pod({"preemptor", "2", 1000, {}, {}, {}});
+  const run r = run_text(text);
+  const sim::pod_outcome& o = r.outcome("preemptor");
+  ASSERT_TRUE(o.preemption);
+  ASSERT_EQ(o.preemption->victims.size(), 1u);
+  EXPECT_EQ(r.pod_name(o.preemption->victims[0]), "drop");
+  EXPECT_EQ(o.preemption->rule, sched::preemption_rule::only_candidate);
+  EXPECT_EQ(o.node, "node-a");
+}
+
+TEST(Preemption, NoLowerPriorityPodMeansNoVictimsAndTheWholeText) {
+  const std::string text = node("node-a", "2") + node("node-b", "2") + pod({"a", "2", 0, "node-a", {}, {}}) +
+                           pod({"b", "2", 0, "node-b", {}, {}}) + pod({"pending", "1", {}, {}, {}, {}});
+  const run r = run_text(text);
+  const sim::pod_outcome& o = r.outcome("pending");
+  EXPECT_FALSE(o.preemption);
+  EXPECT_EQ(o.unschedulable,
+            "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are "
+            "available: 2 No preemption victims found for incoming pod.");
+  EXPECT_TRUE(r.report.evictions.empty());
+}
+
+TEST(Preemption, APodThatNeverPreemptsSaysSo) {
+  const std::string text = node("node-a", "2") + node("node-b", "2") + pod({"a", "2", 0, "node-a", {}, {}}) +
+                           pod({"b", "2", 0, "node-b", {}, {}}) +
+                           pod({"polite", "1", 1000, {}, {}, R"("preemptionPolicy": "Never", )"});
+  const run r = run_text(text);
+  EXPECT_EQ(r.outcome("polite").unschedulable,
+            "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: not eligible due "
+            "to preemptionPolicy=Never.");
+  EXPECT_TRUE(r.report.evictions.empty());
+}
+
+const std::string gpu_class =
+    R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}})"
+    "\n";
+std::string gpu_slice(std::string_view node_name, std::string_view device) {
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" +
+         std::string(node_name) + R"("}, "spec": {"driver": "gpu.example.com", "nodeName": ")" + std::string(node_name) +
+         R"(", "pool": {"name": ")" + std::string(node_name) + R"(", "resourceSliceCount": 1}, "devices": [{"name": ")" +
+         std::string(device) + R"("}]}})" + "\n";
+}
+const std::string gpu_template =
+    R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "one-gpu", "namespace": "default"}, "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}})"
+    "\n";
+constexpr std::string_view uses_gpu_template =
+    R"("resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}], )";
+
+TEST(Preemption, DevicesAreNotFreedByTheDryRunAndDeviceRefusalsAreNotCandidates) {
+  // node-a refuses for cpu and has no GPU; node-b and node-c have cpu but their GPUs are taken. The dry run on node-a
+  // frees the cpu, then DynamicResources refuses it: kube-scheduler's exact text.
+  const std::string text =
+      node("node-a", "2") + node("node-b", "8") + node("node-c", "8") + gpu_class + gpu_template +
+      gpu_slice("node-b", "gpu-0") + gpu_slice("node-c", "gpu-0") + pod({"low", "2", 0, "node-a", {}, {}}) +
+      pod({"holder-b", "1", 5000, {}, {}, std::string(uses_gpu_template)}) +
+      pod({"holder-c", "1", 5000, {}, {}, std::string(uses_gpu_template)}) +
+      pod({"trainer", "2", 1000, {}, {}, std::string(uses_gpu_template)});
+  const run r = run_text(text);
+  EXPECT_EQ(r.outcome("holder-b").node, "node-b");
+  EXPECT_EQ(r.outcome("holder-c").node, "node-c");
+  const sim::pod_outcome& o = r.outcome("trainer");
+  EXPECT_FALSE(o.preemption);
+  EXPECT_EQ(o.unschedulable,
+            "0/3 nodes are available: 1 Insufficient cpu, 2 cannot allocate all claims. still not schedulable, "
+            "preemption: 0/3 nodes are available: 1 cannot allocate all claims, 2 Preemption is not helpful for "
+            "scheduling.");
+}
+
+TEST(Preemption, AVictimsOwnClaimIsReleasedAndItsDeviceServesALaterPod) {
+  // The victim holds gpu-0 through a claim made from its template (it owns it). Once it is evicted the claim is
+  // deleted and gpu-0 is free: a later pod asking for a GPU gets it.
+  const std::string victim_claim =
+      R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "victim-gpu-abcde", "namespace": "default", "uid": "claim-uid",)"
+      R"( "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "victim", "uid": "uid-victim", "controller": true}]},)"
+      R"( "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},)"
+      R"( "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": "node-a", "device": "gpu-0"}]}},)"
+      R"( "reservedFor": [{"resource": "pods", "name": "victim", "uid": "uid-victim"}]}})"
+      "\n";
+  const std::string victim_status =
+      R"("resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}], )";
+  std::string victim = pod({"victim", "4", 0, "node-a", {}, victim_status});
+  // Its status names the claim made for it.
+  victim.insert(victim.rfind('}', victim.rfind('}') - 1),
+                R"(, "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": "victim-gpu-abcde"}])");
+  const std::string text = node("node-a", "4") + gpu_class + gpu_template + gpu_slice("node-a", "gpu-0") +
+                           victim_claim + victim + pod({"urgent", "4", 1000, {}, {}, {}}) +
+                           pod({"later", "0", 500, {}, {}, std::string(uses_gpu_template)});
+  const run r = run_text(text);
+  ASSERT_TRUE(r.outcome("urgent").preemption);
+  EXPECT_EQ(r.outcome("urgent").node, "node-a");
+  ASSERT_EQ(r.report.released.size(), 1u);
+  EXPECT_EQ(r.doc->scenario().claims[r.report.released[0].claim].object.meta.name, "victim-gpu-abcde");
+  EXPECT_TRUE(r.report.released[0].deleted);
+  EXPECT_EQ(r.outcome("later").node, "node-a");
+}
+
+TEST(Preemption, ALaterPodDoesNotTakeTheRoomHeldForTheNominatedPod) {
+  // The victim frees 4 cpu for the preemptor, which is tried again only after the queue; the equal-priority pod
+  // after it in the queue finds the room held and preempts nobody (the only lower pod is gone).
+  const std::string text = node("node-a", "4") + pod({"victim", "4", 0, "node-a", {}, {}}) +
+                           pod({"first", "4", 1000, {}, {}, {}}) + pod({"second", "4", 1000, {}, {}, {}});
+  run r = run_text(text);
+  EXPECT_EQ(r.outcome("first").node, "node-a");
+  EXPECT_EQ(r.outcome("second").node, std::nullopt);
+  EXPECT_EQ(r.outcome("second").unschedulable,
+            "0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are "
+            "available: 1 No preemption victims found for incoming pod.");
+}
+
+TEST(Preemption, TheClusterWrittenAfterTheRunIsTheOneAfterTheEvictions) {
+  // tests/cli/data/preemption.yaml: the trainer evicts etl-3 on node-b, whose own claim is deleted; the notebook gets
+  // its GPU; the polite pod (preemptionPolicy Never) waits.
+  auto doc = json::load_file(dra_test::source_dir() + "/tests/cli/data/preemption.yaml");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto report = sim::run_scenario(doc->scenario(), preemption_engine);
+  ASSERT_EQ(report.evictions.size(), 1u);
+  EXPECT_EQ(doc->scenario().pods[report.evictions[0].pod].object.meta.name, "etl-3");
+  const std::string json = sim::output_document(doc->scenario(), report);
+  EXPECT_NE(json.find(R"("nominatedNode": "node-b")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("preemptedBy": "ml/trainer")"), std::string::npos) << json;
+  auto written = sim::scenario_after(doc->scenario(), report);
+  ASSERT_TRUE(written) << written.error().to_string();
+  auto after = json::load(*written);
+  ASSERT_TRUE(after) << after.error().to_string();
+  const model::scenario& s = after->scenario();
+  EXPECT_EQ(s.pods.size(), doc->scenario().pods.size() - 1);  // etl-3 deleted
+  for (const auto& p : s.pods) {
+    EXPECT_NE(p.object.meta.name, "etl-3");
+    if (p.object.meta.name == "trainer" || p.object.meta.name == "notebook") {
+      EXPECT_EQ(p.object.node_name, "node-b");
+    }
+  }
+  for (const auto& c : s.claims) EXPECT_NE(c.object.meta.name, "etl-3-gpu-x7k2p");  // made for etl-3: deleted
+  // Read back, the cluster is settled: nobody else is evicted, and only the polite pod still waits, with its text.
+  const auto again = sim::run_scenario(s, preemption_engine);
+  EXPECT_TRUE(again.evictions.empty());
+  ASSERT_EQ(again.pods.size(), 1u);
+  EXPECT_EQ(s.pods[again.pods[0].pod].object.meta.name, "report");
+  EXPECT_EQ(again.pods[0].unschedulable,
+            "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to "
+            "preemptionPolicy=Never.");
+}
+
+const std::string classes =
+    R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "training-high"}, "value": 1000000})"
+    "\n"
+    R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "default-low"}, "value": 10, "globalDefault": true, "preemptionPolicy": "Never"})"
+    "\n";
+
+TEST(Priorities, APodsClassGivesItsPriorityAndTheDefaultClassTheRest) {
+  auto doc = json::load(classes + pod({"named", "1", {}, {}, {}, R"("priorityClassName": "training-high", )"}) +
+                        pod({"unnamed", "1", {}, {}, {}, {}}) +
+                        pod({"given", "1", 7, {}, {}, R"("priorityClassName": "training-high", )"}) +
+                        pod({"system", "1", {}, {}, {}, R"("priorityClassName": "system-node-critical", )"}));
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto& pods = doc->scenario().pods;
+  EXPECT_EQ(pods[0].object.priority, 1000000);
+  EXPECT_TRUE(model::preempts_lower_priority(pods[0].object));
+  EXPECT_EQ(pods[1].object.priority, 10);  // the global default class, and its policy
+  EXPECT_FALSE(model::preempts_lower_priority(pods[1].object));
+  EXPECT_EQ(pods[2].object.priority, 7);  // admitted already: spec.priority stands
+  EXPECT_EQ(pods[3].object.priority, 2000001000);
+  EXPECT_TRUE(doc->scenario().warnings.empty());
+}
+
+TEST(Priorities, AHandWrittenPodOfAHighClassWinsTheGpuOverAnEarlierPodWithoutOne) {
+  const std::string text =
+      node("node-a", "8") + gpu_class + gpu_template + gpu_slice("node-a", "gpu-0") + classes.substr(0, classes.find('\n') + 1) +
+      pod({"early", "1", {}, {}, {}, std::string(uses_gpu_template)}) +
+      pod({"trainer", "1", {}, {}, {}, std::string(uses_gpu_template) + R"("priorityClassName": "training-high", )"});
+  const run r = run_text(text);
+  EXPECT_EQ(r.outcome("trainer").node, "node-a");
+  EXPECT_EQ(r.outcome("early").node, std::nullopt);
+}
+
+TEST(Priorities, AnUnknownClassIsAWarningOnLoadAndAnErrorInValidation) {
+  auto doc = json::load(pod({"lost", "1", {}, {}, {}, R"("priorityClassName": "nope", )"}));
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  ASSERT_EQ(doc->scenario().warnings.size(), 1u);
+  EXPECT_EQ(doc->scenario().warnings[0],
+            "Pod/default/lost: spec.priorityClassName: no PriorityClass with name nope was found (the API server "
+            "refuses such a pod; priority 0 is used)");
+  const auto problems = validate::validate(*doc);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].path, "spec.priorityClassName");
+  EXPECT_EQ(problems[0].code, errc::not_found);
+}
+
+TEST(Priorities, ClassesAreValidatedAsTheApiServerDoes) {
+  auto doc = json::load(
+      R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "too-high"}, "value": 1000000001})"
+      "\n"
+      R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "system-mine"}, "value": 1})"
+      "\n"
+      R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "a"}, "value": 1, "globalDefault": true, "preemptionPolicy": "Sometimes"})"
+      "\n"
+      R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "b"}, "value": 2, "globalDefault": true})"
+      "\n");
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  std::vector<std::string> said;
+  for (const auto& e : validate::validate(*doc)) said.push_back(e.object + " " + e.path);
+  EXPECT_EQ(said, (std::vector<std::string>{"PriorityClass/too-high value", "PriorityClass/system-mine metadata.name",
+                                            "PriorityClass/a preemptionPolicy", "PriorityClass/b globalDefault"}));
+}
+
+}  // namespace preemption_tests
+}  // namespace
