@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dra/alloc/concepts.hpp>
+#include <dra/alloc/ledger.hpp>
 #include <dra/flatten/mixin_view.hpp>
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/scenario.hpp>
