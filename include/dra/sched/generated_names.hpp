@@ -28,6 +28,13 @@ inline constexpr std::string_view pod_claim_name_annotation = "resource.kubernet
          std::string(entry.substr(0, entry.size() * max_base / full));
 }
 
+// FNV-1a of `bytes`, continuing from `hash`: a hash that is the same on every machine and run, for names and uids
+// dra makes up.
+[[nodiscard]] constexpr std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash = 14695981039346656037ULL) {
+  for (const char c : bytes) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return hash;
+}
+
 // The name the API server makes from `generate_name`: cut to 58 characters, then five of its random-suffix alphabet,
 // here chosen by a hash of `seed` (what the object is for) and `attempt` (the API server draws again when the name
 // is taken: so does the caller, with the next attempt).
@@ -35,12 +42,7 @@ inline constexpr std::string_view pod_claim_name_annotation = "resource.kubernet
                                                 std::uint32_t attempt = 0) {
   constexpr std::string_view alphabet = "bcdfghjklmnpqrstvwxz2456789";  // the API server's: no vowels, no 0, 1 or 3
   constexpr std::size_t max_prefix = 58;
-  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a
-  auto mix = [&hash](std::string_view bytes) {
-    for (const char c : bytes) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  };
-  mix(seed);
-  mix("/" + std::to_string(attempt));
+  std::uint64_t hash = fnv1a("/" + std::to_string(attempt), fnv1a(seed));
   std::string name(generate_name.substr(0, max_prefix));
   for (int i = 0; i < 5; ++i) {
     name.push_back(alphabet[hash % alphabet.size()]);

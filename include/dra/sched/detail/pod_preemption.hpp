@@ -33,9 +33,8 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   // The pod is tried again after the queue: this attempt's claims and answers are taken back, to be made again then.
   undo_attempt(mark);
   evict(chosen, request.pod);
-  const model::pod& preemptor = pod_at(request.pod);
   nomination held{request.pod, report_.pods.size(), chosen.node, {request.requests, {}}};
-  if (placer_.scorer().on()) held.reserved.counted = counted_requests(preemptor, request.requests);
+  if (placer_.scorer().on()) held.reserved.counted = counted_requests(pod, request.requests);
   state_.requests[chosen.node].add(held.reserved.requests, held.reserved.counted);
   placer_.scorer().changed(chosen.node);
   nominated_.push_back(std::move(held));
@@ -202,7 +201,7 @@ void scheduling_cycle<Engine, Policy>::retry_nominated() {
     only.nodes[n.node] = 1;
     const attempt_mark mark = mark_attempt(pod);
     set_scope(&only);
-    run_pod(n.pod, post_filters::retry);
+    run_pod(n.pod);  // no PostFilters: an attempt that fails here is taken back
     set_scope(nullptr);
     if (!report_.pods.back().node) {
       undo_attempt(mark);

@@ -130,11 +130,7 @@ struct run_effects {
 inline std::string uid_of(std::string_view kind, const model::object_meta& meta) {
   if (!meta.uid.empty()) return std::string(meta.uid);
   const std::string seed = std::string(kind) + "/" + model::namespaced_name(meta);
-  auto fnv = [&seed](std::uint64_t hash) {
-    for (const char c : seed) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    return hash;
-  };
-  const std::uint64_t high = fnv(14695981039346656037ULL), low = fnv(0x84222325cbf29ce4ULL);
+  const std::uint64_t high = sched::fnv1a(seed), low = sched::fnv1a(seed, 0x84222325cbf29ce4ULL);
   char out[37];
   std::snprintf(out, sizeof out, "%08x-%04x-8%03x-%04x-%012llx", static_cast<unsigned>(high >> 32),
                 static_cast<unsigned>((high >> 16) & 0xffff), static_cast<unsigned>(high & 0xfff),
@@ -173,10 +169,11 @@ inline claim_consumer group_consumer(const model::located<model::pod_group>& gro
 }
 
 // status.allocation (when the run allocated the claim: `allocated`) and status.reservedFor: `reserved` already there,
-// then each of `consumers` not among them.
+// then each of `consumers` not among them. `reserved_shrank`: `reserved` left out some of the input's (pods
+// preemption evicted), so reservedFor is written even when nobody is added.
 inline std::vector<json::field_override> claim_status(
     const model::claim_allocated* allocated, const std::vector<model::resource_claim_consumer_reference>& reserved,
-    std::vector<claim_consumer> consumers) {
+    std::vector<claim_consumer> consumers, bool reserved_shrank = false) {
   std::vector<json::field_override> out;
   if (allocated != nullptr)
     out.push_back({{"status", "allocation"}, [allocated](json::writer& w) { json::write(w, allocated->allocation); }});
@@ -184,7 +181,7 @@ inline std::vector<json::field_override> claim_status(
     return std::ranges::any_of(reserved,
                                [&](const auto& r) { return r.resource == c.resource && r.name == c.meta->name; });
   });
-  if (consumers.empty() && (reserved.empty() || allocated == nullptr)) return out;
+  if (consumers.empty() && !reserved_shrank && (reserved.empty() || allocated == nullptr)) return out;
   out.push_back({{"status", "reservedFor"}, [&reserved, consumers = std::move(consumers)](json::writer& w) {
                    auto consumer = [&w](std::string_view group, std::string_view resource, std::string_view name,
                                         std::string_view uid) {
@@ -442,12 +439,12 @@ inline std::vector<json::field_override> pod_changes(
     if (i.what == kind::claim)
       for (const auto& r : s.claims[i.index].object.reserved_for)
         if (!detail::names_evicted(effects, r, s.claims[i.index].object.meta.namespace_)) reserved.push_back(r);
+    const bool shrank = i.what == kind::claim && reserved.size() != s.claims[i.index].object.reserved_for.size();
     if (i.what == kind::claim && effects.released[i.index] == release::deallocated) {
       changes.push_back({{"status", "allocation"}, [](json::writer& w) { w.null(); }});
       changes.push_back({{"status", "reservedFor"}, [](json::writer& w) { w.begin_array().end_array(); }});
-    } else if (i.what == kind::claim && (effects.claim_allocated[i.index] != nullptr ||
-                                         !effects.claim_users[i.index].empty() ||
-                                         reserved.size() != s.claims[i.index].object.reserved_for.size())) {
+    } else if (i.what == kind::claim &&
+               (effects.claim_allocated[i.index] != nullptr || !effects.claim_users[i.index].empty() || shrank)) {
       // Reserved for its PodGroup, or for the pod it was allocated for and every other placed pod that uses it.
       std::vector<detail::claim_consumer> consumers;
       const auto allocated_for =
@@ -458,18 +455,7 @@ inline std::vector<json::field_override> pod_changes(
         consumers.push_back(detail::pod_consumer(pod_at(s, report, *allocated_for)));
       for (std::size_t user : effects.claim_users[i.index])
         if (user != allocated_for) consumers.push_back(detail::pod_consumer(pod_at(s, report, user)));
-      changes = detail::claim_status(effects.claim_allocated[i.index], reserved, std::move(consumers));
-      if (reserved.size() != s.claims[i.index].object.reserved_for.size() &&
-          std::ranges::none_of(changes, [](const json::field_override& c) { return c.path[1] == "reservedFor"; }))
-        changes.push_back({{"status", "reservedFor"}, [&reserved](json::writer& w) {
-                             w.begin_array();
-                             for (const auto& r : reserved) {
-                               w.begin_object();
-                               if (!r.api_group.empty()) w.field("apiGroup", r.api_group);
-                               w.field("resource", r.resource).field("name", r.name).field("uid", r.uid).end_object();
-                             }
-                             w.end_array();
-                           }});
+      changes = detail::claim_status(effects.claim_allocated[i.index], reserved, std::move(consumers), shrank);
     } else if (i.what == kind::pod) {
       const model::pod& pod = pod_at(s, report, i.index);
       changes = detail::pod_changes(pod, effects.pod_node[i.index], effects.pod_generated[i.index], report,
