@@ -156,7 +156,9 @@ inline dra::json::document read_back(std::string_view fuzzer, const dra::model::
 
 // Runs the read-back state again: nothing the first run decided is pending again, and (the state only filled up)
 // no pod the first run refused is placed now, but by preemption: the pods the first run placed after a refused pod of
-// higher priority are bound now, and so its victims.
+// higher priority are bound now, and so its victims. When the first run preempted, a pod it refused before the
+// victims left (or while it held their room for the nominated pod) may fit the written cluster: kube-scheduler would
+// try it again, dra does not, so such pods are not checked.
 template <class Policy>
 void rerun_places_nothing_new(std::string_view fuzzer, const dra::model::scenario& s, const dra::sim::run_report& first,
                               const dra::model::scenario& after) {
@@ -169,7 +171,8 @@ void rerun_places_nothing_new(std::string_view fuzzer, const dra::model::scenari
     const auto earlier = before.find(key);
     if (earlier == before.end()) continue;  // a claim the first run did not decide (none should be)
     if (earlier->second.starts_with("- ") || earlier->second == "gated") {
-      if (!value.starts_with("- ") && value != "gated" && key.starts_with("pod ") && !preempting.contains(key))
+      if (!value.starts_with("- ") && value != "gated" && key.starts_with("pod ") && !preempting.contains(key) &&
+          first.evictions.empty())
         fail(fuzzer, key + " refused by the run is placed on its output: " + value + " (was " + earlier->second + ")");
       continue;
     }

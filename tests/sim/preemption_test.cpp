@@ -3,6 +3,7 @@
 // every pod no node takes; priorities from PriorityClasses.
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sim/explain/claims.hpp>
 #include <dra/sim/output/run_output.hpp>
 #include <dra/sim/output/scenario_output.hpp>
 #include <dra/sim/runner.hpp>
@@ -217,6 +218,14 @@ TEST(Preemption, AVictimsOwnClaimIsReleasedAndItsDeviceServesALaterPod) {
   EXPECT_EQ(r.doc->scenario().claims[r.report.released[0].claim].object.meta.name, "victim-gpu-abcde");
   EXPECT_TRUE(r.report.released[0].deleted);
   EXPECT_EQ(r.outcome("later").node, "node-a");
+  // Explained, the later pod's claim met gpu-0 free: the eviction came before its unit.
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  const std::vector<std::string> names{r.report.outcomes[0].claim};
+  const auto explained = sim::explain_claims(r.doc->scenario(), r.report, preemption_engine, alloc::features::all(), names);
+  ASSERT_EQ(explained.size(), 1u);
+  EXPECT_EQ(explained[0].status, model::claim_status::allocated);
+  ASSERT_EQ(explained[0].diagnosis.nodes.size(), 1u);
+  EXPECT_EQ(explained[0].diagnosis.nodes[0].verdict, model::explanation_code::fits);
 }
 
 TEST(Preemption, ALaterPodDoesNotTakeTheRoomHeldForTheNominatedPod) {

@@ -83,6 +83,7 @@ struct eviction {
 struct released_claim {
   std::size_t claim = 0;  // index into scenario.claims
   bool deleted = false;   // made from the victim's template: deleted with it
+  std::size_t at = 0;     // how many outcomes the report had then: the units from that outcome on met its devices free
 };
 
 // Borrows from the scenario it was run on (names, allocation results).
@@ -111,6 +112,13 @@ struct run_report {
   std::vector<std::size_t> out;
   for (const released_claim& r : report.released) out.push_back(r.claim);
   return out;
+}
+
+// Whether the run released scenario claim `claim`'s input allocation before the unit whose first outcome is
+// `outcome` was tried (such a unit met its devices free).
+[[nodiscard]] inline bool released_before(const run_report& report, std::size_t claim, std::size_t outcome) {
+  return std::ranges::any_of(report.released,
+                             [&](const released_claim& r) { return r.claim == claim && r.at <= outcome; });
 }
 
 // What the dra command says when a guarded policy's own placements are not the ones reported; empty otherwise.

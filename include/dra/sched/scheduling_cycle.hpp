@@ -84,9 +84,12 @@ class scheduling_cycle {
   [[nodiscard]] const claim_resolver& resolver() const noexcept { return resolver_; }
   [[nodiscard]] const cluster_state& state() const noexcept { return state_; }
   [[nodiscard]] const run_report& report() const noexcept { return report_; }
-  // The report, each scenario claim with one outcome: its last (final_outcomes).
+  // The report, each scenario claim with one outcome: its last (final_outcomes). Releases keep their place among
+  // the outcomes kept.
   run_report take_report() && {
     const std::vector<bool> keep = final_outcomes(report_);
+    for (released_claim& r : report_.released)
+      r.at = static_cast<std::size_t>(std::count(keep.begin(), keep.begin() + static_cast<std::ptrdiff_t>(r.at), true));
     std::size_t kept = 0;
     for (std::size_t i = 0; i < keep.size(); ++i) {
       if (!keep[i]) continue;

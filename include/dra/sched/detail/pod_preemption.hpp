@@ -130,7 +130,7 @@ void scheduling_cycle<Engine, Policy>::release_claims_of(std::size_t victim, std
     released_[c] = true;
     released.push_back(c);
     const bool own = !pod.meta.uid.empty() && claim.meta.controller_uid == pod.meta.uid;
-    report_.released.push_back({c, own});
+    report_.released.push_back({c, own, report_.outcomes.size()});
   }
 }
 

@@ -115,11 +115,13 @@ template <alloc::selector_engine Engine>
     const model::claim_allocated* allocated = o.allocated();
     const std::vector<std::size_t> unit =
         allocated != nullptr ? std::vector<std::size_t>{at} : detail::unit_of(report, at);
-    // What was allocated before: the scenario's own allocations, then the run's, up to this claim's unit.
+    // What was allocated before: the scenario's own allocations (but those preemption released before the unit),
+    // then the run's, up to this claim's unit.
     const std::size_t before = unit.front();
     alloc::ledger state;
-    for (const auto& c : s.claims)
-      if (c.object.allocation) state.add(*c.object.allocation, alloc::object_name(c.object.meta));
+    for (std::size_t c = 0; c < s.claims.size(); ++c)
+      if (const auto& claim = s.claims[c].object; claim.allocation && !sched::released_before(report, c, before))
+        state.add(*claim.allocation, alloc::object_name(claim.meta));
     for (std::size_t i = 0; i < before; ++i)
       if (const auto* earlier = report.outcomes[i].allocated())
         state.add(earlier->allocation, report.outcomes[i].claim);
