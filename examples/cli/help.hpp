@@ -44,8 +44,8 @@ struct command_help {
 
 inline constexpr std::string_view run_options_help =
     "  --features all|none|A,B|RELEASE\n"
-    "                           the DRA features on, by upstream's allocator names (all by default), or\n"
-    "                           kube-scheduler RELEASE's defaults (1.34 ... 1.37)\n"
+    "                           the DRA features on, by upstream's allocator names (all by default, but\n"
+    "                           Preemption), or kube-scheduler RELEASE's defaults (1.34 ... 1.37)\n"
     "  --feature-gates A=true,B=false\n"
     "                           kube-scheduler's --feature-gates as it takes them (from 1.37's defaults)\n"
     "  --policy first_fit|sorted|shared_capacity\n"

@@ -89,6 +89,26 @@ TEST(FeatureGates, RefusesWhatKubeSchedulerRefuses) {
             "cannot set feature gate DRADerivedAttributes to true, feature is PreAlpha at emulated version 1.36");
 }
 
+// KEP-5690's gate, planned beta and off in 1.37: device-aware preemption only when asked for, on 1.37 or on top of
+// `all`, whose switches otherwise stay.
+TEST(FeatureGates, DevicePreemptionIsOffUnlessTheGateTurnsItOn) {
+  EXPECT_FALSE(dra::alloc::release_features("1.37")->device_preemption);
+  EXPECT_FALSE(features::all().device_preemption);
+  EXPECT_TRUE(gated("DRAPreemption=true")->device_preemption);
+  EXPECT_TRUE(gated("AllBeta=true")->device_preemption);
+  const auto on_all = gated("DRAPreemption=true", "1.37", features::all());
+  ASSERT_TRUE(on_all.has_value()) << on_all.error().to_string();
+  features expected = features::all();
+  expected.device_preemption = true;
+  EXPECT_EQ(*on_all, expected);
+  const auto too_early = gated("DRAPreemption=true", "1.36");
+  ASSERT_FALSE(too_early.has_value());
+  EXPECT_EQ(too_early.error().message,
+            "cannot set feature gate DRAPreemption to true, feature is PreAlpha at emulated version 1.36");
+  EXPECT_TRUE(features::parse("Preemption")->device_preemption);
+  EXPECT_FALSE(features::parse("all")->device_preemption);
+}
+
 // A gate dra does not model is noted when it is not where dra runs it; a gate outside DRA and scheduling is ignored
 // with a note, so that a kube-scheduler's whole --feature-gates can be passed as it is.
 TEST(FeatureGates, NotesWhatDraDoesNotModel) {

@@ -67,13 +67,13 @@ struct run {
   std::string pod_name(std::size_t index) const { return std::string(doc->scenario().pods[index].object.meta.name); }
 };
 
-run run_text(const std::string& text) {
+run run_text(const std::string& text, alloc::features features = alloc::features::all()) {
   run out;
   auto doc = json::load(text);
   EXPECT_TRUE(doc) << doc.error().to_string();
   if (!doc) return out;
   out.doc.emplace(std::move(*doc));
-  out.report = sim::run_scenario(out.doc->scenario(), preemption_engine);
+  out.report = sim::run_scenario(out.doc->scenario(), preemption_engine, features);
   return out;
 }
 
@@ -273,6 +273,149 @@ TEST(Preemption, TheClusterWrittenAfterTheRunIsTheOneAfterTheEvictions) {
   EXPECT_EQ(again.pods[0].unschedulable,
             "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to "
             "preemptionPolicy=Never.");
+}
+
+// Device-aware preemption (DRAPreemption, KEP-5690): the dry run frees the devices of claims only victims use.
+alloc::features with_device_preemption() {
+  alloc::features f = alloc::features::all();
+  f.device_preemption = true;
+  return f;
+}
+
+std::string gpus_slice(std::string_view node_name, const std::vector<std::string_view>& devices) {
+  std::string list;
+  for (std::string_view d : devices) list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + std::string(d) + R"("})";
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" +
+         std::string(node_name) + R"("}, "spec": {"driver": "gpu.example.com", "nodeName": ")" + std::string(node_name) +
+         R"(", "pool": {"name": ")" + std::string(node_name) + R"(", "resourceSliceCount": 1}, "devices": [)" + list +
+         "]}}\n";
+}
+
+// A claim holding `device` of node `node_name`'s pool, allocated as the allocator writes a node-local allocation and
+// reserved for the pods `users`.
+std::string held_claim(std::string_view name, std::string_view node_name, std::string_view device,
+                       const std::vector<std::string_view>& users) {
+  std::string reserved;
+  for (std::string_view u : users)
+    reserved += std::string(reserved.empty() ? "" : ", ") + R"({"resource": "pods", "name": ")" + std::string(u) +
+                R"(", "uid": "uid-)" + std::string(u) + R"("})";
+  return R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": ")" + std::string(name) +
+         R"(", "namespace": "default"}, "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},)"
+         R"( "status": {"allocation": {"devices": {"results": [{"request": "gpu", "driver": "gpu.example.com", "pool": ")" +
+         std::string(node_name) + R"(", "device": ")" + std::string(device) +
+         R"("}]}, "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [")" +
+         std::string(node_name) + R"("]}]}]}}, "reservedFor": [)" + reserved + "]}}\n";
+}
+
+std::string uses_claim(std::string_view claim) {
+  return R"("resourceClaims": [{"name": "gpu", "resourceClaimName": ")" + std::string(claim) + R"("}], )";
+}
+
+TEST(DevicePreemption, OffAsKubeSchedulerOnItFreesTheNotebooksGpu) {
+  // node-a's only GPU is the notebook's; the trainer has room for its cpu but no GPU.
+  const std::string text = node("node-a", "8") + gpu_class + gpu_template + gpu_slice("node-a", "gpu-0") +
+                           held_claim("notebook-gpu", "node-a", "gpu-0", {"notebook"}) +
+                           pod({"notebook", "1", 10, "node-a", {}, uses_claim("notebook-gpu")}) +
+                           pod({"trainer", "1", 1000, {}, {}, std::string(uses_gpu_template)});
+  const run upstream = run_text(text);
+  EXPECT_FALSE(upstream.outcome("trainer").preemption);
+  EXPECT_EQ(upstream.outcome("trainer").unschedulable,
+            "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are "
+            "available: 1 Preemption is not helpful for scheduling.");
+  EXPECT_TRUE(upstream.report.evictions.empty());
+
+  const run r = run_text(text, with_device_preemption());
+  const sim::pod_outcome& o = r.outcome("trainer");
+  ASSERT_TRUE(o.preemption);
+  EXPECT_EQ(o.preemption->nominated_node, "node-a");
+  ASSERT_EQ(o.preemption->victims.size(), 1u);
+  EXPECT_EQ(r.pod_name(o.preemption->victims[0]), "notebook");
+  EXPECT_EQ(o.node, "node-a");
+  ASSERT_EQ(r.report.released.size(), 1u);
+  EXPECT_EQ(r.doc->scenario().claims[r.report.released[0].claim].object.meta.name, "notebook-gpu");
+  EXPECT_FALSE(r.report.released[0].deleted);  // not made from the notebook's template: deallocated, kept
+  ASSERT_EQ(r.report.outcomes.size(), 1u);
+  const auto* allocated = r.report.outcomes[0].allocated();
+  ASSERT_NE(allocated, nullptr);
+  EXPECT_EQ(allocated->allocation.results.at(0).device, "gpu-0");
+}
+
+TEST(DevicePreemption, TheMoreImportantHolderIsReprievedWhenOneGpuIsEnough) {
+  const std::string text = node("node-a", "8") + gpu_class + gpu_template + gpus_slice("node-a", {"gpu-0", "gpu-1"}) +
+                           held_claim("low-gpu", "node-a", "gpu-0", {"low"}) +
+                           held_claim("mid-gpu", "node-a", "gpu-1", {"mid"}) +
+                           pod({"low", "1", 10, "node-a", {}, uses_claim("low-gpu")}) +
+                           pod({"mid", "1", 20, "node-a", {}, uses_claim("mid-gpu")}) +
+                           pod({"trainer", "1", 1000, {}, {}, std::string(uses_gpu_template)});
+  const run r = run_text(text, with_device_preemption());
+  const sim::pod_outcome& o = r.outcome("trainer");
+  ASSERT_TRUE(o.preemption);
+  ASSERT_EQ(o.preemption->victims.size(), 1u);
+  EXPECT_EQ(r.pod_name(o.preemption->victims[0]), "low");
+  EXPECT_EQ(o.node, "node-a");
+}
+
+TEST(DevicePreemption, ASharedClaimIsFreedOnlyWhenEveryPodUsingItGoes) {
+  // Two priority-0 pods share the GPU's claim: both go. With a priority-5000 pod sharing it too, nothing frees it.
+  const std::string base = node("node-a", "8") + gpu_class + gpu_template + gpu_slice("node-a", "gpu-0") +
+                           pod({"one", "1", 0, "node-a", {}, uses_claim("shared-gpu")}) +
+                           pod({"two", "1", 0, "node-a", {}, uses_claim("shared-gpu")}) +
+                           pod({"trainer", "1", 1000, {}, {}, std::string(uses_gpu_template)});
+  const run both = run_text(base + held_claim("shared-gpu", "node-a", "gpu-0", {"one", "two"}), with_device_preemption());
+  ASSERT_TRUE(both.outcome("trainer").preemption);
+  EXPECT_EQ(both.outcome("trainer").preemption->victims.size(), 2u);
+  EXPECT_EQ(both.outcome("trainer").node, "node-a");
+
+  const run kept = run_text(base + held_claim("shared-gpu", "node-a", "gpu-0", {"one", "two", "boss"}) +
+                                pod({"boss", "1", 5000, "node-a", {}, uses_claim("shared-gpu")}),
+                            with_device_preemption());
+  EXPECT_FALSE(kept.outcome("trainer").preemption);
+  EXPECT_EQ(kept.outcome("trainer").unschedulable,
+            "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are "
+            "available: 1 cannot allocate all claims.");
+  EXPECT_TRUE(kept.report.evictions.empty());
+}
+
+TEST(DevicePreemption, TheFreedGpuIsHeldForThePreemptorNotTakenByTheNextPod) {
+  // The next pod in the queue (priority 500) also wants a GPU: it comes before the trainer's retry, yet the freed
+  // gpu-0 is held for the trainer. Without DRAPreemption's hold it would have taken it.
+  const std::string text = node("node-a", "8") + gpu_class + gpu_template + gpu_slice("node-a", "gpu-0") +
+                           held_claim("notebook-gpu", "node-a", "gpu-0", {"notebook"}) +
+                           pod({"notebook", "1", 10, "node-a", {}, uses_claim("notebook-gpu")}) +
+                           pod({"trainer", "1", 1000, {}, {}, std::string(uses_gpu_template)}) +
+                           pod({"next", "1", 500, {}, {}, std::string(uses_gpu_template)});
+  const run r = run_text(text, with_device_preemption());
+  EXPECT_EQ(r.outcome("trainer").node, "node-a");
+  EXPECT_EQ(r.outcome("next").node, std::nullopt);
+  EXPECT_EQ(r.outcome("next").unschedulable,
+            "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are "
+            "available: 1 No preemption victims found for incoming pod.");
+  // The release counts from the trainer's retry: explained, the next pod's claim met gpu-0 taken.
+  ASSERT_EQ(r.report.released.size(), 1u);
+  std::vector<std::string> names;
+  for (const auto& o : r.report.outcomes) names.push_back(o.claim);
+  const auto explained = sim::explain_claims(r.doc->scenario(), r.report, preemption_engine, with_device_preemption(), names);
+  ASSERT_EQ(explained.size(), 2u);
+  for (const auto& e : explained)
+    if (e.status != model::claim_status::allocated) {
+      ASSERT_EQ(e.diagnosis.nodes.size(), 1u);
+      EXPECT_NE(e.diagnosis.nodes[0].verdict, model::explanation_code::fits);
+    }
+}
+
+TEST(DevicePreemption, AClaimOfADeviceNotLocalToTheNodeIsNotFreed) {
+  // The notebook's claim has no node selector (a network-attached device, say): KEP-5690 does not release it.
+  std::string claim = held_claim("notebook-gpu", "node-a", "gpu-0", {"notebook"});
+  const std::size_t selector = claim.find(R"(, "nodeSelector")");
+  claim.erase(selector, claim.find(R"(, "reservedFor")") - selector - 1);
+  const std::string text = node("node-a", "8") + gpu_class + gpu_template + gpu_slice("node-a", "gpu-0") + claim +
+                           pod({"notebook", "1", 10, "node-a", {}, uses_claim("notebook-gpu")}) +
+                           pod({"trainer", "1", 1000, {}, {}, std::string(uses_gpu_template)});
+  const run r = run_text(text, with_device_preemption());
+  EXPECT_FALSE(r.outcome("trainer").preemption);
+  EXPECT_EQ(r.outcome("trainer").unschedulable,
+            "0/1 nodes are available: 1 cannot allocate all claims. still not schedulable, preemption: 0/1 nodes are "
+            "available: 1 cannot allocate all claims.");
 }
 
 const std::string classes =

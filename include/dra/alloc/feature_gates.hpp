@@ -63,7 +63,7 @@ inline constexpr gate_in_release ga_on{gate_stage::ga, true};
 inline constexpr gate_in_release locked_on{gate_stage::ga_locked, true};
 
 // From kube-scheduler's versioned gate specs (pkg/features/kube_features.go) of 1.34 to 1.37.
-inline constexpr std::array<gate_spec, 18> gate_specs{{
+inline constexpr std::array<gate_spec, 19> gate_specs{{
     {"DRAAdminAccess", {beta_on, beta_on, locked_on, locked_on}, &features::admin_access},
     {"DRAConsumableCapacity", {alpha_off, alpha_off, beta_on, beta_on}, &features::consumable_capacity},
     {"DRADerivedAttributes", {absent, absent, absent, alpha_off}, &features::derived_attributes},
@@ -75,6 +75,8 @@ inline constexpr std::array<gate_spec, 18> gate_specs{{
     {"DRANodeAllocatableResources", {absent, absent, alpha_off, alpha_off}, &features::node_allocatable_resources},
     {"DRAOptionalNodeOperations", {absent, absent, absent, alpha_off}, &features::optional_node_operations},
     {"DRAPartitionableDevices", {alpha_off, alpha_off, beta_on, beta_on}, &features::partitionable_devices},
+    // KEP-5690 plans it straight to beta in 1.37, off by default.
+    {"DRAPreemption", {absent, absent, absent, beta_off}, &features::device_preemption},
     {"DRAPrioritizedList", {beta_on, beta_on, ga_on, locked_on}, &features::prioritized_list},
     // Not modelled: dra runs as with each of these on.
     {"DynamicResourceAllocation", {ga_on, locked_on, locked_on, locked_on}},

@@ -9,8 +9,8 @@
 
 namespace dra::alloc {
 
-// Every switch is on by default; a switched-off feature behaves as upstream's
-// allocator does with the matching DRA feature gate disabled.
+// Every switch but device_preemption is on by default; a switched-off feature behaves as upstream's allocator (or
+// kube-scheduler's DynamicResources plugin) does with the matching DRA feature gate disabled.
 struct features {
   bool admin_access = true;
   bool consumable_capacity = true;
@@ -25,16 +25,20 @@ struct features {
   bool optional_node_operations = true;  // KEP-5945 (alpha in 1.37)
   bool partitionable_devices = true;
   bool prioritized_list = true;
+  // KEP-5690 (DRAPreemption, off by default): preemption frees devices. Off in `all` too: it changes which pods
+  // kube-scheduler evicts, and kube-scheduler's default answer is the one dra gives unless asked.
+  bool device_preemption = false;
 
+  // Every switch on but device_preemption.
   [[nodiscard]] static constexpr features all() noexcept { return {}; }
   [[nodiscard]] static constexpr features none() noexcept {
-    return {false, false, false, false, false, false, false, false, false, false, false};
+    return {false, false, false, false, false, false, false, false, false, false, false, false};
   }
 
   // "all", "none", or a comma-separated list of upstream feature names
   // (AdminAccess, ConsumableCapacity, DerivedAttributes, DeviceBindingAndStatus,
   // DeviceCompatibilityGroups, DeviceTaints, ListTypeAttributes, NodeAllocatableResources,
-  // OptionalNodeOperations, PartitionableDevices, PrioritizedList); a list
+  // OptionalNodeOperations, PartitionableDevices, Preemption, PrioritizedList); a list
   // enables exactly the features it names.
   [[nodiscard]] static result<features> parse(std::string_view text);
 
@@ -52,7 +56,7 @@ struct features {
 
  private:
   using field = std::pair<std::string_view, bool features::*>;
-  static constexpr std::array<field, 11> fields() noexcept {
+  static constexpr std::array<field, 12> fields() noexcept {
     return {{{"AdminAccess", &features::admin_access},
              {"ConsumableCapacity", &features::consumable_capacity},
              {"DerivedAttributes", &features::derived_attributes},
@@ -63,6 +67,7 @@ struct features {
              {"NodeAllocatableResources", &features::node_allocatable_resources},
              {"OptionalNodeOperations", &features::optional_node_operations},
              {"PartitionableDevices", &features::partitionable_devices},
+             {"Preemption", &features::device_preemption},
              {"PrioritizedList", &features::prioritized_list}}};
   }
 };
@@ -91,7 +96,7 @@ inline result<features> features::parse(std::string_view text) {
                    "DeviceCompatibilityGroups, "
                    "DeviceTaints, "
                    "ListTypeAttributes, NodeAllocatableResources, OptionalNodeOperations, PartitionableDevices, "
-                   "PrioritizedList, or all, none)"};
+                   "Preemption, PrioritizedList, or all, none)"};
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <dra/model/common.hpp>
+#include <dra/model/resource_claim.hpp>
 #include <dra/sched/fit_error.hpp>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace dra::sched {
@@ -114,6 +116,14 @@ struct preemption_choice {
   return {left.front(), preemption_rule::first_candidate};
 }
 
+// Whether evicting pods may take away why a node refused the pod (kube-scheduler's Unschedulable, not
+// UnschedulableAndUnresolvable): short of resources or of pod slots; with DRAPreemption (`frees_devices`), also
+// devices the claims did not get.
+[[nodiscard]] inline bool preemption_may_resolve(const node_reason& r, bool frees_devices) noexcept {
+  if (r.code == node_reason_code::resources || r.code == node_reason_code::too_many_pods) return true;
+  return frees_devices && r.code == node_reason_code::claims && r.message == claims_reason;
+}
+
 // How many candidates the dry run looks for before it stops: 10 % of the nodes where preemption may help, at least
 // 100, at most all of them (DefaultPreemption's minCandidateNodesPercentage and minCandidateNodesAbsolute).
 [[nodiscard]] constexpr std::size_t preemption_candidates_wanted(std::size_t potential_nodes) noexcept {
@@ -127,5 +137,40 @@ struct preemption_choice {
   if (preemption.empty()) return {};
   return std::string(dra_word) + ", preemption: " + std::string(preemption);
 }
+
+namespace detail {
+
+// Whether the allocation's devices are those of node `node_name` alone (the node selector the allocator writes for
+// node-local devices): device-aware preemption frees no device of several nodes or none.
+[[nodiscard]] inline bool local_to(const model::allocation_result& allocation, std::string_view node_name) {
+  if (!allocation.node_selector || allocation.node_selector->terms.size() != 1) return false;
+  const model::node_selector_term& term = allocation.node_selector->terms.front();
+  if (!term.match_expressions.empty() || term.match_fields.size() != 1) return false;
+  const model::node_selector_requirement& field = term.match_fields.front();
+  return field.key == "metadata.name" && field.op == model::node_selector_operator::in && field.values.size() == 1 &&
+         field.values.front() == node_name;
+}
+
+[[nodiscard]] inline bool is_pod_group_reference(const model::resource_claim_consumer_reference& ref) noexcept {
+  return ref.resource == "podgroups";
+}
+
+// The claims the removed victims free: each claim some of them hold (`holds[k]` for victim k, one entry per naming)
+// that every pod using it (`users[claim]`) is among.
+[[nodiscard]] inline std::vector<std::size_t> claims_freed(const std::vector<std::vector<std::size_t>>& holds,
+                                                          const std::vector<char>& removed,
+                                                          const std::vector<std::size_t>& users) {
+  std::unordered_map<std::size_t, std::size_t> named;
+  for (std::size_t k = 0; k < holds.size(); ++k)
+    if (removed[k] != 0)
+      for (std::size_t c : holds[k]) ++named[c];
+  std::vector<std::size_t> out;
+  for (const auto& [claim, count] : named)
+    if (count == users[claim]) out.push_back(claim);
+  std::ranges::sort(out);
+  return out;
+}
+
+}  // namespace detail
 
 }  // namespace dra::sched

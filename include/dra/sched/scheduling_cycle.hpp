@@ -33,6 +33,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -311,9 +312,15 @@ class scheduling_cycle {
   std::string run_post_filters(const post_filter_request& request, pod_outcome& outcome, const attempt_mark& mark);
   std::vector<preemption_candidate> preemption_dry_run(const post_filter_request& request,
                                                        std::vector<std::vector<node_reason>>& statuses);
-  void evict(const preemption_candidate& chosen, std::size_t preemptor);
+  std::vector<std::size_t> evict(const preemption_candidate& chosen, std::size_t preemptor);
   void release_claims_of(std::size_t victim, std::vector<std::size_t>& released);
   void rebuild_ledger(const std::vector<std::size_t>& released);
+  alloc::ledger ledger_without(std::span<const std::size_t> freed) const;
+  // Device-aware preemption (DRAPreemption): the claims a victim's eviction may free on node `node_name`, and whether
+  // the preemptor's claims fit `node` once the claims `freed` are deallocated.
+  std::vector<std::size_t> releasable_claims(std::size_t victim, std::string_view node_name) const;
+  bool claims_fit_without(const model::node& node, std::span<const model::resource_claim* const> claims,
+                          std::span<const std::size_t> freed);
   // A bound pod's requests on its node, as the state counts them (initial_state).
   struct counted_pod {
     amounts requests;
@@ -378,6 +385,7 @@ class scheduling_cycle {
     std::size_t outcome = 0;  // its pod outcome in the report
     std::size_t node = 0;     // the nominated node
     counted_pod reserved;     // its requests, held on the node until it is tried again
+    std::vector<std::size_t> held_claims;  // released claims whose devices it holds until then (DRAPreemption)
   };
   std::vector<nomination> nominated_;
   bool running_built_ = false;
@@ -385,6 +393,7 @@ class scheduling_cycle {
   std::vector<bool> evicted_;                            // per scenario pod
   std::vector<std::size_t> claim_users_;                 // per scenario claim: running or pending pods naming it
   std::vector<bool> released_;                           // per scenario claim: deallocated by an eviction
+  std::vector<bool> held_;  // per scenario claim: released but its devices held for a nominated pod (DRAPreemption)
 };
 
 }  // namespace dra::sched

@@ -32,9 +32,17 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   preemption.candidates = candidates.size();
   // The pod is tried again after the queue: this attempt's claims and answers are taken back, to be made again then.
   undo_attempt(mark);
-  evict(chosen, request.pod);
-  nomination held{request.pod, report_.pods.size(), chosen.node, {request.requests, {}}};
+  std::vector<std::size_t> released = evict(chosen, request.pod);
+  nomination held{request.pod, report_.pods.size(), chosen.node, {request.requests, {}}, {}};
   if (placer_.scorer().on()) held.reserved.counted = counted_requests(pod, request.requests);
+  // With DRAPreemption the released claims' devices are held for the preemptor until its retry (KEP-5690's claim
+  // nomination; the pods after it in the queue are of no higher priority); without, anyone after it may take them.
+  if (features_.device_preemption) {
+    for (std::size_t c : released) held_[c] = true;
+    held.held_claims = std::move(released);
+  } else if (!released.empty()) {
+    rebuild_ledger(released);
+  }
   state_.requests[chosen.node].add(held.reserved.requests, held.reserved.counted);
   placer_.scorer().changed(chosen.node);
   nominated_.push_back(std::move(held));
@@ -43,25 +51,26 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
 }
 
 // DefaultPreemption's dry run: on each node whose filters refused the pod for what evicting pods can free (its
-// resources, its pod count), every lower-priority pod removed; if the pod then passes the node's filters and its
-// claims fit the node's devices as they stand (kube-scheduler 1.36/1.37 frees no device by preemption), each of them
-// is given back, the most important first, where the pod still fits without it. `statuses` gets why each node is no
-// candidate.
+// resources, its pod count; with DRAPreemption, its devices too), every lower-priority pod removed; if the pod then
+// passes the node's filters and its claims fit the node's devices (as they stand: kube-scheduler 1.36/1.37 frees no
+// device by preemption; with DRAPreemption, less the claims only the removed pods used), each of them is given back,
+// the most important first, where the pod still fits without it. `statuses` gets why each node is no candidate.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_dry_run(
     const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
   const model::pod& pod = pod_at(request.pod);
   build_running();
+  const bool frees_devices = features_.device_preemption && !request.claims.empty();
   std::vector<preemption_candidate> out;
   std::vector<std::size_t> potential;
   for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
     statuses[i] = {{node_reason_code::claims, std::string(preemption_not_helpful)}};
-    if (request.pre_filter_failed || request.filter == nullptr) continue;
-    const std::vector<node_reason> refused = request.filter->refusal_of(i);
-    const bool resolvable = std::all_of(refused.begin(), refused.end(), [](const node_reason& r) {
-      return r.code == node_reason_code::resources || r.code == node_reason_code::too_many_pods;
-    });
-    if (resolvable) potential.push_back(i);
+    if (request.pre_filter_failed) continue;
+    const std::vector<node_reason> refused =
+        request.filter != nullptr ? request.filter->refusal_of(i)
+                                  : std::vector<node_reason>{{node_reason_code::claims, std::string(claims_reason)}};
+    if (std::ranges::all_of(refused, [&](const node_reason& r) { return preemption_may_resolve(r, frees_devices); }))
+      potential.push_back(i);
   }
   const std::size_t wanted = preemption_candidates_wanted(potential.size());
   for (std::size_t i : potential) {
@@ -76,12 +85,21 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     const model::node& node = *nodes_.nodes[i];
     node_usage usage = state_.requests[i];
     std::vector<counted_pod> held(lower.size());
+    std::vector<std::vector<std::size_t>> holds(lower.size());  // the claims each victim may free
     for (std::size_t k = 0; k < lower.size(); ++k) {
       held[k] = bound_requests(s_.pods[lower[k].pod].object);
       usage.remove(held[k].requests, held[k].counted);
+      if (frees_devices) holds[k] = releasable_claims(lower[k].pod, node.meta.name);
     }
+    std::vector<char> removed(lower.size(), 1);
+    // Whether the claims fit with the removed pods' claims freed (only they use them); as the ledger stands without
+    // DRAPreemption, where the first check settles it for the reprieves too.
+    auto claims_fit = [&] {
+      if (!frees_devices) return placer_.fits_on(node, request.claims);
+      return claims_fit_without(node, request.claims, detail::claims_freed(holds, removed, claim_users_));
+    };
     std::vector<node_reason> still = filter_node(pod, request.requests, node, usage, request.dra_backed);
-    if (still.empty() && !request.claims.empty() && !placer_.fits_on(node, request.claims))
+    if (still.empty() && !request.claims.empty() && !claims_fit())
       still = {{node_reason_code::claims, std::string(claims_reason)}};
     if (!still.empty()) {
       statuses[i] = std::move(still);
@@ -94,8 +112,12 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     preemption_candidate candidate{i, {}, 0};
     for (std::size_t k : order) {
       usage.add(held[k].requests, held[k].counted);
-      if (filter_node(pod, request.requests, node, usage, request.dra_backed).empty()) continue;  // reprieved
+      removed[k] = 0;
+      if (filter_node(pod, request.requests, node, usage, request.dra_backed).empty() &&
+          (!frees_devices || claims_fit()))
+        continue;  // reprieved
       usage.remove(held[k].requests, held[k].counted);
+      removed[k] = 1;
       candidate.victims.push_back(lower[k]);
     }
     out.push_back(std::move(candidate));
@@ -104,9 +126,11 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
 }
 
 // The victims leave their node: their requests no longer count there, and each claim that no running or pending
-// pod uses any more is released (deallocated, deleted when made from the victim's template).
+// pod uses any more is released (deallocated, deleted when made from the victim's template). Returns those claims,
+// still in the ledger: the caller frees their devices now or holds them for the preemptor.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
-void scheduling_cycle<Engine, Policy>::evict(const preemption_candidate& chosen, std::size_t preemptor) {
+std::vector<std::size_t> scheduling_cycle<Engine, Policy>::evict(const preemption_candidate& chosen,
+                                                                 std::size_t preemptor) {
   std::vector<std::size_t> released;
   for (const preemption_victim& v : chosen.victims) {
     const counted_pod gone = bound_requests(s_.pods[v.pod].object);
@@ -117,7 +141,7 @@ void scheduling_cycle<Engine, Policy>::evict(const preemption_candidate& chosen,
     release_claims_of(v.pod, released);
   }
   placer_.scorer().changed(chosen.node);
-  if (!released.empty()) rebuild_ledger(released);
+  return released;
 }
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
@@ -138,16 +162,53 @@ void scheduling_cycle<Engine, Policy>::release_claims_of(std::size_t victim, std
 // every allocation the run made; every cache keyed on it starts over.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 void scheduling_cycle<Engine, Policy>::rebuild_ledger(const std::vector<std::size_t>& released) {
-  alloc::ledger kept;
-  for (std::size_t c = 0; c < s_.claims.size(); ++c)
-    if (s_.claims[c].object.allocation && !released_[c])
-      kept.add(*s_.claims[c].object.allocation, alloc::object_name(s_.claims[c].object.meta));
-  for (const model::claim_outcome& o : report_.outcomes)
-    if (const auto* allocated = o.allocated()) kept.add(allocated->allocation, o.claim);
-  state_.ledger = std::move(kept);
+  state_.ledger = ledger_without({});
   placer_.forget();
   if (state_.devices)
     for (std::size_t c : released) state_.devices->release(*s_.claims[c].object.allocation, state_.ledger);
+}
+
+// The input's allocations but the released claims' (unless held for a nominated pod) and `freed`, then every
+// allocation the run made.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+alloc::ledger scheduling_cycle<Engine, Policy>::ledger_without(std::span<const std::size_t> freed) const {
+  alloc::ledger kept;
+  for (std::size_t c = 0; c < s_.claims.size(); ++c)
+    if (s_.claims[c].object.allocation && (!released_[c] || held_[c]) && std::ranges::find(freed, c) == freed.end())
+      kept.add(*s_.claims[c].object.allocation, alloc::object_name(s_.claims[c].object.meta));
+  for (const model::claim_outcome& o : report_.outcomes)
+    if (const auto* allocated = o.allocated()) kept.add(allocated->allocation, o.claim);
+  return kept;
+}
+
+// KEP-5690's RemovePod: a claim the victim names, allocated to devices of this node alone, not yet released and not
+// reserved for a PodGroup (workload-aware preemption frees nothing). Once every pod using it is removed, it is free.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+std::vector<std::size_t> scheduling_cycle<Engine, Policy>::releasable_claims(std::size_t victim,
+                                                                             std::string_view node_name) const {
+  std::vector<std::size_t> out;
+  for (std::size_t c : resolver_.claims_named_by(s_.pods[victim].object)) {
+    const model::resource_claim& claim = s_.claims[c].object;
+    if (claim.allocation && !released_[c] && detail::local_to(*claim.allocation, node_name) &&
+        std::ranges::none_of(claim.reserved_for, &detail::is_pod_group_reference))
+      out.push_back(c);
+  }
+  return out;
+}
+
+// The claims' fit on `node` tried on a ledger without `freed`, the state's ledger given back after.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+bool scheduling_cycle<Engine, Policy>::claims_fit_without(const model::node& node,
+                                                          std::span<const model::resource_claim* const> claims,
+                                                          std::span<const std::size_t> freed) {
+  if (freed.empty()) return placer_.fits_on(node, claims);
+  const alloc::ledger saved = state_.ledger;
+  state_.ledger = ledger_without(freed);
+  placer_.forget();
+  const bool fits = placer_.fits_on(node, claims);
+  state_.ledger = saved;
+  placer_.forget();
+  return fits;
 }
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
@@ -167,6 +228,7 @@ void scheduling_cycle<Engine, Policy>::build_running() {
   evicted_.assign(s_.pods.size(), false);
   claim_users_.assign(s_.claims.size(), 0);
   released_.assign(s_.claims.size(), false);
+  held_.assign(s_.claims.size(), false);
   std::unordered_map<model::text, std::size_t> by_name;
   for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) by_name.emplace(nodes_.nodes[i]->meta.name, i);
   for (std::size_t k = 0; k < s_.pods.size(); ++k) {
@@ -195,6 +257,13 @@ void scheduling_cycle<Engine, Policy>::retry_nominated() {
   for (nomination& n : nominated_) {
     state_.requests[n.node].remove(n.reserved.requests, n.reserved.counted);
     placer_.scorer().changed(n.node);
+    if (!n.held_claims.empty()) {
+      // The held devices come free now: the units from here on meet them free.
+      for (std::size_t c : n.held_claims) held_[c] = false;
+      rebuild_ledger(n.held_claims);
+      for (released_claim& r : report_.released)
+        if (std::ranges::find(n.held_claims, r.claim) != n.held_claims.end()) r.at = report_.outcomes.size();
+    }
     const model::pod& pod = pod_at(n.pod);
     // The nominated node alone first; the pod goes there if it fits.
     node_scope only{std::vector<char>(nodes_.nodes.size(), 0), false, {}};
