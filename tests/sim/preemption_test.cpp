@@ -418,6 +418,36 @@ TEST(DevicePreemption, AClaimOfADeviceNotLocalToTheNodeIsNotFreed) {
             "available: 1 cannot allocate all claims.");
 }
 
+TEST(DevicePreemption, AnExtendedResourceDraServesMustFitInTheDryRunToo) {
+  // node-a takes one pod and its GPU, which DRA serves as example.com/gpu, is the holder's. Evicting the holder frees
+  // the pod slot, but (without DRAPreemption) not the GPU: DynamicResources' Filter still refuses, nobody is evicted.
+  const std::string one_pod_node =
+      R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-a"}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "1"}}})"
+      "\n";
+  const std::string extended_class =
+      R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"}, "spec": {"extendedResourceName": "example.com/gpu", "selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}})"
+      "\n";
+  std::string trainer = pod({"trainer", "1", 1000, {}, {}, {}});
+  const std::string_view cpu_only = R"({"requests": {"cpu": "1"}})";
+  trainer.replace(trainer.find(cpu_only), cpu_only.size(),
+                  R"({"requests": {"cpu": "1", "example.com/gpu": "1"}, "limits": {"example.com/gpu": "1"}})");
+  const std::string text = one_pod_node + extended_class + gpu_slice("node-a", "gpu-0") +
+                           held_claim("holder-gpu", "node-a", "gpu-0", {"holder"}) +
+                           pod({"holder", "1", 10, "node-a", {}, uses_claim("holder-gpu")}) + trainer;
+  const run upstream = run_text(text);
+  EXPECT_FALSE(upstream.outcome("trainer").preemption);
+  EXPECT_TRUE(upstream.report.evictions.empty());
+  EXPECT_EQ(upstream.outcome("trainer").unschedulable,
+            "0/1 nodes are available: 1 Too many pods. still not schedulable, preemption: 0/1 nodes are available: 1 "
+            "cannot allocate all claims.");
+
+  const run r = run_text(text, with_device_preemption());
+  ASSERT_TRUE(r.outcome("trainer").preemption);
+  ASSERT_EQ(r.report.evictions.size(), 1u);
+  EXPECT_EQ(r.pod_name(r.report.evictions[0].pod), "holder");
+  EXPECT_EQ(r.outcome("trainer").node, "node-a");
+}
+
 const std::string classes =
     R"({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "training-high"}, "value": 1000000})"
     "\n"

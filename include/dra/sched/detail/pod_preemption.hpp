@@ -60,7 +60,20 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
   const model::pod& pod = pod_at(request.pod);
   build_running();
-  const bool frees_devices = features_.device_preemption && !request.claims.empty();
+  // The claims to fit on each node: the pod's, and the claim for the extended resources DRA serves there (KEP-5004),
+  // made as the pod's cycle makes it; DynamicResources' Filter in the dry run allocates both.
+  std::deque<generated_claim> extended;
+  std::vector<const model::resource_claim*> extended_on(nodes_.nodes.size(), nullptr);
+  if (!request.dra_backed.empty() && !pod.extended_resource_claim_status)
+    for (const detail::node_run& run : detail::runs_by_dra_path(nodes_.nodes, request.dra_backed)) {
+      if (run.left_to_dra.empty()) continue;
+      const generated_claim& made = extended.emplace_back(
+          claim_resolver::extended_claim(request.pod, pod, extended_claim_for(pod, run.left_to_dra)));
+      extended_specs_.push_back(made.extended);  // remembered shapes view its texts
+      for (std::size_t i = 0; i < nodes_.nodes.size(); ++i)
+        if (run.nodes[i]) extended_on[i] = &made.claim;
+    }
+  const bool frees_devices = features_.device_preemption && (!request.claims.empty() || !extended.empty());
   std::vector<preemption_candidate> out;
   std::vector<std::size_t> potential;
   for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
@@ -83,6 +96,8 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
       continue;
     }
     const model::node& node = *nodes_.nodes[i];
+    std::vector<const model::resource_claim*> claims(request.claims.begin(), request.claims.end());
+    if (extended_on[i] != nullptr) claims.push_back(extended_on[i]);
     node_usage usage = state_.requests[i];
     std::vector<counted_pod> held(lower.size());
     std::vector<std::vector<std::size_t>> holds(lower.size());  // the claims each victim may free
@@ -95,11 +110,11 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     // Whether the claims fit with the removed pods' claims freed (only they use them); as the ledger stands without
     // DRAPreemption, where the first check settles it for the reprieves too.
     auto claims_fit = [&] {
-      if (!frees_devices) return placer_.fits_on(node, request.claims);
-      return claims_fit_without(node, request.claims, detail::claims_freed(holds, removed, claim_users_));
+      if (!frees_devices) return placer_.fits_on(node, claims);
+      return claims_fit_without(node, claims, detail::claims_freed(holds, removed, claim_users_));
     };
     std::vector<node_reason> still = filter_node(pod, request.requests, node, usage, request.dra_backed);
-    if (still.empty() && !request.claims.empty() && !claims_fit())
+    if (still.empty() && !claims.empty() && !claims_fit())
       still = {{node_reason_code::claims, std::string(claims_reason)}};
     if (!still.empty()) {
       statuses[i] = std::move(still);
