@@ -312,6 +312,8 @@ class scheduling_cycle {
   std::string run_post_filters(const post_filter_request& request, pod_outcome& outcome, const attempt_mark& mark);
   std::vector<preemption_candidate> preemption_dry_run(const post_filter_request& request,
                                                        std::vector<std::vector<node_reason>>& statuses);
+  std::vector<const model::resource_claim*> extended_claims_by_node(const post_filter_request& request,
+                                                                    std::deque<generated_claim>& made);
   std::vector<std::size_t> evict(const preemption_candidate& chosen, std::size_t preemptor);
   void release_claims_of(std::size_t victim, std::vector<std::size_t>& released);
   void rebuild_ledger(const std::vector<std::size_t>& released);

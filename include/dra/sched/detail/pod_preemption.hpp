@@ -60,19 +60,9 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
   const model::pod& pod = pod_at(request.pod);
   build_running();
-  // The claims to fit on each node: the pod's, and the claim for the extended resources DRA serves there (KEP-5004),
-  // made as the pod's cycle makes it; DynamicResources' Filter in the dry run allocates both.
+  // The claims to fit on each node: the pod's, and the claim for the extended resources DRA serves there.
   std::deque<generated_claim> extended;
-  std::vector<const model::resource_claim*> extended_on(nodes_.nodes.size(), nullptr);
-  if (!request.dra_backed.empty() && !pod.extended_resource_claim_status)
-    for (const detail::node_run& run : detail::runs_by_dra_path(nodes_.nodes, request.dra_backed)) {
-      if (run.left_to_dra.empty()) continue;
-      const generated_claim& made = extended.emplace_back(
-          claim_resolver::extended_claim(request.pod, pod, extended_claim_for(pod, run.left_to_dra)));
-      extended_specs_.push_back(made.extended);  // remembered shapes view its texts
-      for (std::size_t i = 0; i < nodes_.nodes.size(); ++i)
-        if (run.nodes[i]) extended_on[i] = &made.claim;
-    }
+  const std::vector<const model::resource_claim*> extended_on = extended_claims_by_node(request, extended);
   const bool frees_devices = features_.device_preemption && (!request.claims.empty() || !extended.empty());
   std::vector<preemption_candidate> out;
   std::vector<std::size_t> potential;
@@ -110,11 +100,12 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     // Whether the claims fit with the removed pods' claims freed (only they use them); as the ledger stands without
     // DRAPreemption, where the first check settles it for the reprieves too.
     auto claims_fit = [&] {
+      if (claims.empty()) return true;
       if (!frees_devices) return placer_.fits_on(node, claims);
       return claims_fit_without(node, claims, detail::claims_freed(holds, removed, claim_users_));
     };
     std::vector<node_reason> still = filter_node(pod, request.requests, node, usage, request.dra_backed);
-    if (still.empty() && !claims.empty() && !claims_fit())
+    if (still.empty() && !claims_fit())
       still = {{node_reason_code::claims, std::string(claims_reason)}};
     if (!still.empty()) {
       statuses[i] = std::move(still);
@@ -136,6 +127,26 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
       candidate.victims.push_back(lower[k]);
     }
     out.push_back(std::move(candidate));
+  }
+  return out;
+}
+
+// Per node, the claim for the extended resources DRA serves there (KEP-5004), made as the pod's cycle makes it (null
+// where device plugins serve them all, or the pod's status names the claim made before, which is among its own);
+// the claims live in `made`. DynamicResources' Filter in the dry run allocates it with the pod's claims.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+std::vector<const model::resource_claim*> scheduling_cycle<Engine, Policy>::extended_claims_by_node(
+    const post_filter_request& request, std::deque<generated_claim>& made) {
+  const model::pod& pod = pod_at(request.pod);
+  std::vector<const model::resource_claim*> out(nodes_.nodes.size(), nullptr);
+  if (request.dra_backed.empty() || pod.extended_resource_claim_status) return out;
+  for (const detail::node_run& run : detail::runs_by_dra_path(nodes_.nodes, request.dra_backed)) {
+    if (run.left_to_dra.empty()) continue;
+    const generated_claim& claim =
+        made.emplace_back(claim_resolver::extended_claim(request.pod, pod, extended_claim_for(pod, run.left_to_dra)));
+    extended_specs_.push_back(claim.extended);  // remembered shapes view its texts
+    for (std::size_t i = 0; i < nodes_.nodes.size(); ++i)
+      if (run.nodes[i]) out[i] = &claim.claim;
   }
   return out;
 }
@@ -217,11 +228,11 @@ bool scheduling_cycle<Engine, Policy>::claims_fit_without(const model::node& nod
                                                           std::span<const model::resource_claim* const> claims,
                                                           std::span<const std::size_t> freed) {
   if (freed.empty()) return placer_.fits_on(node, claims);
-  const alloc::ledger saved = state_.ledger;
+  alloc::ledger saved(std::move(state_.ledger));  // set aside, not copied: the state's ledger keeps its address
   state_.ledger = ledger_without(freed);
   placer_.forget();
   const bool fits = placer_.fits_on(node, claims);
-  state_.ledger = saved;
+  state_.ledger = std::move(saved);
   placer_.forget();
   return fits;
 }
