@@ -115,6 +115,10 @@ inline std::string pod_cell(const dra::model::scenario& s, const dra::sim::pod_o
   if (p.preemption) {
     std::string victims;
     for (const std::string& v : dra::sim::victim_names(s, *p.preemption)) victims += (victims.empty() ? "" : ", ") + v;
+    const std::size_t violations = p.preemption->pdb_violations;
+    if (violations > 0)
+      victims += dra::concat("; ", std::to_string(violations), violations == 1 ? " eviction exceeds" : " evictions exceed",
+                             " a PodDisruptionBudget");
     cell += p.node ? " (preempting " + victims + ")"
                    : " (nominated " + p.preemption->nominated_node + " after preempting " + victims + ")";
   }

@@ -27,7 +27,7 @@ struct kubectl_kind {
   std::string_view resource;
   bool optional;
 };
-inline constexpr std::array<kubectl_kind, 10> kubectl_kinds{{{"resourceslices.resource.k8s.io", false},
+inline constexpr std::array<kubectl_kind, 11> kubectl_kinds{{{"resourceslices.resource.k8s.io", false},
                                                             {"deviceclasses.resource.k8s.io", false},
                                                             {"devicetaintrules.resource.k8s.io", true},
                                                             {"nodes", false},
@@ -36,7 +36,8 @@ inline constexpr std::array<kubectl_kind, 10> kubectl_kinds{{{"resourceslices.re
                                                             {"pods", false},
                                                             {"podgroups.scheduling.k8s.io", true},
                                                             {"workloads.scheduling.k8s.io", true},
-                                                            {"priorityclasses.scheduling.k8s.io", false}}};
+                                                            {"priorityclasses.scheduling.k8s.io", false},
+                                                            {"poddisruptionbudgets.policy", false}}};
 
 // kubectl's connection flags, taken off the command line as given and passed to kubectl. -n and -A stay with dra:
 // they narrow what it reports, never the cluster's state it reads.

@@ -1,5 +1,5 @@
 // One include for the model room: the Kubernetes objects device allocation reads (slices, classes, claims, templates,
-// taint rules, nodes, pods, priority classes), their builders and outcomes, and Priority admission.
+// taint rules, nodes, pods, priority classes, disruption budgets), their builders and outcomes, and Priority admission.
 #pragma once
 
 #include <dra/model/build.hpp>
@@ -7,6 +7,7 @@
 #include <dra/model/device_class.hpp>
 #include <dra/model/explanation_codes.hpp>
 #include <dra/model/outcome.hpp>
+#include <dra/model/pod_disruption_budget.hpp>
 #include <dra/model/pod_group.hpp>
 #include <dra/model/priority_admission.hpp>
 #include <dra/model/priority_class.hpp>

@@ -7,6 +7,7 @@
 #include <dra/sched/cluster_state.hpp>
 #include <dra/sched/device_usage.hpp>
 #include <dra/sched/diagnosis.hpp>
+#include <dra/sched/disruption_budgets.hpp>
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>

@@ -4,6 +4,7 @@
 #include <dra/validate/common.hpp>
 #include <dra/validate/device_class.hpp>
 #include <dra/validate/device_taint_rule.hpp>
+#include <dra/validate/disruption_budget.hpp>
 #include <dra/validate/limits.hpp>
 #include <dra/validate/pod_group.hpp>
 #include <dra/validate/pools.hpp>

@@ -84,6 +84,7 @@ struct pod {
   bool gated = false;
   bool in_group = false;  // of the PodGroup `gang`
   std::string node;       // bound there ("" for pending)
+  std::string app;        // its label app=…, which the budget selects by
   bool running = false;   // status.phase Running (bound ones, and those a drain made pending again)
   std::vector<claim_entry> claims;
 };
@@ -97,6 +98,12 @@ struct standalone_claim {
   std::string reserved_uid;
 };
 
+// A PodDisruptionBudget over the pods labelled app=a: its spec's budget field, and perhaps a status.
+struct disruption_budget {
+  std::string budget;               // e.g. "minAvailable":1
+  std::optional<int> allowed;       // status.disruptionsAllowed, when it has a status
+};
+
 // A cluster of 1-4 nodes in namespace `default`.
 struct cluster {
   std::vector<node> nodes;
@@ -104,6 +111,7 @@ struct cluster {
   std::vector<standalone_claim> claims;
   int gang_min_count = 0;               // the PodGroup `gang` exists when some pod is in it
   std::vector<device> cluster_devices;  // a pool every node reaches (no counters, no NICs)
+  std::optional<disruption_budget> budget;
 };
 
 namespace detail {
@@ -156,6 +164,7 @@ inline pod draw_pod(byte_reader& in, cluster& c, const std::string& name, bool b
   pod p;
   p.name = name;
   p.uid = name + "-uid";
+  p.app = name.back() % 2 == 0 ? "a" : "b";  // from the name: no byte drawn, so older inputs read as before
   p.cpu = in.next(4);
   p.memory_gi = in.next(3);
   p.priority = in.next(3);
@@ -230,6 +239,14 @@ inline cluster draw_cluster(byte_reader& in) {
   if (members > 0) c.gang_min_count = 1 + in.next(members);
   if (in.chance(4))  // a standalone claim no pod names: the run allocates it on its own
     c.claims.push_back({"loose", static_cast<claim_kind>(in.next(claim_kinds)), "", "", "", ""});
+  if (in.next(3) == 1) {  // drawn last, and not when the bytes ran out: older inputs read as before
+    const int n = in.next(3);
+    constexpr const char* budgets[] = {"\"minAvailable\":", "\"maxUnavailable\":", "\"maxUnavailable\":\"50%\""};
+    const int kind = in.next(3);
+    disruption_budget b{std::string(budgets[kind]) + (kind == 2 ? "" : std::to_string(n)), std::nullopt};
+    if (in.chance(2)) b.allowed = in.next(3);
+    c.budget = std::move(b);
+  }
   return c;
 }
 
@@ -354,8 +371,8 @@ inline std::string pod_text(const pod& p) {
     spec += "]";
   }
   std::string out = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":" + q(p.name) +
-                    ",\"namespace\":\"default\"" + (p.uid.empty() ? "" : ",\"uid\":" + q(p.uid)) + "},\"spec\":{" +
-                    spec + "}";
+                    ",\"namespace\":\"default\"" + (p.uid.empty() ? "" : ",\"uid\":" + q(p.uid)) +
+                    (p.app.empty() ? "" : ",\"labels\":{\"app\":" + q(p.app) + "}") + "},\"spec\":{" + spec + "}";
   if (p.running) out += ",\"status\":{\"phase\":\"Running\"}";
   return out + "}\n";
 }
@@ -383,6 +400,13 @@ inline std::string scenario_text(const cluster& c) {
         "\"namespace\":\"default\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":" +
         std::to_string(c.gang_min_count) + "}}}}\n";
   for (const auto& p : c.pods) out += detail::pod_text(p);
+  if (c.budget) {
+    out += "{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"a\","
+           "\"namespace\":\"default\"},\"spec\":{" +
+           c.budget->budget + ",\"selector\":{\"matchLabels\":{\"app\":\"a\"}}}";
+    if (c.budget->allowed) out += ",\"status\":{\"disruptionsAllowed\":" + std::to_string(*c.budget->allowed) + "}";
+    out += "}\n";
+  }
   return out;
 }
 
@@ -425,6 +449,7 @@ inline cluster with_pod_copies(cluster c, std::size_t at, int copies) {
     copy.running = false;
     copy.gated = false;
     copy.never_preempts = true;
+    copy.app.clear();  // dra's copies come after the scenario's pods, which alone the budget counts
     c.pods.push_back(std::move(copy));
   }
   return c;

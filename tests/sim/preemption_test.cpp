@@ -11,6 +11,8 @@
 
 #include "../support/source_dir.hpp"
 
+#include "preemption_run.hpp"
+
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -53,28 +55,10 @@ std::string pod(const pod_spec& p) {
          "}\n";
 }
 
-struct run {
-  std::optional<json::document> doc;
-  sim::run_report report;
-
-  const sim::pod_outcome& outcome(std::string_view name) const {
-    for (const auto& p : report.pods)
-      if (sim::pod_at(doc->scenario(), report, p.pod).meta.name == name) return p;
-    ADD_FAILURE() << "no outcome for " << name;
-    static const sim::pod_outcome none;
-    return none;
-  }
-  std::string pod_name(std::size_t index) const { return std::string(doc->scenario().pods[index].object.meta.name); }
-};
+using run = dra_test::preemption_run;
 
 run run_text(const std::string& text, alloc::features features = alloc::features::all()) {
-  run out;
-  auto doc = json::load(text);
-  EXPECT_TRUE(doc) << doc.error().to_string();
-  if (!doc) return out;
-  out.doc.emplace(std::move(*doc));
-  out.report = sim::run_scenario(out.doc->scenario(), preemption_engine, features);
-  return out;
+  return dra_test::run_preemption(text, features);
 }
 
 // Four full nodes, each running one batch pod of priority 100 that started at a different time.

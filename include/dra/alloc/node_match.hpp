@@ -1,4 +1,5 @@
 // Node matching: does a node satisfy a slice's or device's node selection (nodeName, allNodes, core/v1 NodeSelector)?
+// And label matching: do an object's labels satisfy a metav1.LabelSelector?
 #pragma once
 
 #include <dra/core/result.hpp>
@@ -30,11 +31,11 @@ namespace detail {
   return std::find(values.begin(), values.end(), v) != values.end();
 }
 
-// One matchExpressions requirement against the node's labels, as Kubernetes' label selectors evaluate it.
+// One matchExpressions requirement against an object's labels, as Kubernetes' label selectors evaluate it.
 [[nodiscard]] inline result<bool> label_requirement_matches(const model::node_selector_requirement& r,
-                                                            const model::node& node) {
+                                                            const model::sorted_map<model::text>& labels) {
   using op = model::node_selector_operator;
-  const model::text* label = model::find(node.meta.labels, r.key);
+  const model::text* label = model::find(labels, r.key);
   switch (r.op) {
     case op::in:
     case op::not_in:
@@ -96,7 +97,7 @@ namespace detail {
   if (term.match_expressions.empty() && term.match_fields.empty()) return false;
   bool matches = true;
   for (const auto& r : term.match_expressions) {
-    auto m = detail::label_requirement_matches(r, node);
+    auto m = detail::label_requirement_matches(r, node.meta.labels);
     if (!m) return m.error();
     matches = matches && *m;
   }
@@ -118,6 +119,27 @@ namespace detail {
     matched = matched || *m;
   }
   return matched;
+}
+
+// metav1.LabelSelector semantics: every matchLabels entry and every matchExpressions requirement holds (Gt and Lt are
+// no label selector operators). A selector without either matches everything; a malformed one is an error.
+[[nodiscard]] inline result<bool> label_selector_matches(const model::label_selector& selector,
+                                                         const model::sorted_map<model::text>& labels) {
+  bool matches = true;
+  for (const auto& [key, value] : selector.match_labels) {
+    const model::text* label = model::find(labels, key);
+    matches = matches && label != nullptr && *label == value;
+  }
+  for (const auto& r : selector.match_expressions) {
+    using op = model::node_selector_operator;
+    if (r.op == op::gt || r.op == op::lt)
+      return error{dra::concat(dra::quoted(r.op == op::gt ? "Gt" : "Lt"), " is not a valid label selector operator"),
+                   "", "", errc::invalid_object};
+    auto m = detail::label_requirement_matches(r, labels);
+    if (!m) return m.error();
+    matches = matches && *m;
+  }
+  return matches;
 }
 
 // Upstream's NodeMatches: a node name wins over allNodes, which wins over a selector; none of them matches nothing.

@@ -270,6 +270,7 @@ void for_each_kind(model::scenario& s, F&& f) {
   f(s.pod_groups);
   f(s.workloads);
   f(s.priority_classes);
+  f(s.disruption_budgets);
   f(s.others);
 }
 
@@ -284,6 +285,7 @@ inline void append_scenario(model::scenario& to, model::scenario&& from) {
   append(to.pod_groups, std::move(from.pod_groups));
   append(to.workloads, std::move(from.workloads));
   append(to.priority_classes, std::move(from.priority_classes));
+  append(to.disruption_budgets, std::move(from.disruption_budgets));
   append(to.others, std::move(from.others));
   append(to.warnings, std::move(from.warnings));
 }

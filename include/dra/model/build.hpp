@@ -417,6 +417,7 @@ class scenario_builder {
   scenario_builder& add(pod_group g) { return push(scenario_.pod_groups, std::move(g)); }
   scenario_builder& add(workload w) { return push(scenario_.workloads, std::move(w)); }
   scenario_builder& add(priority_class c) { return push(scenario_.priority_classes, std::move(c)); }
+  scenario_builder& add(pod_disruption_budget b) { return push(scenario_.disruption_budgets, std::move(b)); }
 
   // The scenario, its pods admitted (admit_priorities): a pod naming a PriorityClass that does not exist is an error.
   [[nodiscard]] result<scenario> build() {

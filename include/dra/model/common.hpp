@@ -1,4 +1,4 @@
-// Plain types shared by every Kubernetes object in the model: metadata, node selectors, tolerations.
+// Plain types shared by every Kubernetes object in the model: metadata, node and label selectors, tolerations.
 #pragma once
 
 #include <algorithm>
@@ -164,6 +164,14 @@ struct node_selector_term {
 struct node_selector {
   std::vector<node_selector_term> terms;
   friend bool operator==(const node_selector&, const node_selector&) = default;
+};
+
+// metav1.LabelSelector: matchLabels and matchExpressions ANDed. Its requirements have a node selector
+// requirement's shape; Gt and Lt are not label selector operators (validation refuses them).
+struct label_selector {
+  sorted_map<text> match_labels;
+  std::vector<node_selector_requirement> match_expressions;
+  friend bool operator==(const label_selector&, const label_selector&) = default;
 };
 
 // The effects a DeviceTaint may have (a toleration names one or none), in the order upstream's validation lists them.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <dra/model/device_class.hpp>
+#include <dra/model/pod_disruption_budget.hpp>
 #include <dra/model/pod_group.hpp>
 #include <dra/model/priority_class.hpp>
 #include <dra/model/resource_claim.hpp>
@@ -61,6 +62,7 @@ struct scenario {
   std::vector<located<pod_group>> pod_groups;
   std::vector<located<workload>> workloads;
   std::vector<located<priority_class>> priority_classes;
+  std::vector<located<pod_disruption_budget>> disruption_budgets;
   std::vector<located<other_object>> others;  // every other kind, for echoing
   std::vector<std::string> warnings;  // e.g. unknown kinds, ignored with a note
   friend bool operator==(const scenario&, const scenario&) = default;

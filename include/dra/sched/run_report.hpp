@@ -55,6 +55,7 @@ struct pod_preemption {
   std::vector<std::size_t> victims;  // indices into scenario.pods, the most important first
   preemption_rule rule = preemption_rule::only_candidate;  // what settled the node among the candidates
   std::size_t candidates = 0;                              // the nodes where evicting some pods let the pod fit
+  std::size_t pdb_violations = 0;                          // victims whose eviction exceeds a PodDisruptionBudget
   std::optional<std::string> retry_node;                   // where the next attempt placed the pod
   std::string retry_unschedulable;                         // or why it did not
 };
@@ -86,6 +87,13 @@ struct released_claim {
   std::size_t at = 0;     // how many outcomes the report had then: the units from that outcome on met its devices free
 };
 
+// A PodDisruptionBudget the evictions spent: the disruptions it allows after the run, as the disruption controller
+// works them out again.
+struct budget_spent {
+  std::size_t budget = 0;  // index into scenario.disruption_budgets
+  std::int32_t disruptions_allowed = 0;
+};
+
 // Borrows from the scenario it was run on (names, allocation results).
 struct run_report {
   std::vector<model::claim_outcome> outcomes;  // one per pending claim (its last attempt), in processing order
@@ -95,6 +103,7 @@ struct run_report {
   std::vector<std::string> warnings;           // for stderr (claims that do not exist, ...)
   std::vector<eviction> evictions;             // the pods preemption evicted, in the order it evicted them
   std::vector<released_claim> released;        // the claims those evictions released
+  std::vector<budget_spent> budgets;           // the disruption budgets those evictions spent
   std::uint64_t search_steps = 0;
   // Whose placements these are, for a policy guarded by first fit (alloc::guarded_by_first_fit).
   enum class answer : std::uint8_t {

@@ -13,6 +13,7 @@
 #include <dra/sched/cluster_state.hpp>
 #include <dra/sched/detail/extended_claims.hpp>
 #include <dra/sched/detail/node_allocatable_claims.hpp>
+#include <dra/sched/disruption_budgets.hpp>
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/node_list.hpp>
@@ -312,6 +313,8 @@ class scheduling_cycle {
   std::string run_post_filters(const post_filter_request& request, pod_outcome& outcome, const attempt_mark& mark);
   std::vector<preemption_candidate> preemption_dry_run(const post_filter_request& request,
                                                        std::vector<std::vector<node_reason>>& statuses);
+  std::vector<std::size_t> preemption_potential_nodes(const post_filter_request& request, bool frees_devices,
+                                                      std::vector<std::vector<node_reason>>& statuses) const;
   std::vector<const model::resource_claim*> extended_claims_by_node(const post_filter_request& request,
                                                                     std::deque<generated_claim>& made);
   std::vector<std::size_t> evict(const preemption_candidate& chosen, std::size_t preemptor);
@@ -396,6 +399,7 @@ class scheduling_cycle {
   std::vector<std::size_t> claim_users_;                 // per scenario claim: running or pending pods naming it
   std::vector<bool> released_;                           // per scenario claim: deallocated by an eviction
   std::vector<bool> held_;  // per scenario claim: released but its devices held for a nominated pod (DRAPreemption)
+  disruption_budgets budgets_;
 };
 
 }  // namespace dra::sched

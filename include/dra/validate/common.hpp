@@ -145,6 +145,22 @@ inline void check_node_selector_term(reporter& r, const field_path& path, const 
     check_field_requirement(r, index(child(path, "matchFields"), i), term.match_fields[i]);
 }
 
+// metav1.LabelSelector (ValidateLabelSelector): matchLabels as labels; matchExpressions as node selector
+// requirements, but Gt and Lt are no label selector operators.
+inline void check_label_selector(reporter& r, const field_path& path, const model::label_selector& selector) {
+  check_labels(r, child(path, "matchLabels"), selector.match_labels);
+  for (std::size_t i = 0; i < selector.match_expressions.size(); ++i) {
+    const field_path at = index(child(path, "matchExpressions"), i);
+    const model::node_selector_requirement& req = selector.match_expressions[i];
+    if (req.op == model::node_selector_operator::gt || req.op == model::node_selector_operator::lt) {
+      r.add(child(at, "operator"), invalid_text(operator_text(req), "not a valid selector operator"));
+      check_label_key(r, child(at, "key"), req.key);
+    } else {
+      check_label_requirement(r, at, req);
+    }
+  }
+}
+
 // corevalidation.ValidateNodeSelector; `single_term` adds the DRA rule that a
 // slice or device selector has exactly one term.
 inline void check_node_selector(reporter& r, const field_path& path, const model::node_selector& selector,

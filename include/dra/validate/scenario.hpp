@@ -7,6 +7,7 @@
 #include <dra/model/scenario.hpp>
 #include <dra/validate/device_class.hpp>
 #include <dra/validate/device_taint_rule.hpp>
+#include <dra/validate/disruption_budget.hpp>
 #include <dra/validate/pod_group.hpp>
 #include <dra/validate/pools.hpp>
 #include <dra/validate/resource_claim.hpp>
@@ -31,7 +32,7 @@ namespace dra::validate {
     std::size_t index;
     const void* object;
     int kind;  // 0 slice, 1 class, 2 claim, 3 claim template, 4 taint rule, 5 node, 6 pod, 7 pod group, 8 workload,
-               // 9 priority class
+               // 9 priority class, 10 disruption budget
     const model::source_position* source;
   };
   std::vector<entry> order;
@@ -46,6 +47,7 @@ namespace dra::validate {
   for (const auto& g : scenario.pod_groups) order.push_back({g.source.index, &g.object, 7, &g.source});
   for (const auto& w : scenario.workloads) order.push_back({w.source.index, &w.object, 8, &w.source});
   for (const auto& c : scenario.priority_classes) order.push_back({c.source.index, &c.object, 9, &c.source});
+  for (const auto& b : scenario.disruption_budgets) order.push_back({b.source.index, &b.object, 10, &b.source});
   std::stable_sort(order.begin(), order.end(), [](const entry& a, const entry& b) { return a.index < b.index; });
 
   error_list errors;
@@ -78,6 +80,10 @@ namespace dra::validate {
     } else if (e.kind == 9) {
       const auto& c = *static_cast<const model::priority_class*>(e.object);
       validate_priority_class(c, errors, detail::located_label("PriorityClass", {}, c.meta.name, *e.source));
+    } else if (e.kind == 10) {
+      const auto& b = *static_cast<const model::pod_disruption_budget*>(e.object);
+      validate_disruption_budget(b, errors,
+                                 detail::located_label("PodDisruptionBudget", b.meta.namespace_, b.meta.name, *e.source));
     } else if (e.kind == 4) {
       const auto& rule = *static_cast<const model::device_taint_rule*>(e.object);
       validate_device_taint_rule(rule, errors, detail::located_label("DeviceTaintRule", {}, rule.meta.name, *e.source));
@@ -216,6 +222,7 @@ inline void check_priorities(error_list& errors, const model::scenario& scenario
   detail::check_unique_names(errors, "PodGroup", scenario.pod_groups);
   detail::check_unique_names(errors, "Workload", scenario.workloads);
   detail::check_unique_names(errors, "PriorityClass", scenario.priority_classes);
+  detail::check_unique_names(errors, "PodDisruptionBudget", scenario.disruption_budgets);
   detail::check_priorities(errors, scenario);
   detail::check_selector_expressions(errors, scenario);
   validate_pools(scenario, errors);

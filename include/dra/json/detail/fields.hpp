@@ -179,7 +179,7 @@ class field_reader {
 
   reader& r_;
 
- private:
+  // matchExpressions of a node selector term or a label selector.
   dra::status requirement_list(od::value& v, std::vector<model::node_selector_requirement>& out) {
     return r_.each_element(v, [&](od::value& element) -> dra::status {
       model::node_selector_requirement& requirement = out.emplace_back();

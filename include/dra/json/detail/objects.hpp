@@ -1,6 +1,7 @@
-// Reading one object under JSON ingest: its kind, apiVersion and metadata first, then the fields of its kind (ResourceSlice, DeviceClass, ResourceClaim, templates, taint rules, Node, Pod, PodGroup, Workload, PriorityClass, any other).
+// Reading one object under JSON ingest: its kind, apiVersion and metadata first, then the fields of its kind (ResourceSlice, DeviceClass, ResourceClaim, templates, taint rules, Node, Pod, PodGroup, Workload, PriorityClass, PodDisruptionBudget, any other).
 #pragma once
 
+#include <dra/json/detail/budget_fields.hpp>
 #include <dra/json/detail/claim_fields.hpp>
 #include <dra/json/detail/fields.hpp>
 #include <dra/json/detail/reader.hpp>
@@ -30,7 +31,7 @@ struct object_header {
 };
 
 enum class object_kind : std::uint8_t { slice, device_class, claim, claim_template, taint_rule, node, pod, pod_group, workload,
-                                        priority_class, other };
+                                        priority_class, disruption_budget, other };
 
 [[nodiscard]] constexpr object_kind kind_of(std::string_view kind) noexcept {
   if (is(kind, "ResourceSlice")) return object_kind::slice;
@@ -43,6 +44,7 @@ enum class object_kind : std::uint8_t { slice, device_class, claim, claim_templa
   if (is(kind, "PodGroup")) return object_kind::pod_group;
   if (is(kind, "Workload")) return object_kind::workload;
   if (is(kind, "PriorityClass")) return object_kind::priority_class;
+  if (is(kind, "PodDisruptionBudget")) return object_kind::disruption_budget;
   return object_kind::other;
 }
 
@@ -53,6 +55,10 @@ enum class object_kind : std::uint8_t { slice, device_class, claim, claim_templa
   if (kind == object_kind::priority_class) {
     if (is(header.api_version, "scheduling.k8s.io/v1")) return {};
     return r.fail(concat("apiVersion ", quoted(header.api_version), " is not supported: use scheduling.k8s.io/v1"));
+  }
+  if (kind == object_kind::disruption_budget) {
+    if (is(header.api_version, "policy/v1")) return {};
+    return r.fail(concat("apiVersion ", quoted(header.api_version), " is not supported: use policy/v1"));
   }
   if (kind == object_kind::pod_group || kind == object_kind::workload) {
     if (is(header.api_version, "scheduling.k8s.io/v1beta1") || is(header.api_version, "scheduling.k8s.io/v1alpha3"))
@@ -85,7 +91,8 @@ inline dra::status read_header(reader& r, od::object& object, object_header& hea
   const object_kind kind = kind_of(header.kind);
   // Kinds dra reads only part of skip the fields it does not read.
   r.strict = kind != object_kind::node && kind != object_kind::pod && kind != object_kind::pod_group &&
-             kind != object_kind::workload && kind != object_kind::priority_class && kind != object_kind::other;
+             kind != object_kind::workload && kind != object_kind::priority_class && kind != object_kind::disruption_budget &&
+             kind != object_kind::other;
   for (std::string_view name : {std::string_view("apiVersion"), std::string_view("metadata")}) {
     if (auto code = object.reset().error()) return r.fail(code);
     od::value value;
@@ -206,6 +213,13 @@ inline dra::status read_body(reader& r, od::object& object, object_kind kind, ob
       return body.read_model<model::priority_class>(
           header, out.priority_classes, [&](std::string_view name, od::value& value, auto& pc) -> dra::status {
             return workload_reader(r).priority_class_field(name, value, pc);
+          });
+    case object_kind::disruption_budget:
+      return body.read_model<model::pod_disruption_budget>(
+          header, out.disruption_budgets, [&](std::string_view name, od::value& value, auto& budget) -> dra::status {
+            if (is(name, "spec")) return budget_reader(r).budget_spec(value, budget);
+            if (is(name, "status")) return budget_reader(r).budget_status(value, budget);
+            return {};
           });
     case object_kind::other: {
       dra::status status = body.read_fields([](std::string_view, od::value&) -> dra::status { return {}; });

@@ -30,6 +30,7 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   for (const preemption_victim& v : chosen.victims) preemption.victims.push_back(v.pod);
   preemption.rule = choice.rule;
   preemption.candidates = candidates.size();
+  preemption.pdb_violations = chosen.pdb_violations;
   // The pod is tried again after the queue: this attempt's claims and answers are taken back, to be made again then.
   undo_attempt(mark);
   std::vector<std::size_t> released = evict(chosen, request.pod);
@@ -53,8 +54,9 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
 // DefaultPreemption's dry run: on each node whose filters refused the pod for what evicting pods can free (its
 // resources, its pod count; with DRAPreemption, its devices too), every lower-priority pod removed; if the pod then
 // passes the node's filters and its claims fit the node's devices (as they stand: kube-scheduler 1.36/1.37 frees no
-// device by preemption; with DRAPreemption, less the claims only the removed pods used), each of them is given back,
-// the most important first, where the pod still fits without it. `statuses` gets why each node is no candidate.
+// device by preemption; with DRAPreemption, less the claims only the removed pods used), each of them is given back
+// where the pod still fits without it: first those whose eviction would exceed a PodDisruptionBudget, then the others,
+// the most important first in each. `statuses` gets why each node is no candidate.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_dry_run(
     const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
@@ -65,16 +67,7 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
   const std::vector<const model::resource_claim*> extended_on = extended_claims_by_node(request, extended);
   const bool frees_devices = features_.device_preemption && (!request.claims.empty() || !extended.empty());
   std::vector<preemption_candidate> out;
-  std::vector<std::size_t> potential;
-  for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
-    statuses[i] = {{node_reason_code::claims, std::string(preemption_not_helpful)}};
-    if (request.pre_filter_failed) continue;
-    const std::vector<node_reason> refused =
-        request.filter != nullptr ? request.filter->refusal_of(i)
-                                  : std::vector<node_reason>{{node_reason_code::claims, std::string(claims_reason)}};
-    if (std::ranges::all_of(refused, [&](const node_reason& r) { return preemption_may_resolve(r, frees_devices); }))
-      potential.push_back(i);
-  }
+  const std::vector<std::size_t> potential = preemption_potential_nodes(request, frees_devices, statuses);
   const std::size_t wanted = preemption_candidates_wanted(potential.size());
   for (std::size_t i : potential) {
     if (out.size() >= wanted) break;
@@ -115,20 +108,47 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return more_important(lower[a], lower[b]); });
+    std::vector<std::size_t> pods_in_order(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) pods_in_order[k] = lower[order[k]].pod;
+    const std::vector<char> violating = budgets_.violating(pods_in_order);
     preemption_candidate candidate{i, {}, 0};
-    for (std::size_t k : order) {
-      usage.add(held[k].requests, held[k].counted);
-      removed[k] = 0;
-      if (filter_node(pod, request.requests, node, usage, request.dra_backed).empty() &&
-          (!frees_devices || claims_fit()))
-        continue;  // reprieved
-      usage.remove(held[k].requests, held[k].counted);
-      removed[k] = 1;
-      candidate.victims.push_back(lower[k]);
-    }
+    // Those whose eviction would exceed a budget are given back first, then the others; the most important first.
+    for (const bool violating_pass : {true, false})
+      for (std::size_t j = 0; j < order.size(); ++j) {
+        if ((violating[j] != 0) != violating_pass) continue;
+        const std::size_t k = order[j];
+        usage.add(held[k].requests, held[k].counted);
+        removed[k] = 0;
+        if (filter_node(pod, request.requests, node, usage, request.dra_backed).empty() &&
+            (!frees_devices || claims_fit()))
+          continue;  // reprieved
+        usage.remove(held[k].requests, held[k].counted);
+        removed[k] = 1;
+        candidate.victims.push_back(lower[k]);
+        if (violating_pass) ++candidate.pdb_violations;
+      }
+    std::ranges::stable_sort(candidate.victims, more_important);
     out.push_back(std::move(candidate));
   }
   return out;
+}
+
+// The nodes whose filters refused the pod only for what evicting pods may free (`frees_devices`: devices too); the
+// others are marked not helped by preemption in `statuses`.
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+std::vector<std::size_t> scheduling_cycle<Engine, Policy>::preemption_potential_nodes(
+    const post_filter_request& request, bool frees_devices, std::vector<std::vector<node_reason>>& statuses) const {
+  std::vector<std::size_t> potential;
+  for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
+    statuses[i] = {{node_reason_code::claims, std::string(preemption_not_helpful)}};
+    if (request.pre_filter_failed) continue;
+    const std::vector<node_reason> refused =
+        request.filter != nullptr ? request.filter->refusal_of(i)
+                                  : std::vector<node_reason>{{node_reason_code::claims, std::string(claims_reason)}};
+    if (std::ranges::all_of(refused, [&](const node_reason& r) { return preemption_may_resolve(r, frees_devices); }))
+      potential.push_back(i);
+  }
+  return potential;
 }
 
 // Per node, the claim for the extended resources DRA serves there (KEP-5004), made as the pod's cycle makes it (null
@@ -165,7 +185,11 @@ std::vector<std::size_t> scheduling_cycle<Engine, Policy>::evict(const preemptio
     std::erase_if(running_[chosen.node], [&](const preemption_victim& r) { return r.pod == v.pod; });
     report_.evictions.push_back({v.pod, preemptor});
     release_claims_of(v.pod, released);
+    budgets_.evicted(v.pod);
   }
+  report_.budgets.clear();
+  for (std::size_t b = 0; b < s_.disruption_budgets.size(); ++b)
+    if (budgets_.spent(b)) report_.budgets.push_back({b, budgets_.allowed(b)});
   placer_.scorer().changed(chosen.node);
   return released;
 }
@@ -255,6 +279,7 @@ void scheduling_cycle<Engine, Policy>::build_running() {
   claim_users_.assign(s_.claims.size(), 0);
   released_.assign(s_.claims.size(), false);
   held_.assign(s_.claims.size(), false);
+  budgets_ = disruption_budgets(s_);
   std::unordered_map<model::text, std::size_t> by_name;
   for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) by_name.emplace(nodes_.nodes[i]->meta.name, i);
   for (std::size_t k = 0; k < s_.pods.size(); ++k) {

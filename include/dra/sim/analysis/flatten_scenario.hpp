@@ -39,6 +39,7 @@ namespace dra::sim {
   add_all(scenario.pod_groups);
   add_all(scenario.workloads);
   add_all(scenario.priority_classes);
+  add_all(scenario.disruption_budgets);
   add_all(scenario.others);
   std::ranges::sort(items, {}, &item::index);
 

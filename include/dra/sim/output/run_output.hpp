@@ -45,8 +45,8 @@ inline void write_pod_refusal(json::writer& w, const pod_outcome& p) {
 
 // One `pods` entry: {"pod": "ns/name", "node": "node-b"}, or node null with kube-scheduler's `unschedulable` text and
 // an `explanation` counting the nodes that gave each reason. A pod preemption nominated a node for keeps its first
-// attempt's answer (node null) and adds `nominatedNode`, its `victims` and its `retry` ({"node"} or
-// {"unschedulable"}) once they were gone.
+// attempt's answer (node null) and adds `nominatedNode`, its `victims` (`pdbViolations`: how many of them a
+// PodDisruptionBudget protected, when any) and its `retry` ({"node"} or {"unschedulable"}) once they were gone.
 inline void write_pod_outcome(json::writer& w, const model::scenario& s, const run_report& report, const pod_outcome& p) {
   const model::pod& pod = pod_at(s, report, p.pod);
   w.begin_object().field("pod", model::namespaced_name(pod.meta.namespace_, pod.meta.name));
@@ -60,7 +60,10 @@ inline void write_pod_outcome(json::writer& w, const model::scenario& s, const r
     if (!p.reasons.empty()) write_reason_counts(w, p.nodes, p.reasons);
     w.field("nominatedNode", p.preemption->nominated_node).key("victims").begin_array();
     for (const std::string& victim : victim_names(s, *p.preemption)) w.string(victim);
-    w.end_array().key("retry").begin_object();
+    w.end_array();
+    if (p.preemption->pdb_violations > 0)
+      w.key("pdbViolations").integer(static_cast<std::int64_t>(p.preemption->pdb_violations));
+    w.key("retry").begin_object();
     if (p.preemption->retry_node)
       w.field("node", *p.preemption->retry_node);
     else

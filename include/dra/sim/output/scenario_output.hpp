@@ -387,7 +387,8 @@ inline std::vector<json::field_override> pod_changes(
 // - a pod preemption evicted is left out (deleted), and so is a claim made
 //   from its template; another claim it used loses it from reservedFor and,
 //   reserved for nobody any more, its allocation; a pod nominated but not
-//   placed gets status.nominatedNodeName;
+//   placed gets status.nominatedNodeName; a PodDisruptionBudget the evictions
+//   spent gets the status.disruptionsAllowed left;
 // - a pod or PodGroup written without a uid that a claim now names (owner,
 //   reservedFor) gets one (detail::uid_of), so that both agree when read back;
 // - claims and templates show the fields the API server defaults
@@ -395,7 +396,7 @@ inline std::vector<json::field_override> pod_changes(
 // Feeding the result back in allocates nothing twice. Objects need the text
 // they were read from (scenarios built in C++ have none: an error).
 [[nodiscard]] inline result<std::string> scenario_after(const model::scenario& s, const run_report& report) {
-  enum class kind { claim, pod, pod_group, other };
+  enum class kind { claim, pod, pod_group, disruption_budget, other };
   struct item {
     std::size_t position;
     kind what;
@@ -416,6 +417,7 @@ inline std::vector<json::field_override> pod_changes(
   add_all(s.pod_groups, kind::pod_group);
   add_all(s.workloads, kind::other);
   add_all(s.priority_classes, kind::other);
+  add_all(s.disruption_budgets, kind::disruption_budget);
   add_all(s.others, kind::other);
   // Pods placed after the run's own (sim::capacity's copies) come last, as pods after the scenario's.
   for (std::size_t k = 0; k < report.added_pods.size(); ++k)
@@ -470,6 +472,11 @@ inline std::vector<json::field_override> pod_changes(
                                                         effects.group_generated[i.index], report));
       if (effects.group_named[i.index] && group.meta.uid.empty())
         changes.push_back(detail::uid_change("PodGroup", group.meta));
+    } else if (i.what == kind::disruption_budget) {
+      for (const sched::budget_spent& b : report.budgets)
+        if (b.budget == i.index)
+          changes.push_back({{"status", "disruptionsAllowed"},
+                             [allowed = b.disruptions_allowed](json::writer& w) { w.integer(allowed); }});
     }
     auto defaulted = json::with_api_server_defaults(i.json);
     if (!defaulted) return std::move(defaulted).error().within("items[" + std::to_string(i.position) + "]");
