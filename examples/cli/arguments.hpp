@@ -116,6 +116,8 @@ inline constexpr std::array<std::string_view, 9> command_names{"summary",   "val
       if (v->empty() || v->find('/') != std::string::npos)
         return dra::error{"--namespace must be a namespace's name, not \"" + *v + "\""};
       parsed.namespace_ = std::move(*v);
+    } else if (arg == "--preempt") {
+      parsed.preempt = true;
     } else if (arg == "-A" || arg == "--all-namespaces") {
       parsed.namespace_.reset();
     } else if (arg == "-h" || arg == "--help") {
@@ -151,6 +153,8 @@ inline constexpr std::array<std::string_view, 9> command_names{"summary",   "val
     return dra::error{"--score is for allocate, occupancy and capacity --pod"};
   if ((parsed.pod || parsed.max || parsed.by) && parsed.command != "capacity")
     return dra::error{"--pod, --max and --by are only for the capacity command"};
+  if (parsed.preempt && !(parsed.command == "capacity" && parsed.pod))
+    return dra::error{"--preempt is for capacity --pod"};
   if (parsed.namespace_ && parsed.command != "allocate" && parsed.command != "explain" && parsed.command != "capacity")
     return dra::error{"--namespace is for allocate, explain and capacity"};
   if ((!parsed.add_nodes.empty() || !parsed.drain.empty()) && parsed.command != "allocate" &&

@@ -46,18 +46,30 @@ inline void print_columns(const std::vector<std::vector<std::string>>& rows, std
 
 inline std::string count(std::size_t n) { return std::to_string(n); }
 
-inline void print_capacity(const dra::sim::capacity_report& r, std::ostream& out) {
+inline void print_capacity(const dra::model::scenario& s, const dra::sim::capacity_report& r, std::ostream& out) {
   out << r.pod << ": " << r.fits << (r.fits == 1 ? " copy fits" : " copies fit") << "\n";
   if (!r.nodes.empty()) {
     std::vector<std::vector<std::string>> rows{{"NODE", "COPIES"}};
     for (const auto& n : r.nodes) rows.push_back({n.node, count(n.fits)});
     print_columns(rows, out);
   }
+  if (!r.run.evictions.empty()) {
+    std::vector<std::vector<std::string>> rows{{"PREEMPTED", "NODE", "PRIORITY", "BY"}};
+    for (const auto& e : r.run.evictions) {
+      const dra::model::pod& victim = s.pods[e.pod].object;
+      rows.push_back({dra::model::namespaced_name(victim.meta), std::string(victim.node_name.value_or("")),
+                      std::to_string(victim.priority),
+                      dra::model::namespaced_name(dra::sim::pod_at(s, r.run, e.preemptor).meta)});
+    }
+    print_columns(rows, out);
+  }
   if (!r.next) {
     out << "stopped at --max " << r.fits << "\n";
     return;
   }
-  out << "the next one does not fit: " << r.next->unschedulable << "\n";
+  // A copy that preempted and still did not fit: why its retry failed.
+  const auto& retry = r.next->preemption;
+  out << "the next one does not fit: " << (retry ? retry->retry_unschedulable : r.next->unschedulable) << "\n";
   for (std::size_t k : r.next_claims) {
     const auto& o = r.run.outcomes[k];
     if (const auto* refused = o.unschedulable(); refused != nullptr && refused->why)
@@ -146,7 +158,8 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
   const dra::model::scenario& scenario = pod_file ? with_templates : s;
   const dra::compiled::selector_engine engine;
   dra::sim::capacity_options options{.max = call.max.value_or(dra::sim::default_max_copies),
-                                     .run = machine_run_options(call)};
+                                     .run = machine_run_options(call),
+                                     .preempt = call.preempt};
   auto report = dra::sim::capacity(scenario, *pod, engine, *features, Policy{}, options);
   if (!report) {
     err << "dra: " << report.error().to_string() << "\n";
@@ -157,9 +170,9 @@ int run_capacity_of_pod(const invocation& call, const dra::model::scenario& s, d
     err << "dra: note: " << note << "\n";
   if (call.output == output_format::scenario) return print_scenario_after(scenario, format, report->run, out, err, 0);
   if (call.output == output_format::json)
-    out << dra::sim::to_json(*report);
+    out << dra::sim::to_json(scenario, *report);
   else
-    detail::print_capacity(*report, out);
+    detail::print_capacity(scenario, *report, out);
   return 0;
 }
 

@@ -16,8 +16,9 @@ int run_explain(const invocation& call, const std::vector<std::string>& names, c
   if (!requested) return 2;
   const dra::alloc::features features = *requested;
   const dra::compiled::selector_engine engine;  // the CEL code compiled once, in dra_compiled
-  auto report =
-      dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, machine_run_options(call));
+  dra::sim::run_options options = machine_run_options(call);
+  options.keep_preemption_candidates = true;  // a preempting pod's explanation shows every candidate node
+  auto report = dra::sim::run_scenario(s, engine, features, dra::alloc::first_fit{}, options);
   constexpr std::string_view pod_prefix = "pod/", group_prefix = "podgroup/";
   std::vector<std::string> claims, pods;
   bool groups_named = false;

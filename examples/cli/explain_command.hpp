@@ -103,16 +103,53 @@ inline void print_explanations(const std::vector<dra::sim::claim_explanation>& a
   }
 }
 
+// "1 node", "3 nodes".
+inline std::string counted(std::size_t n, std::string_view thing) {
+  return std::to_string(n) + " " + std::string(thing) + (n == 1 ? "" : "s");
+}
+
+// The preemption that nominated a pod a node: each candidate node with its victims, the one chosen and the rule
+// that set each other aside; then how the dry run counted the other nodes, and the retry.
+inline void print_preemption(const dra::sim::preemption_explanation& e, std::ostream& out) {
+  constexpr std::size_t max_candidates = 10;  // a readable page; JSON has them all
+  out << "  preemption: nominated " << e.nominated_node << " (" << dra::sched::rule_name(e.rule) << ") among "
+      << counted(e.candidates.size(), "candidate node") << "\n";
+  std::size_t shown = 0;
+  for (const auto& c : e.candidates) {
+    if (++shown > max_candidates) {
+      out << "    ... " << (e.candidates.size() - max_candidates)
+          << " more candidates (--output json lists them all)\n";
+      break;
+    }
+    out << "    " << c.node << ": "
+        << (c.set_aside_by ? "set aside (" + std::string(dra::sched::rule_name(*c.set_aside_by)) + ")" : "chosen")
+        << "; evicts ";
+    for (std::size_t k = 0; k < c.victims.size(); ++k)
+      out << (k == 0 ? "" : ", ") << c.victims[k].pod << " (priority " << c.victims[k].priority << ")";
+    if (c.pdb_violations > 0)
+      out << "; " << c.pdb_violations
+          << (c.pdb_violations == 1 ? " eviction exceeds" : " evictions exceed") << " a PodDisruptionBudget";
+    out << "\n";
+  }
+  for (const auto& r : e.other_nodes) out << "    " << counted(r.nodes, "node") << ": " << r.reason.message << "\n";
+  if (e.nodes_not_tried > 0)
+    out << "    " << counted(e.nodes_not_tried, "node") << " not tried: the dry run had found enough candidates\n";
+  out << "  retried after the victims left: "
+      << (e.retry_node ? "placed on " + *e.retry_node : e.retry_unschedulable) << "\n";
+}
+
 // A pod's answer, then its claims' explanations.
 inline void print_pods(const std::vector<dra::sim::pod_explanation>& pods, std::ostream& out) {
   for (const auto& p : pods) {
     out << "pod " << p.pod << ": " << dra::sim::name_of(p.status);
     if (p.node) out << (p.status == dra::sim::pod_status::placed ? " on " : ", bound to ") << *p.node;
+    if (p.preempted_by) out << "; preempted by " << *p.preempted_by;
     out << "\n";
     if (!p.unschedulable.empty()) out << "  " << p.unschedulable << "\n";
     for (const auto& r : p.reasons)
       out << "  " << r.nodes << " of " << p.nodes << " nodes: " << dra::model::name_of(r.reason.code) << ": "
           << r.reason.message << "\n";
+    if (p.preemption) print_preemption(*p.preemption, out);
     print_explanations(p.claims, out);
   }
 }

@@ -92,7 +92,7 @@ inline constexpr std::array<command_help, 8> command_helps{{
      "  dra explain cluster.yaml ml/dataset-cache --output json\n"
      "  kubectl dra explain podgroup/llm-job -n ml\n"},
     {"capacity",
-     "usage: dra capacity [FILE] --pod POD [--max N] [--output text|json|scenario] [run options]\n"
+     "usage: dra capacity [FILE] --pod POD [--max N] [--preempt] [--output text|json|scenario] [run options]\n"
      "       dra capacity [FILE] [--by ATTRIBUTE] [--output text|json|prometheus]\n"
      "\n"
      "With --pod: how many more copies of POD fit after the pending pods, per node, and why the next one does\n"
@@ -103,6 +103,8 @@ inline constexpr std::array<command_help, 8> command_helps{{
      "options:\n"
      "  --pod POD                the pod to copy\n"
      "  --max N                  stop counting at N copies\n"
+     "  --preempt                a copy no node takes may evict lower-priority pods the input has running,\n"
+     "                           as kube-scheduler's preemption would; the evicted pods are listed\n"
      "  --by ATTRIBUTE           split each class's devices by this attribute's value\n"
      "  --output text|json|scenario|prometheus\n"
      "                           scenario: with --pod, the cluster with the copies placed;\n"
@@ -113,6 +115,7 @@ inline constexpr std::array<command_help, 8> command_helps{{
      "examples:\n"
      "  dra capacity cluster.yaml --pod ml/trainer\n"
      "  dra capacity cluster.yaml --pod trainer-pod.yaml --add-node node-b=1\n"
+     "  dra capacity cluster.yaml --pod ml/trainer --preempt\n"
      "  kubectl dra capacity --by gpu.nvidia.com/profile --output prometheus\n"},
     {"occupancy",
      "usage: dra occupancy [FILE] [--output text|json|svg] [run options]\n"

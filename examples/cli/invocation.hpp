@@ -27,6 +27,7 @@ struct invocation {
   std::optional<std::string> pod;           // capacity --pod NAMESPACE/NAME or a file with one Pod
   std::optional<std::size_t> max;           // capacity --max N
   std::optional<std::string> by;            // capacity --by ATTRIBUTE
+  bool preempt = false;                     // capacity --pod POD --preempt: copies may evict lower-priority pods
   std::vector<std::pair<std::string, std::size_t>> add_nodes;  // allocate/capacity/explain --add-node NODE=K
   std::vector<std::string> drain;                              // allocate/capacity/explain --drain NODE
   // -n/--namespace NS: names without a namespace (pod/NAME, CLAIM, --pod NAME) are NS's, and allocate and explain

@@ -13,6 +13,7 @@
 #include <dra/sim/explain/find_pod.hpp>
 #include <dra/sim/explain/pod.hpp>
 #include <dra/sim/explain/pod_group.hpp>
+#include <dra/sim/explain/preemption.hpp>
 #include <dra/sim/output/capacity_output.hpp>
 #include <dra/sim/output/run_output.hpp>
 #include <dra/sim/output/scenario_output.hpp>

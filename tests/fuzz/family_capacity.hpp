@@ -84,22 +84,47 @@ void check_against_copies(const dra_fuzz::cluster& c, std::size_t at, const dra:
                              "); with it pending the run places every copy");
 }
 
+// With --preempt: the copies place at least as many as without (each tries to fit before it preempts), and a copy
+// evicts only pods of lower priority that the input has running.
+template <class Policy>
+void check_preempting_copies(const dra::model::scenario& s, const dra::model::located<dra::model::pod>& pod,
+                             const dra::sim::capacity_report& r, std::size_t max, dra::sim::run_options options) {
+  const dra::model::pod& copied = pod.object;
+  const auto plain = dra::sim::capacity(s, pod, dra_fuzz::engine(), dra::alloc::features::all(), Policy{},
+                                        {.max = max, .run = options});
+  if (!plain) dra_fuzz::fail(fuzzer, "capacity without --preempt fails: " + plain.error().to_string());
+  if (r.fits < plain->fits)
+    dra_fuzz::fail(fuzzer, "with --preempt " + std::to_string(r.fits) + " copies fit, without " +
+                               std::to_string(plain->fits));
+  for (const auto& e : r.run.evictions) {
+    if (e.preemptor < s.pods.size()) continue;  // the run's own preemption, before the copies
+    const dra::model::pod& victim = s.pods[e.pod].object;
+    if (victim.priority >= copied.priority || !victim.node_name || !dra::model::preempts_lower_priority(copied))
+      dra_fuzz::fail(fuzzer, "copy " + std::to_string(e.preemptor) + " of priority " + std::to_string(copied.priority) +
+                                 " evicts " + std::string(victim.meta.name) + " of priority " +
+                                 std::to_string(victim.priority));
+  }
+}
+
 template <class Policy>
 void check(const dra_fuzz::cluster& c, std::size_t at, const dra::model::scenario& s, std::size_t max,
-           dra::sim::run_options options) {
+           dra::sim::run_options options, bool preempt) {
   const auto* pod =
       &*std::ranges::find_if(s.pods, [&](const auto& p) { return p.object.meta.name == c.pods[at].name; });
   const auto r = dra::sim::capacity(s, *pod, dra_fuzz::engine(), dra::alloc::features::all(), Policy{},
-                                    {.max = max, .run = options});
+                                    {.max = max, .run = options, .preempt = preempt});
   if (!r) dra_fuzz::fail(fuzzer, "capacity of " + c.pods[at].name + " fails: " + r.error().to_string());
-  dra_fuzz::require_json(fuzzer, dra::sim::to_json(*r), "capacity's JSON");
+  dra_fuzz::require_json(fuzzer, dra::sim::to_json(s, *r), "capacity's JSON");
   if (r->fits > max || (r->fits < max && !r->next))
     dra_fuzz::fail(fuzzer, "capacity stops short of --max without a reason");
   if (auto over = dra::alloc::find_overcommit(s, r->run.outcomes, dra::sched::released_claims(r->run)); !over.empty())
     dra_fuzz::fail(fuzzer, "over-commit: " + over);
   const auto after = dra_fuzz::read_back(fuzzer, s, r->run);
   if (auto wrong = dra_fuzz::judge_state(c, after.scenario()); !wrong.empty()) dra_fuzz::fail(fuzzer, wrong);
-  if (copies_queue_last(c, c.pods[at]) && r->run.evictions.empty()) check_against_copies<Policy>(c, at, *r, options);
+  if (preempt)
+    check_preempting_copies<Policy>(s, *pod, *r, max, options);
+  else if (copies_queue_last(c, c.pods[at]) && r->run.evictions.empty())
+    check_against_copies<Policy>(c, at, *r, options);
 
   const auto view = dra::sim::availability(after.scenario(), dra_fuzz::engine(), "gpu.example.com/model");
   if (!view) dra_fuzz::fail(fuzzer, "availability --by fails: " + view.error().to_string());
@@ -114,8 +139,10 @@ inline void run(const std::uint8_t* data, std::size_t size) {
   const auto at = static_cast<std::size_t>(in.next(static_cast<int>(c.pods.size())));
   const auto max = static_cast<std::size_t>(1 + in.next(6));
   const auto how = dra_fuzz::draw_run_choice(in);
+  const bool preempt = in.next(2) == 1;  // drawn last: an input that ends before asks without --preempt
   const auto doc = dra_fuzz::load_or_fail(fuzzer, dra_fuzz::scenario_text(c), "the drawn cluster");
-  dra_fuzz::with_policy(how, [&](auto policy) { check<decltype(policy)>(c, at, doc.scenario(), max, how.options); });
+  dra_fuzz::with_policy(
+      how, [&](auto policy) { check<decltype(policy)>(c, at, doc.scenario(), max, how.options, preempt); });
 }
 
 }  // namespace dra_fuzz::capacity_family

@@ -2,7 +2,8 @@
 // (cluster_bytes.hpp) run under first fit or best fit; then every pending pod and every claim is explained, and the
 // explanation must agree with the run it explains: a placed pod's claims are allocated, on its node, with the run's
 // devices, and diagnosed as fitting there against what was allocated before them; a pod refused on N nodes for its
-// claims has its claims diagnosed as not fitting on at least N nodes (on every node when all refused it for them).
+// claims has its claims diagnosed as not fitting on at least N nodes (on every node when all refused it for them); a
+// preemption's candidates agree with the node it nominated and the pods it evicted.
 #pragma once
 
 #include "run_checks.hpp"
@@ -59,9 +60,64 @@ inline void check_refused(const dra::sim::pod_outcome& p, const dra::sim::pod_ex
   }
 }
 
+// A preemption as explain shows it: its candidates (kept by run_options::keep_preemption_candidates) agree with the
+// run's choice: one is not set aside, the nominated node, with the run's victims; the others were set aside by the
+// rule that decided or one before it; every victim is of lower priority and says who preempted it; and the nodes
+// the dry run counted are the run's nodes.
+inline void check_preemption(const dra::model::scenario& s, const dra::sim::run_report& report,
+                             const dra::sim::pod_outcome& p, const dra::sim::pod_explanation& e) {
+  const std::string label = "explain " + e.pod + "'s preemption: ";
+  if (!e.preemption) dra_fuzz::fail(fuzzer, label + "missing");
+  const dra::sim::preemption_explanation& x = *e.preemption;
+  const dra::model::pod& preemptor = dra::sim::pod_at(s, report, p.pod);
+  if (x.candidates.size() != p.preemption->candidates || x.nominated_node != p.preemption->nominated_node)
+    dra_fuzz::fail(fuzzer, label + std::to_string(x.candidates.size()) + " candidates kept, the run counted " +
+                               std::to_string(p.preemption->candidates));
+  std::size_t chosen = 0;
+  for (const auto& c : x.candidates) {
+    if (c.victims.empty()) dra_fuzz::fail(fuzzer, label + "candidate " + c.node + " without victims");
+    for (const auto& v : c.victims)
+      if (v.priority >= preemptor.priority) dra_fuzz::fail(fuzzer, label + v.pod + " is no lower priority");
+    if (c.set_aside_by) {
+      if (*c.set_aside_by > x.rule || x.rule == dra::sched::preemption_rule::only_candidate)
+        dra_fuzz::fail(fuzzer, label + c.node + " set aside by " + std::string(dra::sched::rule_name(*c.set_aside_by)) +
+                                   ", after the deciding rule " + std::string(dra::sched::rule_name(x.rule)));
+      continue;
+    }
+    ++chosen;
+    std::vector<std::string> kept, evicted;
+    for (const auto& v : c.victims) kept.push_back(v.pod);
+    for (std::size_t v : p.preemption->victims) evicted.push_back(dra::model::namespaced_name(s.pods[v].object.meta));
+    if (c.node != x.nominated_node || kept != evicted)
+      dra_fuzz::fail(fuzzer, label + "the candidate chosen is not the node nominated with its victims");
+  }
+  if (chosen != 1) dra_fuzz::fail(fuzzer, label + std::to_string(chosen) + " candidates chosen");
+  std::size_t counted = 0;
+  for (const auto& r : x.other_nodes) counted += r.nodes;
+  const std::size_t nodes = dra::sched::node_list(s).nodes.size();
+  if (x.candidates.size() + x.nodes_not_tried > nodes || counted + x.candidates.size() + x.nodes_not_tried < nodes)
+    dra_fuzz::fail(fuzzer, label + "the dry run's counts do not cover the " + std::to_string(nodes) + " nodes");
+  for (const auto& gone : report.evictions) {
+    if (gone.preemptor != p.pod) continue;
+    const std::vector<std::string> victim{dra::model::namespaced_name(s.pods[gone.pod].object.meta)};
+    const auto said = dra::sim::explain_pods(s, report, dra_fuzz::engine(), dra::alloc::features::all(), victim);
+    if (said.front().preempted_by != e.pod)
+      dra_fuzz::fail(fuzzer, "explain pod/" + victim.front() + " does not say " + e.pod + " preempted it");
+  }
+}
+
 template <class Policy>
 void check(const dra::model::scenario& s, dra::sim::run_options options) {
+  options.keep_preemption_candidates = true;  // what explain runs with; it must not change the answers
   const auto report = dra_fuzz::checked_run<Policy>(fuzzer, s, options);
+  if (!report.evictions.empty()) {
+    options.keep_preemption_candidates = false;
+    const auto plain = dra::sim::run_scenario(s, dra_fuzz::engine(), dra::alloc::features::all(), Policy{}, options);
+    if (auto diff = dra_fuzz::difference(dra_fuzz::answer_of(s, report), dra_fuzz::answer_of(s, plain),
+                                         "with the candidates kept", "without");
+        !diff.empty())
+      dra_fuzz::fail(fuzzer, diff);
+  }
   const auto features = dra::alloc::features::all();
   for (const auto& p : report.pods) {
     const auto& pod = dra::sim::pod_at(s, report, p.pod);
@@ -76,6 +132,7 @@ void check(const dra::model::scenario& s, dra::sim::run_options options) {
       dra_fuzz::fail(fuzzer, "explain pod/" + name.front() + " says " + std::string(dra::sim::name_of(e.status)) +
                                  ", not the run's answer");
     if (!p.node && !pod.pod_group_name) check_refused(p, e);
+    if (p.preemption) check_preemption(s, report, p, e);
   }
   for (const auto& e : dra::sim::explain_claims(s, report, dra_fuzz::engine(), features, {})) {
     const auto* o = outcome_named(report, e.claim);

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <vector>
 
 namespace {
@@ -67,6 +68,31 @@ TEST(PreemptionRules, EachRuleDecidesWhenTheOnesBeforeItTie) {
     const std::vector<preemption_candidate> c{on(4, {high})};
     EXPECT_EQ(choose_preemption_node(c).rule, preemption_rule::only_candidate);
   }
+}
+
+TEST(PreemptionRules, EachCandidateSetAsideIsMarkedWithTheRuleThatDidIt) {
+  const preemption_victim low_early{0, 10, "2026-01-01T00:00:00Z"};
+  const preemption_victim low_late{1, 10, "2026-01-03T00:00:00Z"};
+  const preemption_victim lower{2, 5, "2026-01-02T00:00:00Z"};
+  const preemption_victim high{3, 50, "2026-01-02T00:00:00Z"};
+  const preemption_victim low_midway{4, 10, "2026-01-02T12:00:00Z"};
+  // Node 0 violates a budget; node 1's top victim matters more than the others'; node 2 loses two victims; nodes 3
+  // and 5 lose one that started before node 4's.
+  const std::vector<preemption_candidate> c{on(0, {low_late}, 1),     on(1, {high}),     on(2, {low_late, lower}),
+                                            on(3, {low_early}),       on(4, {low_late}), on(5, {low_midway})};
+  const auto choice = choose_preemption_node(c);
+  EXPECT_EQ(choice.candidate, 4u);
+  EXPECT_EQ(choice.rule, preemption_rule::latest_start);
+  const std::vector<std::optional<preemption_rule>> expected{
+      preemption_rule::fewest_pdb_violations, preemption_rule::lowest_top_priority, preemption_rule::smallest_priority_sum,
+      preemption_rule::latest_start,          std::nullopt,                         preemption_rule::latest_start};
+  EXPECT_EQ(choice.set_aside_by, expected);
+  // A tie to the end leaves the first, the others set aside by the last rule.
+  const std::vector<preemption_candidate> tied{on(3, {low_early}), on(7, {low_early})};
+  EXPECT_EQ(choose_preemption_node(tied).set_aside_by,
+            (std::vector<std::optional<preemption_rule>>{std::nullopt, preemption_rule::first_candidate}));
+  EXPECT_EQ(choose_preemption_node(std::vector{on(4, {high})}).set_aside_by,
+            std::vector<std::optional<preemption_rule>>{std::nullopt});
 }
 
 TEST(PreemptionRules, TheDryRunLooksForATenthOfTheNodesAtLeastAHundred) {

@@ -27,33 +27,9 @@ using namespace dra;
 
 const cel::selector_engine preemption_engine;
 
-std::string node(std::string_view name, std::string_view cpu) {
-  return R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + std::string(name) +
-         R"("}, "status": {"allocatable": {"cpu": ")" + std::string(cpu) + R"(", "memory": "16Gi", "pods": "110"}}})" +
-         "\n";
-}
-
-struct pod_spec {
-  std::string_view name;
-  std::string_view cpu;
-  std::optional<int> priority;
-  std::string_view node;        // bound there when not empty
-  std::string_view start_time;  // status.startTime
-  std::string extra_spec;       // more spec fields, each followed by ", "
-};
-
-std::string pod(const pod_spec& p) {
-  std::string spec = p.extra_spec;
-  if (p.priority) spec += R"("priority": )" + std::to_string(*p.priority) + ", ";
-  if (!p.node.empty()) spec += R"("nodeName": ")" + std::string(p.node) + R"(", )";
-  spec += R"("containers": [{"name": "main", "resources": {"requests": {"cpu": ")" + std::string(p.cpu) + R"("}}}])";
-  std::string status = p.node.empty() ? "" : R"(, "status": {"phase": "Running")";
-  if (!p.start_time.empty()) status += R"(, "startTime": ")" + std::string(p.start_time) + R"(")";
-  if (!status.empty()) status += "}";
-  return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + std::string(p.name) +
-         R"(", "namespace": "default", "uid": "uid-)" + std::string(p.name) + R"("}, "spec": {)" + spec + "}" + status +
-         "}\n";
-}
+using dra_test::node;
+using dra_test::pod;
+using dra_test::pod_spec;
 
 using run = dra_test::preemption_run;
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,23 +77,49 @@ enum class preemption_rule : std::uint8_t {
   return {};
 }
 
+// The same as a stable identifier, for JSON.
+[[nodiscard]] constexpr std::string_view rule_key(preemption_rule rule) noexcept {
+  switch (rule) {
+    case preemption_rule::only_candidate: return "onlyCandidate";
+    case preemption_rule::fewest_pdb_violations: return "fewestPDBViolations";
+    case preemption_rule::lowest_top_priority: return "lowestHighestPriority";
+    case preemption_rule::smallest_priority_sum: return "smallestPrioritySum";
+    case preemption_rule::fewest_victims: return "fewestVictims";
+    case preemption_rule::latest_start: return "latestStart";
+    case preemption_rule::first_candidate: return "firstCandidate";
+  }
+  return {};
+}
+
 struct preemption_choice {
   std::size_t candidate = 0;  // index into the candidates
   preemption_rule rule = preemption_rule::only_candidate;
+  // Per candidate, the rule that preferred others to it; none for the chosen one.
+  std::vector<std::optional<preemption_rule>> set_aside_by;
 };
 
 // Chooses among non-empty candidates as DefaultPreemption's pickOneNodeForPreemption: each rule keeps the candidates
-// it ranks best; the first that leaves one decides.
+// it ranks best; the first that leaves one decides. Each candidate set aside is marked with the rule that did it.
 [[nodiscard]] inline preemption_choice choose_preemption_node(std::span<const preemption_candidate> candidates) {
   std::vector<std::size_t> left(candidates.size());
   for (std::size_t i = 0; i < left.size(); ++i) left[i] = i;
-  if (left.size() == 1) return {0, preemption_rule::only_candidate};
-  // Keeps the candidates `better` ranks first (a strict order on candidates); true when one is left.
-  auto keep_best = [&](auto better) {
+  std::vector<std::optional<preemption_rule>> set_aside(candidates.size());
+  auto chosen = [&](preemption_rule rule) {
+    for (std::size_t i = 1; i < left.size(); ++i) set_aside[left[i]] = rule;  // the first of a tie wins
+    return preemption_choice{left.front(), rule, std::move(set_aside)};
+  };
+  if (left.size() == 1) return chosen(preemption_rule::only_candidate);
+  // Keeps the candidates `better` ranks first (a strict order on candidates), the others set aside by `rule`; true
+  // when one is left.
+  auto keep_best = [&](preemption_rule rule, auto better) {
     std::size_t best = left.front();
     for (std::size_t i : left)
       if (better(candidates[i], candidates[best])) best = i;
-    std::erase_if(left, [&](std::size_t i) { return better(candidates[best], candidates[i]); });
+    std::erase_if(left, [&](std::size_t i) {
+      const bool worse = better(candidates[best], candidates[i]);
+      if (worse) set_aside[i] = rule;
+      return worse;
+    });
     return left.size() == 1;
   };
   // Each node's highest-priority victims' earliest start (the victims come most important first).
@@ -103,17 +130,23 @@ struct preemption_choice {
     for (const auto& v : c.victims) sum += std::int64_t{v.priority} + std::int64_t{std::numeric_limits<std::int32_t>::max()} + 1;
     return sum;
   };
-  if (keep_best([](const auto& a, const auto& b) { return a.pdb_violations < b.pdb_violations; }))
-    return {left.front(), preemption_rule::fewest_pdb_violations};
-  if (keep_best([](const auto& a, const auto& b) { return a.victims.front().priority < b.victims.front().priority; }))
-    return {left.front(), preemption_rule::lowest_top_priority};
-  if (keep_best([&](const auto& a, const auto& b) { return priority_sum(a) < priority_sum(b); }))
-    return {left.front(), preemption_rule::smallest_priority_sum};
-  if (keep_best([](const auto& a, const auto& b) { return a.victims.size() < b.victims.size(); }))
-    return {left.front(), preemption_rule::fewest_victims};
-  if (keep_best([&](const auto& a, const auto& b) { return started_before(earliest_top_start(b), earliest_top_start(a)); }))
-    return {left.front(), preemption_rule::latest_start};
-  return {left.front(), preemption_rule::first_candidate};
+  using enum preemption_rule;
+  if (keep_best(fewest_pdb_violations,
+                [](const auto& a, const auto& b) { return a.pdb_violations < b.pdb_violations; }))
+    return chosen(fewest_pdb_violations);
+  if (keep_best(lowest_top_priority,
+                [](const auto& a, const auto& b) { return a.victims.front().priority < b.victims.front().priority; }))
+    return chosen(lowest_top_priority);
+  if (keep_best(smallest_priority_sum,
+                [&](const auto& a, const auto& b) { return priority_sum(a) < priority_sum(b); }))
+    return chosen(smallest_priority_sum);
+  if (keep_best(fewest_victims, [](const auto& a, const auto& b) { return a.victims.size() < b.victims.size(); }))
+    return chosen(fewest_victims);
+  if (keep_best(latest_start, [&](const auto& a, const auto& b) {
+        return started_before(earliest_top_start(b), earliest_top_start(a));
+      }))
+    return chosen(latest_start);
+  return chosen(first_candidate);
 }
 
 // Whether evicting pods may take away why a node refused the pod (kube-scheduler's Unschedulable, not

@@ -48,6 +48,14 @@ struct outcome_subject {
   std::optional<std::size_t> pod_group;  // the PodGroup whose claim it is (reserved for the group, not the pod)
 };
 
+// A node DefaultPreemption's dry run found for a pod: evicting `victims` there lets it fit.
+struct preemption_option {
+  std::string node;
+  std::vector<std::size_t> victims;  // indices into scenario.pods, the most important first
+  std::size_t pdb_violations = 0;    // victims whose eviction exceeds a PodDisruptionBudget
+  std::optional<preemption_rule> set_aside_by;  // the rule that preferred another node; none: the nominated one
+};
+
 // What DefaultPreemption did for a pending pod no node took: the node it nominated, the pods it evicted there, and
 // the pod's next attempt once they were gone.
 struct pod_preemption {
@@ -58,6 +66,11 @@ struct pod_preemption {
   std::size_t pdb_violations = 0;                          // victims whose eviction exceeds a PodDisruptionBudget
   std::optional<std::string> retry_node;                   // where the next attempt placed the pod
   std::string retry_unschedulable;                         // or why it did not
+  // With run_options::keep_preemption_candidates only: every candidate in node order, why each other node is none
+  // (the dry run's own reasons), and the nodes it did not try once it had found enough candidates.
+  std::vector<preemption_option> candidate_nodes;
+  std::vector<reason_count> other_nodes;
+  std::size_t nodes_not_tried = 0;
 };
 
 // What became of a pending pod (one neither bound to a node nor finished): the node it was placed on, or why no node
@@ -213,6 +226,9 @@ struct run_options {
   // Under node_choice::kube_score, score every node that fits each pod even where the order of the resource scores
   // finds the same node sooner (docs/allocator.md): the same results, slower; for checking.
   bool score_every_node = false;
+  // Keep every candidate node of each preemption, with its victims and the rule that set it aside
+  // (pod_preemption::candidate_nodes): what `dra explain pod/NAME` shows; off, a run keeps the chosen node alone.
+  bool keep_preemption_candidates = false;
 };
 
 }  // namespace dra::sched

@@ -44,8 +44,8 @@ namespace dra::sched {
 // Whether a pending pod no node takes goes through kube-scheduler's PostFilters (DynamicResources', then
 // DefaultPreemption), and what preemption may do for it.
 enum class post_filters : std::uint8_t {
-  off,      // none: the fit error alone (a gang's trial, whose failure is the gang's; capacity's copies, which count
-            // what fits without evicting anyone)
+  off,      // none: the fit error alone (a gang's trial, whose failure is the gang's; capacity's copies, unless
+            // it counts what fits once lower-priority pods may go)
   preempt,  // a pod of the queue: preemption evicts its victims, nominates a node and the pod is tried again later
   retry,    // a nominated pod tried again: a second round finds victims but evicts none
 };
@@ -63,7 +63,8 @@ class scheduling_cycle {
       : s_(s), features_(features), nodes_(s), queue_(queue_order(pods_of(s))), resolver_(s, queue_),
         node_allocatable_(s, features), state_(initial_state(s, nodes_.nodes, features, options.nodes == node_choice::kube_score)),
         placer_(s, nodes_.nodes, state_, engine, features, std::move(policy), options.threads,
-                alloc::uses_facts<Policy> ? &demand_ : nullptr) {
+                alloc::uses_facts<Policy> ? &demand_ : nullptr),
+        keep_candidates_(options.keep_preemption_candidates) {
     for (const auto& c : s.classes) classes_.push_back(&c.object);
     for (const model::node* n : nodes_.nodes)
       node_fields_ = node_fields_ || n->unschedulable || !n->taints.empty() || n->allocatable.has_value();
@@ -155,8 +156,9 @@ class scheduling_cycle {
 
   // Runs one more pending pod (no nodeName) as the next pod of the queue: its claims come from its templates and
   // what it takes stays taken for the pods after it. Every cache of the run serves it, which is what makes thousands
-  // of copies of a pod cheap. Its index in the report is scenario.pods.size() + the pods placed before it.
-  const pod_outcome& place(model::located<model::pod> pod) {
+  // of copies of a pod cheap. Its index in the report is scenario.pods.size() + the pods placed before it. With
+  // `post` preempt, a pod no node takes may evict lower-priority pods, and is tried again at once.
+  const pod_outcome& place(model::located<model::pod> pod, post_filters post = post_filters::off) {
     assert(!pod.object.node_name || pod.object.node_name->empty());
     report_.added_pods.push_back(std::move(pod));
     const std::size_t index = s_.pods.size() + report_.added_pods.size() - 1;
@@ -165,7 +167,8 @@ class scheduling_cycle {
       demand = resolver_.template_demand(report_.added_pods.back().object, state_);
       for (const model::device_claim* spec : demand) demand_.add(*spec);
     }
-    run_pod(index);
+    run_pod(index, post);
+    if (post == post_filters::preempt) retry_nominated();  // committed before the next pod, as its victims are gone
     for (const model::device_claim* spec : demand) demand_.remove(*spec);
     return report_.pods.back();
   }
@@ -311,6 +314,8 @@ class scheduling_cycle {
     std::span<const dra_resource> dra_backed;
   };
   std::string run_post_filters(const post_filter_request& request, pod_outcome& outcome, const attempt_mark& mark);
+  void keep_candidates(pod_preemption& preemption, std::span<const preemption_candidate> candidates,
+                       const preemption_choice& choice, const std::vector<std::vector<node_reason>>& statuses) const;
   std::vector<preemption_candidate> preemption_dry_run(const post_filter_request& request,
                                                        std::vector<std::vector<node_reason>>& statuses);
   std::vector<std::size_t> preemption_potential_nodes(const post_filter_request& request, bool frees_devices,
@@ -400,6 +405,7 @@ class scheduling_cycle {
   std::vector<bool> released_;                           // per scenario claim: deallocated by an eviction
   std::vector<bool> held_;  // per scenario claim: released but its devices held for a nominated pod (DRAPreemption)
   disruption_budgets budgets_;
+  bool keep_candidates_ = false;  // run_options::keep_preemption_candidates
 };
 
 }  // namespace dra::sched

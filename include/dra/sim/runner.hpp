@@ -53,8 +53,9 @@ class scenario_run {
   // Schedules the scenario's pods in queue order, then the claims no pod references (what run() does).
   void run_queue();
 
-  // Places one more pending pod on the state the run left (sched::scheduling_cycle::place).
-  const pod_outcome& place(model::located<model::pod> pod);
+  // Places one more pending pod on the state the run left (sched::scheduling_cycle::place); with `preempt`, it may
+  // evict lower-priority pods as the queue's pods may.
+  const pod_outcome& place(model::located<model::pod> pod, bool preempt = false);
 
   [[nodiscard]] const run_report& report() const;
   run_report take_report() &&;
@@ -98,8 +99,8 @@ void scenario_run<Engine, Policy>::run_queue() {
 }
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
-const pod_outcome& scenario_run<Engine, Policy>::place(model::located<model::pod> pod) {
-  return cycle_.place(std::move(pod));
+const pod_outcome& scenario_run<Engine, Policy>::place(model::located<model::pod> pod, bool preempt) {
+  return cycle_.place(std::move(pod), preempt ? sched::post_filters::preempt : sched::post_filters::off);
 }
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>

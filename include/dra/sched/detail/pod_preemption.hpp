@@ -31,6 +31,7 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   preemption.rule = choice.rule;
   preemption.candidates = candidates.size();
   preemption.pdb_violations = chosen.pdb_violations;
+  if (keep_candidates_) keep_candidates(preemption, candidates, choice, statuses);
   // The pod is tried again after the queue: this attempt's claims and answers are taken back, to be made again then.
   undo_attempt(mark);
   std::vector<std::size_t> released = evict(chosen, request.pod);
@@ -51,12 +52,32 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   return {};
 }
 
+// Every candidate of a preemption, with its victims and the rule that set it aside, and what the dry run said of
+// the other nodes (`statuses`: empty for a candidate and for a node it did not try).
+template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
+void scheduling_cycle<Engine, Policy>::keep_candidates(pod_preemption& preemption,
+                                                       std::span<const preemption_candidate> candidates,
+                                                       const preemption_choice& choice,
+                                                       const std::vector<std::vector<node_reason>>& statuses) const {
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    preemption_option& option = preemption.candidate_nodes.emplace_back();
+    option.node = std::string(nodes_.nodes[candidates[k].node]->meta.name);
+    for (const preemption_victim& v : candidates[k].victims) option.victims.push_back(v.pod);
+    option.pdb_violations = candidates[k].pdb_violations;
+    option.set_aside_by = choice.set_aside_by[k];
+  }
+  preemption.other_nodes = count_reasons(statuses);
+  const auto silent = static_cast<std::size_t>(std::ranges::count_if(statuses, &std::vector<node_reason>::empty));
+  preemption.nodes_not_tried = silent - candidates.size();
+}
+
 // DefaultPreemption's dry run: on each node whose filters refused the pod for what evicting pods can free (its
 // resources, its pod count; with DRAPreemption, its devices too), every lower-priority pod removed; if the pod then
 // passes the node's filters and its claims fit the node's devices (as they stand: kube-scheduler 1.36/1.37 frees no
 // device by preemption; with DRAPreemption, less the claims only the removed pods used), each of them is given back
 // where the pod still fits without it: first those whose eviction would exceed a PodDisruptionBudget, then the others,
-// the most important first in each. `statuses` gets why each node is no candidate.
+// the most important first in each. `statuses` gets why each node is no candidate (empty for a candidate, and for
+// the nodes left untried once enough candidates are found).
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_dry_run(
     const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
@@ -70,7 +91,10 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
   const std::vector<std::size_t> potential = preemption_potential_nodes(request, frees_devices, statuses);
   const std::size_t wanted = preemption_candidates_wanted(potential.size());
   for (std::size_t i : potential) {
-    if (out.size() >= wanted) break;
+    if (out.size() >= wanted) {  // not tried: enough candidates found
+      statuses[i].clear();
+      continue;
+    }
     std::vector<preemption_victim> lower;
     for (const preemption_victim& v : running_[i])
       if (v.priority < pod.priority) lower.push_back(v);
@@ -128,6 +152,7 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
         if (violating_pass) ++candidate.pdb_violations;
       }
     std::ranges::stable_sort(candidate.victims, more_important);
+    statuses[i].clear();
     out.push_back(std::move(candidate));
   }
   return out;

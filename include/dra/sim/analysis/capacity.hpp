@@ -34,6 +34,9 @@ inline constexpr std::size_t default_max_copies = 100'000;
 struct capacity_options {
   std::size_t max = default_max_copies;  // copies placed at most
   run_options run;
+  // A copy no node takes may evict lower-priority pods as DefaultPreemption would (the victims are the input's
+  // bound pods, as in a run), and is tried again at once; off, copies fit only where room is left.
+  bool preempt = false;
 };
 
 struct node_count {
@@ -133,8 +136,8 @@ struct run_with_copies {
   growing_counts counts;
 
   explicit run_with_copies(std::unique_ptr<Run> r) : run(std::move(r)) { counts.update(run->report()); }
-  void add(model::located<model::pod> copy) {
-    const pod_outcome& outcome = run->place(std::move(copy));
+  void add(model::located<model::pod> copy, bool preempt) {
+    const pod_outcome& outcome = run->place(std::move(copy), preempt);
     nodes.push_back(outcome.node);
     placed += outcome.node ? 1 : 0;
     counts.update(run->report());
@@ -171,18 +174,18 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class copies_runs {
  public:
   copies_runs(const model::scenario& s, const Engine& engine, alloc::features features, Policy policy,
-              run_options options)
-      : s_(s), engine_(engine), features_(features), policy_(std::move(policy)), options_(options),
+              run_options options, bool preempt)
+      : s_(s), engine_(engine), features_(features), policy_(std::move(policy)), options_(options), preempt_(preempt),
         own_(started(policy_)) {
     if constexpr (guarded) first_fit_.emplace(started(alloc::first_fit{}));
   }
 
   void add(const model::located<model::pod>& copy) {
-    own_.add(copy);
+    own_.add(copy, preempt_);
     if constexpr (guarded) {
       copies_.push_back(copy);  // for the hybrid, should it be needed
-      first_fit_->add(copy);
-      if (hybrid_) hybrid_->add(copy);
+      first_fit_->add(copy, preempt_);
+      if (hybrid_) hybrid_->add(copy, preempt_);
     }
   }
 
@@ -192,7 +195,7 @@ class copies_runs {
       if (!places_less(own_.counts.counts(), first_fit_->counts.counts())) return run_report::answer::policy;
       if (!hybrid_) {
         hybrid_.emplace(started(hybrid_policy{policy_}));
-        for (const auto& copy : copies_) hybrid_->add(copy);
+        for (const auto& copy : copies_) hybrid_->add(copy, preempt_);
       }
       if (!places_less(hybrid_->counts.counts(), first_fit_->counts.counts()))
         return run_report::answer::first_fit_after_rejection;
@@ -230,6 +233,7 @@ class copies_runs {
   alloc::features features_;
   Policy policy_;
   run_options options_;
+  bool preempt_ = false;
   std::vector<model::located<model::pod>> copies_;
   run_of<Policy> own_;
   std::optional<run_of<alloc::first_fit>> first_fit_;
@@ -243,14 +247,16 @@ class copies_runs {
 // schedule replicas: until one does not fit or `options.max` copies are placed. The count is what run_scenario
 // would answer with the copies pending: n copies fit when its answer with n copies places them all, and the report
 // is its run with one more (a guarded policy's answer included, which can change with the copies). One run per
-// answer serves every copy (its caches included), not a run per copy.
+// answer serves every copy (its caches included), not a run per copy. With `options.preempt`, a copy no node takes
+// preempts as a queue's pod would, and is tried again before the next copy (its victims are then gone); the report's
+// evictions say whom each copy evicted.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy = alloc::first_fit>
 [[nodiscard]] result<capacity_report> capacity(const model::scenario& s, const model::located<model::pod>& pod,
                                                const Engine& engine, alloc::features features = alloc::features::all(),
                                                Policy policy = {}, capacity_options options = {}) {
   capacity_report out;
   out.pod = model::namespaced_name(pod.object.meta.namespace_, pod.object.meta.name);
-  detail::copies_runs<Engine, Policy> runs(s, engine, features, std::move(policy), options.run);
+  detail::copies_runs<Engine, Policy> runs(s, engine, features, std::move(policy), options.run, options.preempt);
   run_report::answer reported = runs.answer();
   run_report::answer fitted = reported;  // the answer that placed out.fits copies
   while (out.fits < options.max) {

@@ -1,11 +1,13 @@
 // What `dra explain pod/NAME` computes: a pod's answer in a run (its node, or kube-scheduler's refusal with the
-// nodes counted by reason) and the explanations of the claims its unit of work allocated or tried.
+// nodes counted by reason; the preemption that made room for it, or evicted it) and the explanations of the claims
+// its unit of work allocated or tried.
 #pragma once
 
 #include <dra/json/writer.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sim/explain/claims.hpp>
 #include <dra/sim/explain/find_pod.hpp>
+#include <dra/sim/explain/preemption.hpp>
 #include <dra/sim/output/run_output.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -41,6 +43,8 @@ struct pod_explanation {
   std::size_t nodes = 0;                      // the nodes it was tried on
   std::vector<sched::reason_count> reasons;   // how many nodes gave each reason
   std::vector<claim_explanation> claims;      // the claims of its unit of work
+  std::optional<preemption_explanation> preemption;  // the node preemption nominated it and why that one
+  std::optional<std::string> preempted_by;           // the pod whose preemption evicted it (namespace/name)
 };
 
 // Explains the pods `names` (kubectl's spelling, see qualified_pod_name) of a run of `s` that produced `report`.
@@ -63,7 +67,10 @@ template <alloc::selector_engine Engine>
       e.unschedulable = p.unschedulable;
       e.nodes = p.nodes;
       e.reasons = p.reasons;
+      if (p.preemption) e.preemption = explain_preemption(s, *p.preemption);
     }
+    for (const eviction& gone : report.evictions)
+      if (gone.pod == *index) e.preempted_by = model::namespaced_name(pod_at(s, report, gone.preemptor).meta);
     std::vector<std::string> claims;
     for (std::size_t i = 0; i < report.outcomes.size(); ++i)
       if (report.subjects[i].pod == index) claims.push_back(report.outcomes[i].claim);
@@ -73,7 +80,8 @@ template <alloc::selector_engine Engine>
 }
 
 // {"pods": [{"pod", "status", "node", "unschedulable", "explanation": {"nodes", "reasons": [{"code", "nodes",
-// "message"}]}, "claims": [as to_json's]}]}; `claims`, when given, first as to_json writes them.
+// "message"}]}, "preemption": {as write_preemption_explanation writes it}, "preemptedBy", "claims": [as to_json's]}]};
+// `claims`, when given, first as to_json writes them.
 [[nodiscard]] inline std::string to_json(const std::vector<pod_explanation>& pods,
                                          const std::vector<claim_explanation>* claims = nullptr) {
   json::writer w(2);
@@ -89,6 +97,8 @@ template <alloc::selector_engine Engine>
     if (e.node) w.field("node", *e.node);
     if (!e.unschedulable.empty()) w.field("unschedulable", e.unschedulable);
     if (!e.reasons.empty()) write_reason_counts(w, e.nodes, e.reasons);
+    if (e.preemption) write_preemption_explanation(w, *e.preemption);
+    if (e.preempted_by) w.field("preemptedBy", *e.preempted_by);
     w.key("claims").begin_array();
     for (const auto& c : e.claims) detail::write_claim_explanation(w, c);
     w.end_array().end_object();

@@ -18,17 +18,26 @@
 
 namespace dra::sim {
 
-// {"pod", "fits", "nodes": [{"node", "fits"}], "next": {"unschedulable", "explanation", "results"}}; `next` is absent
-// when --max stopped the count, its `results` are the next copy's claims as `dra allocate` writes them.
-[[nodiscard]] inline std::string to_json(const capacity_report& r) {
+// {"pod", "fits", "nodes": [{"node", "fits"}], "evictions": [{"pod", "node": null, "preemptedBy"}], "next":
+// {"unschedulable", "explanation", "retry", "results"}}; `evictions` only when the run evicted pods (for the
+// scenario's pods, then for the copies; the scenario `s` names them), `next` is absent when --max stopped the count,
+// its `retry` only when it preempted, its `results` are the next copy's claims as `dra allocate` writes them.
+[[nodiscard]] inline std::string to_json(const model::scenario& s, const capacity_report& r) {
   json::writer w(2);
   w.begin_object().field("pod", r.pod).field("fits", static_cast<std::int64_t>(r.fits)).key("nodes").begin_array();
   for (const auto& n : r.nodes)
     w.begin_object().field("node", n.node).field("fits", static_cast<std::int64_t>(n.fits)).end_object();
   w.end_array();
+  if (!r.run.evictions.empty()) {
+    w.key("evictions").begin_array();
+    for (const auto& e : r.run.evictions) write_eviction(w, s, r.run, e);
+    w.end_array();
+  }
   if (r.next) {
     w.key("next").begin_object();
     write_pod_refusal(w, *r.next);
+    if (r.next->preemption)
+      w.key("retry").begin_object().field("unschedulable", r.next->preemption->retry_unschedulable).end_object();
     const std::span<const model::claim_outcome> outcomes(r.run.outcomes);
     json::write_results(w, r.next_claims.empty() ? outcomes.subspan(0, 0)
                                                  : outcomes.subspan(r.next_claims.front(), r.next_claims.size()));
