@@ -8,6 +8,7 @@
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/preemption.hpp>
 #include <dra/sched/run_report.hpp>
+#include <dra/sim/output/run_output.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -76,14 +77,9 @@ inline void write_preemption_explanation(json::writer& w, const preemption_expla
     if (c.set_aside_by) w.field("setAsideBy", sched::rule_key(*c.set_aside_by));
     w.end_object();
   }
-  w.end_array().key("otherNodes").begin_array();
-  for (const auto& r : e.other_nodes)
-    w.begin_object()
-        .field("code", model::name_of(r.reason.code))
-        .field("nodes", static_cast<std::int64_t>(r.nodes))
-        .field("message", r.reason.message)
-        .end_object();
-  w.end_array().field("nodesNotTried", static_cast<std::int64_t>(e.nodes_not_tried)).key("retry").begin_object();
+  w.end_array().key("otherNodes");
+  write_reasons(w, e.other_nodes);
+  w.field("nodesNotTried", static_cast<std::int64_t>(e.nodes_not_tried)).key("retry").begin_object();
   if (e.retry_node)
     w.field("node", *e.retry_node);
   else

@@ -16,16 +16,23 @@
 
 namespace dra::sim {
 
-// A refused pod's `explanation`: {"nodes": N, "reasons": [{"code", "nodes", "message"}]}.
-inline void write_reason_counts(json::writer& w, std::size_t nodes, const std::vector<sched::reason_count>& reasons) {
-  w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(nodes)).key("reasons").begin_array();
+// Nodes counted by reason, as an array: [{"code", "nodes", "message"}].
+inline void write_reasons(json::writer& w, const std::vector<sched::reason_count>& reasons) {
+  w.begin_array();
   for (const auto& r : reasons)
     w.begin_object()
         .field("code", model::name_of(r.reason.code))
         .field("nodes", static_cast<std::int64_t>(r.nodes))
         .field("message", r.reason.message)
         .end_object();
-  w.end_array().end_object();
+  w.end_array();
+}
+
+// A refused pod's `explanation`: {"nodes": N, "reasons": [{"code", "nodes", "message"}]}.
+inline void write_reason_counts(json::writer& w, std::size_t nodes, const std::vector<sched::reason_count>& reasons) {
+  w.key("explanation").begin_object().field("nodes", static_cast<std::int64_t>(nodes)).key("reasons");
+  write_reasons(w, reasons);
+  w.end_object();
 }
 
 // A pod outcome's `unschedulable` text and `explanation` (how many nodes gave each reason), when no node took it.
