@@ -11,6 +11,7 @@
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>
+#include <dra/sched/fragmentation.hpp>
 #include <dra/sched/gang.hpp>
 #include <dra/sched/generated_names.hpp>
 #include <dra/sched/node_allocatable.hpp>

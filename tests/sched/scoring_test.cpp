@@ -75,16 +75,28 @@ TEST(LeastAllocated, TheMeanShareLeftFreeWithThePodOnTheNode) {
   EXPECT_EQ(sched::least_allocated(sched::resources_of(model::node{}), {}, pod), 0);
 }
 
-TEST(BalancedAllocation, OneHundredLessTheSpreadOfTheShares) {
-  // The pod asks 3 cpus and 5000 bytes: shares 0.75 and 0.5 on the small node (87), 0.5 and 0.5 on the large one.
+TEST(BalancedAllocation, ScoresTheChangeInBalanceThePodMakes) {
+  // The pod asks 3 cpus and 5000 bytes of an empty node. On the small node its shares are 0.75 and 0.5 (balance 87,
+  // against 100 without it): 50 + (50 + 87 - 100) / 2 = 68. On the large one 0.5 and 0.5 change nothing: 75.
   const sched::non_zero_amounts pod{3000, 5000};
-  EXPECT_EQ(sched::balanced_allocation(sched::resources_of(node_with("4", "10000")), {}, pod), 87);
-  EXPECT_EQ(sched::balanced_allocation(sched::resources_of(node_with("6", "10000")), {}, pod), 100);
-  // Requests as they are (no defaults), a share over 1 counts as 1.
-  EXPECT_EQ(sched::balanced_allocation(sched::resources_of(node_with("4", "10000")), {{"cpu", 3000}}, pod), 75);
+  EXPECT_EQ(sched::balanced_allocation(sched::resources_of(node_with("4", "10000")), {}, pod), 68);
+  EXPECT_EQ(sched::balanced_allocation(sched::resources_of(node_with("6", "10000")), {}, pod), 75);
+  // Requests as they are (no defaults), a share over 1 counting as 1: 0.75 and 0 before (62), 1 and 0.5 after (75).
+  EXPECT_EQ(sched::balanced_allocation(sched::resources_of(node_with("4", "10000")), {{"cpu", 3000}}, pod), 81);
   // Not scored for a pod that requests neither cpu nor memory.
   EXPECT_FALSE(sched::balanced_scored({}));
   EXPECT_TRUE(sched::balanced_scored({{"memory", 1}}));
+}
+
+TEST(BalancedAllocation, PrefersTheNodeThePodBringsBackInBalance) {
+  // Two 8-cpu, 16Gi nodes running 4 cpu and 8Gi, and 1 cpu and 12Gi; the pod asks 2 cpus and 2Gi. The first node is
+  // balanced and the pod unbalances it (100 to 93: 71); the second gets closer to balance (68 to 75: 78).
+  // kube-scheduler 1.36 ranks the second higher; scoring the balance with the pod alone ranked the first (93 to 75).
+  constexpr std::int64_t gi = std::int64_t{1} << 30;
+  const sched::non_zero_amounts pod{2000, 2 * gi};
+  const auto node = sched::resources_of(node_with("8", "16Gi"));
+  EXPECT_EQ(sched::balanced_allocation(node, {{"cpu", 4000}, {"memory", 8 * gi}}, pod), 71);
+  EXPECT_EQ(sched::balanced_allocation(node, {{"cpu", 1000}, {"memory", 12 * gi}}, pod), 78);
 }
 
 TEST(TaintToleration, CountsPreferNoScheduleTaintsThePodDoesNotTolerate) {
@@ -179,10 +191,10 @@ TEST(NormalizeScore, ScalesByTheHighestWithIntegerDivision) {
 }
 
 TEST(TotalScores, WeighsThePluginsAsTheDefaultProfileDoes) {
-  // TaintToleration ×3 (reversed), NodeAffinity ×2, NodeResourcesFit ×1, BalancedAllocation ×1, DynamicResources ×1.
+  // TaintToleration ×3 (reversed), NodeAffinity ×2, NodeResourcesFit ×1, BalancedAllocation ×1, DynamicResources ×2.
   const std::vector<sched::raw_node_score> raw{{1, 0, 50, 100, 8}, {0, 4, 40, 90, 7}};
-  // Node 0: 3×0 + 2×0 + 50 + 100 + 100 = 250; node 1: 3×100 + 2×100 + 40 + 90 + 87 = 717.
-  EXPECT_EQ(sched::total_scores(raw), (std::vector<std::int64_t>{250, 717}));
+  // Node 0: 3×0 + 2×0 + 50 + 100 + 2×100 = 350; node 1: 3×100 + 2×100 + 40 + 90 + 2×87 = 804.
+  EXPECT_EQ(sched::total_scores(raw), (std::vector<std::int64_t>{350, 804}));
   EXPECT_EQ(sched::best_scored(raw), 1u);
   // Ties go to the earlier node.
   const std::vector<sched::raw_node_score> tied(3, sched::raw_node_score{0, 0, 10, 0, 0});

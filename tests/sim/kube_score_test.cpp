@@ -119,6 +119,37 @@ TEST(KubeScore, DynamicResourcesPrefersNodesWhereTheFirstAlternativeFits) {
   EXPECT_EQ(kube_nodes(text), (std::vector<std::string>{"b", "a"}));
 }
 
+TEST(KubeScore, DynamicResourcesWeighsTwiceTheResourceScores) {
+  // A pod asking for no cpu or memory (NodeResourcesFit counts 100m and 200Mi; BalancedAllocation skips it); 1540m
+  // of cpu bound on b. NodeResourcesFit: a 97, b 77; DynamicResources: a 87 (second choice), b 100. Weighing
+  // DynamicResources 2, as the default profile does: a 300 + 97 + 174 = 571, b 300 + 77 + 200 = 577, so b (at
+  // weight 1, a would win: 484 against 477).
+  const std::string bound = R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "running", "namespace": "default"},
+     "spec": {"nodeName": "b", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1540m"}}}]}})";
+  const std::string text = score_node("a") + score_node("b") + prioritized_gpus + bound + "\n" + score_pod("p", prioritized_pod);
+  EXPECT_EQ(kube_nodes(text), std::vector<std::string>{"b"});
+}
+
+TEST(KubeScore, BalancedAllocationScoresTheChangeInBalance) {
+  // Two 8-cpu, 16Gi nodes running 4 cpu and 8Gi, and 1 cpu and 12Gi; the pod asks 2 cpus and 2Gi. NodeResourcesFit:
+  // a 31, b 37; BalancedAllocation (the change the pod makes): a 71, b 78. a 300 + 31 + 71 = 402, b 300 + 37 + 78 = 415:
+  // b, as kube-scheduler 1.36 decides (scoring the balance with the pod alone, 93 and 75, took a: 424 against 412).
+  auto node = [](const std::string& name) {
+    return R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + name +
+           R"("}, "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110"}}})" + "\n";
+  };
+  auto bound = [](const std::string& node_name, const std::string& cpu, const std::string& memory) {
+    return R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "on-)" + node_name +
+           R"(", "namespace": "default"}, "spec": {"nodeName": ")" + node_name +
+           R"(", "containers": [{"name": "c", "resources": {"requests": {"cpu": ")" + cpu + R"(", "memory": ")" + memory +
+           R"("}}}]}})" + "\n";
+  };
+  const std::string pod =
+      score_pod("p", R"("containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "2Gi"}}}])");
+  const std::string text = node("a") + node("b") + bound("a", "4", "8Gi") + bound("b", "1", "12Gi") + pod;
+  EXPECT_EQ(kube_nodes(text), std::vector<std::string>{"b"});
+}
+
 TEST(KubeScore, AlikeNodesAreScoredWithoutSearchingEachAndGetTheirOwnDevices) {
   // Three nodes with two GPUs each (one outcome class); a is half full of cpu. p1 ties b and c (b), p2 takes c, p3
   // ties b and c again (b), whose second GPU it gets.

@@ -14,7 +14,8 @@ namespace dra::alloc {
 // Best fit. Within a node it tries, in this order:
 //  0. devices a search may take (candidate_facts::available) before those held or short of counters, which only an
 //     adminAccess request could take: a long queue would otherwise walk past every device it already filled;
-//  1. shared devices that already carry allocations (as shared_capacity), so fresh ones stay whole;
+//  1. shared devices that already carry allocations (as shared_capacity), the one with the least capacity left first
+//     (the tightest that fits), so fresh ones stay whole and roomy ones stay roomy;
 //  2. devices on counter sets already partly used (a MIG slice of a GPU that is already split
 //     before one of an idle GPU), so idle GPUs stay whole;
 //  3. the device that strands the fewest counters (`counters_stranded`: left wholly free, and no placement
@@ -33,8 +34,9 @@ struct best_fit {
   static constexpr bool never_worse_than_first_fit = true;
 
   [[nodiscard]] static auto candidate_rank(const candidate_facts& f) noexcept {
-    return std::tuple(f.available ? 0 : 1, f.shared && f.has_allocations ? 0 : 1, f.counter_sets_free < 1 ? 0 : 1,
-                      f.counters_stranded, f.placements_lost, f.counter_sets_free, f.counter_share);
+    return std::tuple(f.available ? 0 : 1, f.shared && f.has_allocations ? 0 : 1, f.capacity_left,
+                      f.counter_sets_free < 1 ? 0 : 1, f.counters_stranded, f.placements_lost, f.counter_sets_free,
+                      f.counter_share);
   }
   void order_candidates(std::span<std::uint32_t> order, std::span<const candidate_facts> facts) const {
     // Keys made once per candidate, not once per comparison: a node may have thousands of candidates.

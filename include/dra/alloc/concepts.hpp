@@ -76,6 +76,7 @@ struct candidate_facts {
   std::uint32_t device_index = 0;  // the device's place in its slice
   bool shared = false;             // allowMultipleAllocations (with ConsumableCapacity)
   bool has_allocations = false;    // already-allocated claims share it (shared devices only)
+  double capacity_left = 1;        // a shared device's share of its scarcest capacity not given out (1: untouched)
   // Neither held by an allocated claim (exclusively), nor short of counters allocated devices left, nor shared with
   // some capacity wholly given out: a search may take it (an adminAccess request may take a held one too, a request
   // for none of a capacity a used-up one).

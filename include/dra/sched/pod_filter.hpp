@@ -40,10 +40,21 @@ class pod_node_filter {
     if (named_ && named_->empty()) pre_filter_failure_ = sched::affinity_conflict_reason;
   }
 
+  // What the pod requests of its node (pod_requests).
+  [[nodiscard]] const sched::amounts& requests() const noexcept { return requests_; }
+
   // Whether node i passes every filter.
   [[nodiscard]] bool feasible(std::size_t i) {
     if (!only_.empty() && !only_[i]) return false;
-    if (verdicts_[i] == verdict::unknown) verdicts_[i] = reasons_of(i).empty() ? verdict::feasible : verdict::refused;
+    if (verdicts_[i] == verdict::unknown) {
+      auto reasons = reasons_of(i);
+      verdicts_[i] = reasons.empty() ? verdict::feasible : verdict::refused;
+      // Kept for the refusal, which a pod that fits nowhere works out next: its filters are not run twice.
+      if (!reasons.empty()) {
+        if (filtered_.empty()) filtered_.resize(nodes_.size());
+        filtered_[i] = std::move(reasons);
+      }
+    }
     return verdicts_[i] == verdict::feasible;
   }
 
@@ -93,6 +104,7 @@ class pod_node_filter {
   [[nodiscard]] std::vector<sched::node_reason> refusal_of(std::size_t i) const {
     if (refusal_ && i < per_node_.size()) return per_node_[i];
     if (!in_.empty() && !in_[i]) return {left_out_};
+    if (i < filtered_.size() && !filtered_[i].empty()) return filtered_[i];
     auto reasons = reasons_of(i);
     if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
     return reasons;
@@ -129,6 +141,7 @@ class pod_node_filter {
   std::vector<char> in_;         // see leave_out (empty: every node)
   sched::node_reason left_out_;  // the reason of the nodes `in_` leaves out
   std::vector<verdict> verdicts_;
+  std::vector<std::vector<sched::node_reason>> filtered_;  // per node its filters refused: their reasons (feasible)
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;
   std::optional<refusal_text> refusal_;

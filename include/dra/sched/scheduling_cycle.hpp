@@ -77,6 +77,17 @@ class scheduling_cycle {
       for (const model::device_claim* spec : demand.unreferenced) demand_.add(*spec);
       pod_demand_ = std::move(demand.per_pod);
     }
+    // A node-ranking policy weighs how much a fit fragments its node for the pending pods' shapes.
+    if constexpr (alloc::node_ranking_policy<Policy>) {
+      std::vector<std::pair<amounts, std::vector<const model::device_claim*>>> workload;
+      for (const std::size_t p : queue_) {
+        const model::pod& pod = s.pods[p].object;
+        if (pod.node_name && !pod.node_name->empty()) continue;
+        workload.emplace_back(pod_requests(pod), p < pod_demand_.size() ? pod_demand_[p]
+                                                                        : std::vector<const model::device_claim*>{});
+      }
+      placer_.measure_fragmentation(workload);
+    }
   }
   scheduling_cycle(const scheduling_cycle&) = delete;
   scheduling_cycle& operator=(const scheduling_cycle&) = delete;

@@ -23,14 +23,14 @@ namespace dra::sched {
 // framework.MaxNodeScore: every plugin scores a node from 0 to this.
 inline constexpr std::int64_t max_node_score = 100;
 
-// The weights of the default profile's scoring plugins (apis/config/v1 default_plugins.go; DynamicResources has none
-// set, so the framework's 1).
+// The weights of the default profile's scoring plugins (apis/config/v1 default_plugins.go: DynamicResources weighs 2
+// in 1.36 and 1.37).
 struct score_weights {
   std::int64_t taint_toleration = 3;
   std::int64_t node_affinity = 2;
   std::int64_t resources_fit = 1;
   std::int64_t balanced_allocation = 1;
-  std::int64_t dynamic_resources = 1;
+  std::int64_t dynamic_resources = 2;
 };
 
 // One node's scores for one pod before normalisation: TaintToleration, NodeAffinity and DynamicResources are raw
@@ -93,6 +93,19 @@ namespace detail {
   return (capacity - requested) * max_node_score / capacity;
 }
 
+// How balanced the cpu and memory shares in use are (0-100): 100 × (1 − their spread), a share over 1 counting as 1.
+[[nodiscard]] inline std::int64_t balance(const node_resources& node, std::int64_t cpu, std::int64_t memory) {
+  std::vector<double> shares;
+  auto add = [&](std::int64_t allocatable, std::int64_t requested) {
+    if (allocatable == 0) return;
+    shares.push_back(std::min(1.0, static_cast<double>(requested) / static_cast<double>(allocatable)));
+  };
+  add(node.allocatable_cpu, cpu);
+  add(node.allocatable_memory, memory);
+  const double spread = shares.size() == 2 ? std::abs((shares[0] - shares[1]) / 2) : 0.0;
+  return static_cast<std::int64_t>((1 - spread) * static_cast<double>(max_node_score));
+}
+
 }  // namespace detail
 
 // NodeResourcesFit's LeastAllocated score over cpu and memory (weight 1 each): the mean share left free with the pod
@@ -112,19 +125,18 @@ namespace detail {
   return weights == 0 ? 0 : sum / weights;
 }
 
-// NodeResourcesBalancedAllocation's score: 100 × (1 − the spread of the cpu and memory shares in use with the pod on
-// the node), counting requests as they are. Not scored for a pod that requests neither (see balanced_scored).
+// NodeResourcesBalancedAllocation's score: how much the pod improves the balance of the cpu and memory shares in use
+// on the node, 50 + (50 + balance with the pod − balance without it) / 2 (so 75 when it changes nothing), counting
+// requests as they are. kube-scheduler scores the change since 1.36 (kubernetes#135573); before, the balance with
+// the pod alone. Not scored for a pod that requests neither (see balanced_scored).
 [[nodiscard]] inline std::int64_t balanced_allocation(const node_resources& node, const amounts& node_requested,
                                                       const non_zero_amounts& pod_requested) {
-  std::vector<double> shares;
-  auto add = [&](std::int64_t allocatable, std::int64_t requested) {
-    if (allocatable == 0) return;
-    shares.push_back(std::min(1.0, static_cast<double>(requested) / static_cast<double>(allocatable)));
-  };
-  add(node.allocatable_cpu, amount_of(node_requested, "cpu") + pod_requested.cpu);
-  add(node.allocatable_memory, amount_of(node_requested, "memory") + pod_requested.memory);
-  const double spread = shares.size() == 2 ? std::abs((shares[0] - shares[1]) / 2) : 0.0;
-  return static_cast<std::int64_t>((1 - spread) * static_cast<double>(max_node_score));
+  const std::int64_t cpu = amount_of(node_requested, "cpu");
+  const std::int64_t memory = amount_of(node_requested, "memory");
+  const std::int64_t with_pod = detail::balance(node, cpu + pod_requested.cpu, memory + pod_requested.memory);
+  const std::int64_t without = detail::balance(node, cpu, memory);
+  constexpr std::int64_t half = max_node_score / 2;
+  return half + (half + with_pod - without) / 2;  // integer division truncates toward zero, as Go's
 }
 
 // Whether BalancedAllocation scores the pod: not when it requests no cpu and no memory (its PreScore skips such

@@ -12,6 +12,7 @@
 #include <dra/sched/cluster_state.hpp>
 #include <dra/sched/detail/node_trials.hpp>
 #include <dra/sched/diagnosis.hpp>
+#include <dra/sched/fragmentation.hpp>
 #include <dra/sched/pod_filter.hpp>
 #include <dra/sched/scored_nodes.hpp>
 #include <dra/sched/scoring.hpp>
@@ -26,6 +27,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -110,6 +112,21 @@ class unit_placer {
   }
   [[nodiscard]] node_scorer& scorer() noexcept { return scorer_; }
 
+  // Under a node-ranking policy, fits are chosen by how little they fragment their node for the pending pods
+  // (`workload`: each pending pod's requests and its claims' specs), where devices are shared by capacity.
+  void measure_fragmentation(std::span<const std::pair<amounts, std::vector<const model::device_claim*>>> workload) {
+    gauge_.emplace(s_, nodes_, engine_);
+    gauge_->set_workload(workload);
+    if (!gauge_->on()) gauge_.reset();
+  }
+  [[nodiscard]] fragmentation_gauge<Engine>* fragmentation() noexcept { return gauge_ ? &*gauge_ : nullptr; }
+  // Whether nodes are chosen by fragmentation now: not once a policy that ranks only for a while has stopped.
+  [[nodiscard]] bool by_fragmentation() const {
+    if constexpr (requires { node_policy_.ranking(); })
+      if (!node_policy_.ranking()) return false;
+    return gauge_.has_value();
+  }
+
   // Position of a node in the run's list, if it is there.
   [[nodiscard]] std::optional<std::size_t> index_of(const model::node* node) const {
     const auto it = node_index_.find(node);
@@ -126,9 +143,11 @@ class unit_placer {
   unit_decision place(const unit_request& request, std::uint64_t& search_steps);
 
   // The best node for a pod without claims to allocate: the first `takes` allows (node order is first fit's
-  // tie-break), or, when the pod is scored, the best scored of them.
+  // tie-break), or, when the pod is scored, the best scored of them, or, where fragmentation is measured, the one the
+  // pod (requesting `requests`) fragments least.
   template <class Takes>
-  std::optional<std::size_t> node_without_claims(const pod_scoring* scoring, Takes takes);
+  std::optional<std::size_t> node_without_claims(const pod_scoring* scoring, Takes takes,
+                                                 const amounts* requests = nullptr);
 
   // Whether the claims would allocate on `node` as the ledger stands, nothing committed (a preemption dry run's
   // DynamicResources filter: the victims' devices stay taken).
@@ -194,16 +213,31 @@ class unit_placer {
     if (fit == nullptr) return false;
     if (scorer_.on()) return false;  // scoring compares every node that fits
     if constexpr (alloc::node_ranking_policy<Policy>)
-      return fit->counters_stranded == 0.0 && fit->placements_lost == 0.0;
+      return !gauge_ && fit->counters_stranded == 0.0 && fit->placements_lost == 0.0;
     else
       return true;
   }
 
+  // What a fit on a node costs a node-ranking policy: the fragmentation score it loses (100 less it, when
+  // fragmentation is measured), then the counters it strands, then the placements it costs. Lower is better.
+  using node_cost = std::tuple<std::int64_t, double, double>;
+  node_cost cost_of(std::size_t i, const unit_request& request, std::span<const model::allocation_result> results,
+                    std::pair<double, double> device_cost) {
+    std::int64_t fragmenting = 0;
+    if (gauge_) {
+      static const amounts none;
+      const amounts& requests = request.filter != nullptr ? request.filter->requests() : none;
+      fragmenting = max_node_score - gauge_->score(i, state_.requests[i], requests, results, state_.ledger);
+    }
+    return {fragmenting, device_cost.first, device_cost.second};
+  }
+
   // Whether a fit at `cost` ends a unit's search: at no cost, or once a policy that ranks only for a while stopped.
-  bool takes_first_fit(std::pair<double, double> cost) const {
+  // Fragmentation's score is never known to be the best before every node is scored.
+  bool takes_first_fit(const node_cost& cost) const {
     if constexpr (requires { node_policy_.ranking(); })
       if (!node_policy_.ranking()) return true;
-    return cost == std::pair{0.0, 0.0};
+    return !gauge_ && cost == node_cost{0, 0.0, 0.0};
   }
 
   std::uint64_t demand_epoch() const { return demand_ == nullptr ? 0 : demand_->epoch(); }
@@ -310,6 +344,7 @@ class unit_placer {
   node_scorer scorer_;
   bool score_every_node_ = false;
   const node_scope* scope_ = nullptr;
+  std::optional<fragmentation_gauge<Engine>> gauge_;  // node-ranking policies, where devices are shared by capacity
   std::optional<detail::trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 

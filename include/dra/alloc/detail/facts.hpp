@@ -26,6 +26,7 @@ struct candidate_input {
   double demand = 1;
   std::span<const std::pair<std::uint32_t, quantity>> draws;  // counter slot, amount
   bool used_up = false;  // shared, with some capacity wholly given out
+  double capacity_left = 1;  // shared: the share of its scarcest capacity not given out
 };
 
 // Candidates in upstream's order (pool by pool, slice by slice) with the counters' totals and what
@@ -88,6 +89,7 @@ struct candidate_input {
     }
     f.shared = c.shared;
     f.has_allocations = c.has_allocations;
+    f.capacity_left = c.capacity_left;
     f.device = c.device;
     f.demand = c.demand;
     bool fits = !c.in_use;

@@ -179,8 +179,15 @@ detail::candidate_input basic_allocator<Policy, Engine>::search::facts_input(std
                          const quantity* given = model::find(*c.given_out, e.name);
                          return given != nullptr && e.value->value.sign() > 0 && !(*given < e.value->value);
                        });
-  return {c.st->pool,          c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
-          layout_->ranking.demand[ix], c.st->draws, used_up};
+  double left = 1;
+  if (c.given_out != nullptr)
+    for (const auto e : c.st->view.capacities()) {
+      const double total = e.value->value.approximate_double();
+      if (const quantity* given = model::find(*c.given_out, e.name); given != nullptr && total > 0)
+        left = std::min(left, std::max(0.0, 1 - given->approximate_double() / total));
+    }
+  return {c.st->pool,  c.st->slice, c.st->view, c.st->shared, c.given_out != nullptr, c.exclusive_in_state,
+          layout_->ranking.demand[ix], c.st->draws, used_up, left};
 }
 
 template <allocation_policy Policy, selector_engine Engine>

@@ -175,9 +175,10 @@ class unit_placer<Engine, Policy>::search {
     if constexpr (alloc::node_ranking_policy<Policy>)
       if (const auto* known = p_.unfit_.fit_on(shape_, *index, p_.demand_epoch())) {
         if (!accepted(request_, *index, known->results)) return true;
-        if (chosen_ == nullptr || known->cost < chosen_cost_) {
+        const auto cost = p_.cost_of(*index, request_, known->results, known->cost);
+        if (chosen_ == nullptr || cost < chosen_cost_) {
           chosen_ = node;
-          chosen_cost_ = known->cost;
+          chosen_cost_ = cost;
           results_ = known->results;
         }
         return !p_.takes_first_fit(chosen_cost_);
@@ -205,7 +206,8 @@ class unit_placer<Engine, Policy>::search {
     if (candidates_.size() > 1 &&
         (alloc::node_ranking_policy<Policy> || (scored_ && request_.accepts == nullptr) || !outcome.fit())) {
       if (!classified) outcome_class = trials_->class_of(position);
-      if (outcome_class)
+      // Where fragmentation is measured, a like node's cpu and memory make its own cost: a fit is not shared.
+      if (outcome_class && !(outcome.fit() && p_.fragmentation() != nullptr))
         class_unfit_.emplace(*outcome_class,
                              outcome.fit()
                                  ? std::nullopt
@@ -219,20 +221,22 @@ class unit_placer<Engine, Policy>::search {
   }
 
   // The claims fit the candidate. Scoring adds it to the scored nodes; a node-ranking policy keeps the fitting node
-  // whose devices strand the fewest counters, then cost the fewest placements (ties: the earlier in its ranking);
-  // first fit takes the first node that fits.
+  // that fragments least (where that is measured), then whose devices strand the fewest counters, then cost the
+  // fewest placements (ties: the earlier in its ranking); first fit takes the first node that fits.
   bool fitted(const model::node* node, std::optional<std::size_t> index, alloc::allocated& fit,
               std::optional<std::uint32_t> outcome_class) {
-    const std::pair cost{fit.counters_stranded, fit.placements_lost};
+    const std::pair device_cost{fit.counters_stranded, fit.placements_lost};
     if (scored_ && index) {
       const std::int64_t score = p_.unit_score(request_.claims, fit.results);
       if (outcome_class) class_score_.emplace(*outcome_class, score);
-      p_.unfit_.remember_fit(shape_, *index, p_.demand_epoch(), {std::move(fit.results), cost});
+      p_.unfit_.remember_fit(shape_, *index, p_.demand_epoch(), {std::move(fit.results), device_cost});
       scored_->add(*index, score);
       return true;
     }
     if constexpr (alloc::node_ranking_policy<Policy>)
-      if (index) p_.unfit_.remember_fit(shape_, *index, p_.demand_epoch(), {fit.results, cost});
+      if (index) p_.unfit_.remember_fit(shape_, *index, p_.demand_epoch(), {fit.results, device_cost});
+    const auto cost = index ? p_.cost_of(*index, request_, fit.results, device_cost)
+                            : typename unit_placer::node_cost{0, device_cost.first, device_cost.second};
     if (chosen_ != nullptr && !(cost < chosen_cost_)) return true;
     chosen_ = node;
     chosen_cost_ = cost;
@@ -284,7 +288,7 @@ class unit_placer<Engine, Policy>::search {
   std::string all_devices_error_;  // the first node's whose pool a request wanting all devices could not have
   const model::node* chosen_ = nullptr;
   std::vector<model::allocation_result> results_;
-  std::pair<double, double> chosen_cost_;  // counters stranded, placements lost
+  typename unit_placer::node_cost chosen_cost_;  // fragmentation, counters stranded, placements lost
   // What the first node of each outcome class (alloc::basic_allocator::outcome_class) found: whether its pools were
   // invalid when nothing fit, nullopt when it fit. Another node of the class finds the same: it cannot fit at a lower
   // cost than the first, which ties go to, and it does not fit when the first does not.
@@ -299,8 +303,24 @@ unit_decision unit_placer<Engine, Policy>::place(const unit_request& request, st
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 template <class Takes>
-std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(const pod_scoring* scoring, Takes takes) {
+std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(const pod_scoring* scoring, Takes takes,
+                                                                           const amounts* requests) {
   auto allowed = [&](std::size_t i) { return in_scope(i) && takes(i); };
+  if constexpr (alloc::node_ranking_policy<Policy>)
+    if (by_fragmentation() && scoring == nullptr && requests != nullptr) {
+      std::optional<std::size_t> best;
+      std::int64_t best_score = -1;
+      for (const model::node* node : state_.devices->ranked(nodes_, node_policy_)) {
+        const std::size_t i = *index_of(node);
+        if (!allowed(i)) continue;
+        const std::int64_t score = gauge_->score(i, state_.requests[i], *requests, {}, state_.ledger);
+        if (score > best_score) {
+          best = i;
+          best_score = score;
+        }
+      }
+      return best;
+    }
   if (scoring != nullptr && !score_every_node_)
     return scorer_.best_in_resource_order(*scoring, nodes_, state_.requests,
                                           [&](std::size_t i) -> std::optional<bool> { return allowed(i); });

@@ -1,0 +1,430 @@
+// How much of a node's free device capacity the pending pods could not use (FGD's fragmentation, in DRA terms), and
+// how a placement changes it: what `sorted` chooses nodes by where devices are shared by capacity.
+#pragma once
+
+#include <dra/alloc/concepts.hpp>
+#include <dra/alloc/ledger.hpp>
+#include <dra/flatten/mixin_view.hpp>
+#include <dra/model/resource_claim.hpp>
+#include <dra/model/scenario.hpp>
+#include <dra/sched/node_usage.hpp>
+#include <dra/sched/scoring.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace dra::sched {
+
+// One request a kind of pending pod makes: which devices it may take (an index into the gauge's selections), how
+// many, and what share of each device's capacity it consumes.
+struct device_ask {
+  std::size_t selection = 0;
+  std::int64_t count = 1;
+  const model::capacity_requirements* capacity = nullptr;  // null: the whole device's, or its request policy's default
+};
+
+// A kind of pending pod (its cpu and memory requests and its device requests) and how many such pods are pending.
+struct pod_shape {
+  std::int64_t cpu = 0;     // millicores
+  std::int64_t memory = 0;  // bytes
+  std::vector<device_ask> asks;
+  double weight = 0;  // share of the pending pods
+};
+
+// The fragmentation of a node for the pending pods' shapes, as the FGD paper (Weng et al., "Beware of Fragmentation:
+// Scheduling GPU-Sharing Workloads with Fragmentation Gradient Descent", USENIX ATC '23) measures it: for each shape,
+// the free capacity of the node's devices that a pod of that shape could not use (all of it when the pod does not fit
+// the node at all, for cpu, memory or devices; else the devices it cannot take, or whose share left is smaller than its
+// ask), weighted by how common the shape is. A device's free capacity is its share left (1 when idle), over the
+// devices some shape may take; the others never count.
+//
+// `sorted` scores a fit by how much it lowers that measure, `100 × sigmoid(before − after)` truncated to a whole
+// number as the paper's scheduler does, and takes the best score (ties in its node ranking's order). The truncation
+// matters: on Alibaba's openb trace, choosing by the exact change placed no more than first fit, while the
+// whole-number score places as much as the paper reports (bench/README.md, "Fragmentation: replaying openb").
+template <alloc::selector_engine Engine>
+class fragmentation_gauge {
+ public:
+  // Shapes making up `popular` of the pending pods, most common first, are kept (the paper's 95 %): a rare shape
+  // costs as much to weigh as a common one and hardly moves the score.
+  static constexpr double popular = 0.95;
+  static constexpr std::int64_t unlimited = std::numeric_limits<std::int64_t>::max() / 4;
+
+  fragmentation_gauge(const model::scenario& s, std::span<const model::node* const> nodes, const Engine& engine)
+      : s_(s), engine_(engine), devices_(nodes.size()), tables_(nodes.size()), versions_(nodes.size(), 0),
+        free_(nodes.size()), scores_(nodes.size()), before_(nodes.size()) {
+    std::map<std::string_view, std::size_t> index;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      index.emplace(nodes[i]->meta.name, i);
+      // A node that lists no allocatable is not limited (NodeResourcesFit checks nothing there).
+      resources_.push_back(nodes[i]->allocatable ? resources_of(*nodes[i])
+                                                 : node_resources{unlimited, unlimited});
+    }
+    for (const auto& located : s.slices) {
+      const model::resource_slice& slice = located.object;
+      for (const auto view : flatten::device_views(slice)) {
+        const auto& name = slice.node_name && !slice.node_name->empty() ? slice.node_name : view.base().node_name;
+        if (!name) continue;
+        const auto it = index.find(*name);
+        if (it == index.end()) continue;
+        node_of_.emplace(alloc::device_ref{slice.driver, slice.pool.name, view.name()}, it->second);
+        devices_[it->second].push_back({view, &slice});
+      }
+    }
+  }
+
+  // The pending pods' shapes, from each pod's requests and its claims' specs. Pods asking for no device count as
+  // shapes too (they take cpu and memory a device's pod may need); a firstAvailable request counts as its first
+  // alternative, and a pod with a request for all devices is left out.
+  void set_workload(std::span<const std::pair<amounts, std::vector<const model::device_claim*>>> pods) {
+    std::map<std::string, std::pair<std::size_t, pod_shape>> counted;
+    for (const auto& [requests, claims] : pods) {
+      pod_shape shape{amount_of(requests, "cpu"), amount_of(requests, "memory"), {}, 0};
+      std::string key = std::to_string(shape.cpu) + "/" + std::to_string(shape.memory);
+      bool modelled = true;
+      for (const model::device_claim* claim : claims)
+        for (const auto& request : claim->requests) {
+          const model::device_request_spec* spec =
+              request.exactly ? static_cast<const model::device_request_spec*>(&*request.exactly)
+                              : (request.first_available.empty() ? nullptr : &request.first_available.front());
+          if (spec == nullptr || spec->mode != model::allocation_mode::exact_count) {
+            modelled = false;  // "All" asks for no share of a device: not a shape this measure knows
+            continue;
+          }
+          const device_ask ask{selection_of(*spec), spec->count, spec->capacity ? &*spec->capacity : nullptr};
+          key += "/" + std::to_string(ask.selection) + "x" + std::to_string(ask.count);
+          if (ask.capacity != nullptr)
+            for (const auto& [name, amount] : ask.capacity->requests)
+              key += ":" + std::string(name) + "=" + amount.to_string();
+          shape.asks.push_back(ask);
+        }
+      if (!modelled) continue;
+      auto [it, fresh] = counted.try_emplace(std::move(key), 0, std::move(shape));
+      ++it->second.first;
+    }
+    std::vector<std::pair<std::size_t, pod_shape>> by_count;
+    for (auto& [key, entry] : counted) by_count.push_back(std::move(entry));
+    std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::size_t total = 0, kept = 0;
+    for (const auto& e : by_count) total += e.first;
+    shapes_.clear();
+    for (auto& [count, shape] : by_count) {
+      if (static_cast<double>(kept) >= popular * static_cast<double>(total)) break;
+      kept += count;
+      shapes_.push_back(std::move(shape));
+      shapes_.back().weight = static_cast<double>(count);
+    }
+    asks_ = 0;
+    for (auto& shape : shapes_) {
+      shape.weight /= static_cast<double>(kept);
+      asks_ += shape.asks.size();
+    }
+    for (auto& t : tables_) t.reset();
+    for (auto& cached : scores_) cached.clear();
+    for (auto& b : before_) b = {};
+    on_ = false;
+    for (std::size_t i = 0; i < devices_.size() && !on_; ++i) {
+      const node_table& t = table(i);
+      for (std::size_t k = 0; k < devices_[i].size() && !on_; ++k)
+        on_ = t.counted[k] && devices_[i][k].view.base().allow_multiple_allocations.value_or(false) &&
+              devices_[i][k].view.capacity_count() > 0;
+    }
+  }
+
+  // Whether fits are scored at all: some kept shape asks for devices that are shared by capacity.
+  [[nodiscard]] bool on() const noexcept { return on_; }
+
+  // The score of placing a pod requesting `requests` on node `i`, its claims getting `results`: how much the
+  // placement lowers the node's fragmentation, 0 to 100 (50: unchanged). `used` is what the node's pods take.
+  [[nodiscard]] std::int64_t score(std::size_t i, const node_usage& used, const amounts& requests,
+                                   std::span<const model::allocation_result> results, const alloc::ledger& ledger) {
+    sync(ledger);
+    const std::int64_t cpu_used = amount_of(used.requested, "cpu"), memory_used = amount_of(used.requested, "memory");
+    const std::int64_t cpu = amount_of(requests, "cpu"), memory = amount_of(requests, "memory");
+    const std::uint64_t taken = digest(results);
+    std::vector<cached_score>& cached = scores_[i];
+    for (const auto& c : cached)
+      if (c.version == versions_[i] && c.cpu_used == cpu_used && c.memory_used == memory_used && c.cpu == cpu &&
+          c.memory == memory && c.taken == taken)
+        return c.score;
+    const node_state before = state_of(i, cpu_used, memory_used, ledger);
+    node_state after = before;
+    after.cpu -= cpu;
+    after.memory -= memory;
+    for (const auto& allocation : results)
+      for (const auto& r : allocation.results) take(i, after, r);
+    auto& [stamp, before_cpu, before_memory, value] = before_[i];
+    if (stamp != versions_[i] + 1 || before_cpu != cpu_used || before_memory != memory_used) {
+      stamp = versions_[i] + 1;
+      before_cpu = cpu_used;
+      before_memory = memory_used;
+      value = fragmentation(i, before);
+    }
+    const double lowered = value - fragmentation(i, after);
+    const auto score = static_cast<std::int64_t>(static_cast<double>(max_node_score) / (1 + std::exp(-lowered)));
+    std::erase_if(cached, [&](const cached_score& c) { return c.version != versions_[i]; });
+    if (cached.size() >= kept_scores) cached.erase(cached.begin());
+    cached.push_back({versions_[i], cpu_used, memory_used, cpu, memory, taken, score});
+    return score;
+  }
+
+  // The node's fragmentation now, in devices: the free capacity the pending pods' shapes could not use.
+  [[nodiscard]] double stranded(std::size_t i, const node_usage& used, const alloc::ledger& ledger) {
+    sync(ledger);
+    return fragmentation(i, state_of(i, amount_of(used.requested, "cpu"), amount_of(used.requested, "memory"), ledger));
+  }
+
+ private:
+  struct node_device {
+    flatten::mixin_device_view view;
+    const model::resource_slice* slice;
+  };
+  // What a node has left: cpu, memory, and each device's share left (0 to 1).
+  struct node_state {
+    std::int64_t cpu = 0, memory = 0;
+    std::vector<double> free;
+  };
+  // Per node, worked out once: the share of each device each ask (of every kept shape, in order) needs, infinite
+  // where the ask cannot take the device; and whether some ask may take it.
+  struct node_table {
+    std::vector<double> need;  // [ask][device]
+    std::vector<char> counted;
+  };
+  struct cached_score {
+    std::uint64_t version;
+    std::int64_t cpu_used, memory_used, cpu, memory;
+    std::uint64_t taken;  // digest of the devices and capacity the placement takes
+    std::int64_t score;
+  };
+  // Per node: the kinds of pods scored since its devices last changed. A long queue of many kinds asks every node
+  // about each kind between two changes of the node; each answer costs a pass over the shapes.
+  static constexpr std::size_t kept_scores = 64;
+
+  // The devices and capacity a placement takes, as one number (FNV-1a over their names and amounts).
+  static std::uint64_t digest(std::span<const model::allocation_result> results) {
+    std::uint64_t h = 14695981039346656037ULL;
+    auto mix = [&](std::string_view text) {
+      for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+      h = (h ^ 0xff) * 1099511628211ULL;  // a separator, so that "ab","c" and "a","bc" differ
+    };
+    for (const auto& allocation : results)
+      for (const auto& r : allocation.results) {
+        mix(r.pool);
+        mix(r.device);
+        for (const auto& [name, amount] : r.consumed_capacity) {
+          mix(name);
+          mix(amount.to_string());
+        }
+      }
+    return h;
+  }
+
+  struct selection {
+    const model::device_request_spec* spec;
+  };
+
+  // Requests with the same class and selectors take the same devices: one selection.
+  std::size_t selection_of(const model::device_request_spec& spec) {
+    std::vector<std::string> key{std::string(spec.device_class_name)};
+    for (const auto& selector : spec.selectors) key.emplace_back(selector.cel_expression);
+    const auto [it, fresh] = selection_index_.try_emplace(std::move(key), selections_.size());
+    if (fresh) selections_.push_back(selection{&spec});
+    return it->second;
+  }
+
+  // Whether the request's class and selectors take the device; an unknown class or a failing selector takes nothing.
+  bool selects(std::size_t which, const node_device& d) {
+    const model::device_request_spec& spec = *selections_[which].spec;
+    const model::device_class* klass = class_named(spec.device_class_name);
+    if (klass == nullptr) return false;
+    auto check = [&](std::string_view expression) {
+      auto program = programs_.find(expression);
+      if (program == programs_.end()) {
+        auto compiled = engine_.compile(expression);
+        program = programs_
+                      .emplace(std::string(expression),
+                               compiled ? std::optional(std::move(compiled).value()) : std::nullopt)
+                      .first;
+      }
+      if (!program->second) return false;
+      const auto matches = engine_.matches(*program->second, d.view, d.slice->driver);
+      return matches && *matches;
+    };
+    return std::ranges::all_of(klass->selectors, [&](const auto& sel) { return check(sel.cel_expression); }) &&
+           std::ranges::all_of(spec.selectors, [&](const auto& sel) { return check(sel.cel_expression); });
+  }
+
+  const model::device_class* class_named(std::string_view name) const {
+    for (const auto& c : s_.classes)
+      if (c.object.meta.name == name) return &c.object;
+    return nullptr;
+  }
+
+  // The share of device `d` an ask consumes (1: the whole device).
+  static double share_asked(const node_device& d, const device_ask& ask) {
+    if (!d.view.base().allow_multiple_allocations.value_or(false)) return 1;
+    double share = 0;
+    for (const auto e : d.view.capacities()) {
+      const double total = e.value->value.approximate_double();
+      if (total <= 0) continue;
+      const quantity* asked = ask.capacity != nullptr ? model::find(ask.capacity->requests, e.name) : nullptr;
+      double amount = total;  // no ask and no default: the whole capacity
+      if (asked != nullptr)
+        amount = asked->approximate_double();
+      else if (e.value->request_policy && e.value->request_policy->default_value)
+        amount = e.value->request_policy->default_value->approximate_double();
+      share = std::max(share, amount / total);
+    }
+    return share;
+  }
+
+  const node_table& table(std::size_t i) {
+    if (tables_[i]) return *tables_[i];
+    node_table& t = tables_[i].emplace();
+    const auto& devices = devices_[i];
+    t.need.assign(asks_ * devices.size(), std::numeric_limits<double>::infinity());
+    t.counted.assign(devices.size(), 0);
+    std::size_t a = 0;
+    for (const pod_shape& shape : shapes_)
+      for (const device_ask& ask : shape.asks) {
+        for (std::size_t k = 0; k < devices.size(); ++k)
+          if (selects(ask.selection, devices[k])) {
+            t.need[a * devices.size() + k] = share_asked(devices[k], ask);
+            t.counted[k] = 1;
+          }
+        ++a;
+      }
+    return t;
+  }
+
+  // Devices the ledger changed since last seen make their node's state and scores stale.
+  void sync(const alloc::ledger& ledger) {
+    if (ledger.generation() != generation_ || ledger.changes_seen() < seen_) {
+      generation_ = ledger.generation();
+      for (auto& v : versions_) ++v;
+      seen_ = ledger.changes_seen();
+      return;
+    }
+    for (const auto& id : ledger.changed_devices_since(seen_))
+      if (const auto it = node_of_.find(id); it != node_of_.end()) ++versions_[it->second];
+    seen_ = ledger.changes_seen();
+  }
+
+  node_state state_of(std::size_t i, std::int64_t cpu_used, std::int64_t memory_used, const alloc::ledger& ledger) {
+    node_state st{resources_[i].allocatable_cpu - cpu_used, resources_[i].allocatable_memory - memory_used, {}};
+    auto& [version, free] = free_[i];
+    if (version != versions_[i] + 1) {  // stamps are versions + 1, so that a fresh entry is stale
+      free.clear();
+      for (const auto& d : devices_[i]) free.push_back(free_share(d, ledger));
+      version = versions_[i] + 1;
+    }
+    st.free = free;
+    return st;
+  }
+
+  static double free_share(const node_device& d, const alloc::ledger& ledger) {
+    const alloc::device_ref id{d.slice->driver, d.slice->pool.name, d.view.name()};
+    if (ledger.exclusively_allocated(id)) return 0;
+    const alloc::capacity_amounts* given = ledger.given_out(id);
+    const bool shared = d.view.base().allow_multiple_allocations.value_or(false);
+    if (given == nullptr) return ledger.allocated(id) && !shared ? 0 : 1;
+    double free = 1;
+    for (const auto e : d.view.capacities()) {
+      const double total = e.value->value.approximate_double();
+      const quantity* out = model::find(*given, e.name);
+      if (total > 0 && out != nullptr) free = std::min(free, std::max(0.0, 1 - out->approximate_double() / total));
+    }
+    return free;
+  }
+
+  // What one device result of a placement takes from the node's state.
+  void take(std::size_t i, node_state& st, const model::device_request_allocation_result& r) const {
+    if (r.admin_access.value_or(false)) return;
+    const auto it = node_of_.find(alloc::device_ref{r.driver, r.pool, r.device});
+    if (it == node_of_.end() || it->second != i) return;
+    for (std::size_t k = 0; k < devices_[i].size(); ++k) {
+      const node_device& d = devices_[i][k];
+      if (d.view.name() != std::string_view(r.device) || d.slice->pool.name != r.pool || d.slice->driver != r.driver)
+        continue;
+      if (!r.share_id && r.consumed_capacity.empty()) {
+        st.free[k] = 0;
+        return;
+      }
+      for (const auto e : d.view.capacities()) {
+        const double total = e.value->value.approximate_double();
+        const quantity* consumed = model::find(r.consumed_capacity, e.name);
+        if (total > 0 && consumed != nullptr)
+          st.free[k] = std::max(0.0, st.free[k] - consumed->approximate_double() / total);
+      }
+      return;
+    }
+  }
+
+  // The node's fragmentation in devices, over the kept shapes: for each, the free share of the node's counted devices
+  // a pod of that shape could not use (all of it when such a pod does not fit the node).
+  double fragmentation(std::size_t i, const node_state& st) {
+    const node_table& t = table(i);
+    const std::size_t n = devices_[i].size();
+    double idle = 0;
+    for (std::size_t k = 0; k < n; ++k)
+      if (t.counted[k]) idle += st.free[k];
+    double total = 0;
+    std::size_t a = 0;
+    for (const pod_shape& shape : shapes_) {
+      bool fits = st.cpu >= shape.cpu && st.memory >= shape.memory;
+      double usable = 0;
+      const std::size_t first_ask = a;
+      for (const device_ask& ask : shape.asks) {
+        std::int64_t takers = 0;
+        for (std::size_t k = 0; k < n; ++k)
+          if (t.need[a * n + k] <= st.free[k] + 1e-9 && st.free[k] > 0) ++takers;
+        fits = fits && takers >= ask.count;
+        ++a;
+      }
+      if (fits)
+        for (std::size_t k = 0; k < n; ++k) {
+          if (!t.counted[k] || st.free[k] <= 0) continue;
+          for (std::size_t b = first_ask; b < a; ++b)
+            if (t.need[b * n + k] <= st.free[k] + 1e-9) {
+              usable += st.free[k];
+              break;
+            }
+        }
+      total += shape.weight * (idle - usable);
+    }
+    return total;
+  }
+
+  const model::scenario& s_;
+  const Engine& engine_;
+  std::vector<std::vector<node_device>> devices_;  // per node of the list: its devices
+  std::vector<node_resources> resources_;          // per node: its allocatable cpu and memory
+  std::unordered_map<alloc::device_ref, std::size_t, alloc::device_ref_hash> node_of_;
+  std::vector<pod_shape> shapes_;
+  std::size_t asks_ = 0;  // over every kept shape
+  std::vector<selection> selections_;
+  std::map<std::vector<std::string>, std::size_t> selection_index_;
+  std::map<std::string, std::optional<typename Engine::program>, std::less<>> programs_;
+  std::vector<std::optional<node_table>> tables_;
+  std::vector<std::uint64_t> versions_;  // per node: bumped when the ledger changes one of its devices
+  std::vector<std::pair<std::uint64_t, std::vector<double>>> free_;  // per node: version stamp, devices' share left
+  std::vector<std::vector<cached_score>> scores_;
+  // Per node: its fragmentation as last worked out (version stamp + 1, cpu and memory used then, the value).
+  std::vector<std::tuple<std::uint64_t, std::int64_t, std::int64_t, double>> before_;
+  std::uint64_t generation_ = 0;
+  std::size_t seen_ = 0;
+  bool on_ = false;
+};
+
+}  // namespace dra::sched
