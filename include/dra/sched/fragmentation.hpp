@@ -11,6 +11,8 @@
 #include <dra/sched/scoring.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -78,7 +80,8 @@ class fragmentation_gauge {
         if (!name) continue;
         const auto it = index.find(*name);
         if (it == index.end()) continue;
-        node_of_.emplace(alloc::device_ref{slice.driver, slice.pool.name, view.name()}, it->second);
+        node_of_.emplace(alloc::device_ref{slice.driver, slice.pool.name, view.name()},
+                         std::pair{it->second, devices_[it->second].size()});
         devices_[it->second].push_back({view, &slice});
       }
     }
@@ -224,28 +227,25 @@ class fragmentation_gauge {
         mix(r.device);
         for (const auto& [name, amount] : r.consumed_capacity) {
           mix(name);
-          mix(amount.to_string());
+          const auto bits = std::bit_cast<std::array<char, sizeof(double)>>(amount.approximate_double());
+          mix(std::string_view(bits.data(), bits.size()));
         }
       }
     return h;
   }
-
-  struct selection {
-    const model::device_request_spec* spec;
-  };
 
   // Requests with the same class and selectors take the same devices: one selection.
   std::size_t selection_of(const model::device_request_spec& spec) {
     std::vector<std::string> key{std::string(spec.device_class_name)};
     for (const auto& selector : spec.selectors) key.emplace_back(selector.cel_expression);
     const auto [it, fresh] = selection_index_.try_emplace(std::move(key), selections_.size());
-    if (fresh) selections_.push_back(selection{&spec});
+    if (fresh) selections_.push_back(&spec);
     return it->second;
   }
 
   // Whether the request's class and selectors take the device; an unknown class or a failing selector takes nothing.
   bool selects(std::size_t which, const node_device& d) {
-    const model::device_request_spec& spec = *selections_[which].spec;
+    const model::device_request_spec& spec = *selections_[which];
     const model::device_class* klass = class_named(spec.device_class_name);
     if (klass == nullptr) return false;
     auto check = [&](std::string_view expression) {
@@ -317,7 +317,7 @@ class fragmentation_gauge {
       return;
     }
     for (const auto& id : ledger.changed_devices_since(seen_))
-      if (const auto it = node_of_.find(id); it != node_of_.end()) ++versions_[it->second];
+      if (const auto it = node_of_.find(id); it != node_of_.end()) ++versions_[it->second.first];
     seen_ = ledger.changes_seen();
   }
 
@@ -352,22 +352,17 @@ class fragmentation_gauge {
   void take(std::size_t i, node_state& st, const model::device_request_allocation_result& r) const {
     if (r.admin_access.value_or(false)) return;
     const auto it = node_of_.find(alloc::device_ref{r.driver, r.pool, r.device});
-    if (it == node_of_.end() || it->second != i) return;
-    for (std::size_t k = 0; k < devices_[i].size(); ++k) {
-      const node_device& d = devices_[i][k];
-      if (d.view.name() != std::string_view(r.device) || d.slice->pool.name != r.pool || d.slice->driver != r.driver)
-        continue;
-      if (!r.share_id && r.consumed_capacity.empty()) {
-        st.free[k] = 0;
-        return;
-      }
-      for (const auto e : d.view.capacities()) {
-        const double total = e.value->value.approximate_double();
-        const quantity* consumed = model::find(r.consumed_capacity, e.name);
-        if (total > 0 && consumed != nullptr)
-          st.free[k] = std::max(0.0, st.free[k] - consumed->approximate_double() / total);
-      }
+    if (it == node_of_.end() || it->second.first != i) return;
+    const std::size_t k = it->second.second;
+    if (!r.share_id && r.consumed_capacity.empty()) {
+      st.free[k] = 0;
       return;
+    }
+    for (const auto e : devices_[i][k].view.capacities()) {
+      const double total = e.value->value.approximate_double();
+      const quantity* consumed = model::find(r.consumed_capacity, e.name);
+      if (total > 0 && consumed != nullptr)
+        st.free[k] = std::max(0.0, st.free[k] - consumed->approximate_double() / total);
     }
   }
 
@@ -410,10 +405,11 @@ class fragmentation_gauge {
   const Engine& engine_;
   std::vector<std::vector<node_device>> devices_;  // per node of the list: its devices
   std::vector<node_resources> resources_;          // per node: its allocatable cpu and memory
-  std::unordered_map<alloc::device_ref, std::size_t, alloc::device_ref_hash> node_of_;
+  // Each node-local device: its node and its place among the node's devices.
+  std::unordered_map<alloc::device_ref, std::pair<std::size_t, std::size_t>, alloc::device_ref_hash> node_of_;
   std::vector<pod_shape> shapes_;
   std::size_t asks_ = 0;  // over every kept shape
-  std::vector<selection> selections_;
+  std::vector<const model::device_request_spec*> selections_;  // a request of each selection
   std::map<std::vector<std::string>, std::size_t> selection_index_;
   std::map<std::string, std::optional<typename Engine::program>, std::less<>> programs_;
   std::vector<std::optional<node_table>> tables_;

@@ -119,7 +119,6 @@ class unit_placer {
     gauge_->set_workload(workload);
     if (!gauge_->on()) gauge_.reset();
   }
-  [[nodiscard]] fragmentation_gauge<Engine>* fragmentation() noexcept { return gauge_ ? &*gauge_ : nullptr; }
   // Whether nodes are chosen by fragmentation now: not once a policy that ranks only for a while has stopped.
   [[nodiscard]] bool by_fragmentation() const {
     if constexpr (requires { node_policy_.ranking(); })
@@ -213,7 +212,7 @@ class unit_placer {
     if (fit == nullptr) return false;
     if (scorer_.on()) return false;  // scoring compares every node that fits
     if constexpr (alloc::node_ranking_policy<Policy>)
-      return !gauge_ && fit->counters_stranded == 0.0 && fit->placements_lost == 0.0;
+      return !by_fragmentation() && fit->counters_stranded == 0.0 && fit->placements_lost == 0.0;
     else
       return true;
   }
@@ -224,7 +223,7 @@ class unit_placer {
   node_cost cost_of(std::size_t i, const unit_request& request, std::span<const model::allocation_result> results,
                     std::pair<double, double> device_cost) {
     std::int64_t fragmenting = 0;
-    if (gauge_) {
+    if (by_fragmentation()) {
       static const amounts none;
       const amounts& requests = request.filter != nullptr ? request.filter->requests() : none;
       fragmenting = max_node_score - gauge_->score(i, state_.requests[i], requests, results, state_.ledger);
@@ -237,7 +236,7 @@ class unit_placer {
   bool takes_first_fit(const node_cost& cost) const {
     if constexpr (requires { node_policy_.ranking(); })
       if (!node_policy_.ranking()) return true;
-    return !gauge_ && cost == node_cost{0, 0.0, 0.0};
+    return !by_fragmentation() && cost == node_cost{0, 0.0, 0.0};
   }
 
   std::uint64_t demand_epoch() const { return demand_ == nullptr ? 0 : demand_->epoch(); }

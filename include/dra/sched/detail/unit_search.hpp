@@ -207,7 +207,7 @@ class unit_placer<Engine, Policy>::search {
         (alloc::node_ranking_policy<Policy> || (scored_ && request_.accepts == nullptr) || !outcome.fit())) {
       if (!classified) outcome_class = trials_->class_of(position);
       // Where fragmentation is measured, a like node's cpu and memory make its own cost: a fit is not shared.
-      if (outcome_class && !(outcome.fit() && p_.fragmentation() != nullptr))
+      if (outcome_class && !(outcome.fit() && p_.by_fragmentation()))
         class_unfit_.emplace(*outcome_class,
                              outcome.fit()
                                  ? std::nullopt
