@@ -171,10 +171,13 @@ inline dra::sim::run_report in_namespace_only(const invocation& call, const dra:
 
 }  // namespace detail
 
-// Scenario runs try nodes on every core the machine offers (the results are the same on any number).
+// Scenario runs try nodes on every core the machine offers (the results are the same on any number). Nodes are
+// scored with --score kube or --scheduler-config, by the configured profile if any.
 [[nodiscard]] inline dra::sim::run_options machine_run_options(const invocation& call) {
+  const bool scored = call.score || call.scoring_profile;
   return {.threads = std::max(1u, std::thread::hardware_concurrency()),
-          .nodes = call.score ? dra::sim::node_choice::kube_score : dra::sim::node_choice::first_feasible};
+          .nodes = scored ? dra::sim::node_choice::kube_score : dra::sim::node_choice::first_feasible,
+          .profile = call.scoring_profile.value_or(dra::model::scheduler_profile{})};
 }
 
 // allocate's exit status: 1 when a claim is in error (its input is broken), else 3 when a claim or a pod is

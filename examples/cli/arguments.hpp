@@ -83,6 +83,10 @@ inline constexpr std::array<std::string_view, 9> command_names{"summary",   "val
       if (!v) return std::move(v).error();
       if (*v != "kube") return dra::error{"--score must be kube, not \"" + *v + "\""};
       parsed.score = std::move(*v);
+    } else if (flag == "--scheduler-config") {
+      auto v = value();
+      if (!v) return std::move(v).error();
+      parsed.scheduler_config = std::move(*v);
     } else if (flag == "--pod" || flag == "--by" || flag == "--drain") {
       auto v = value();
       if (!v) return std::move(v).error();
@@ -151,6 +155,9 @@ inline constexpr std::array<std::string_view, 9> command_names{"summary",   "val
   if (parsed.score && parsed.command != "allocate" && parsed.command != "occupancy" &&
       !(parsed.command == "capacity" && parsed.pod))
     return dra::error{"--score is for allocate, occupancy and capacity --pod"};
+  if (parsed.scheduler_config && parsed.command != "allocate" && parsed.command != "occupancy" &&
+      !(parsed.command == "capacity" && parsed.pod))
+    return dra::error{"--scheduler-config is for allocate, occupancy and capacity --pod"};
   if ((parsed.pod || parsed.max || parsed.by) && parsed.command != "capacity")
     return dra::error{"--pod, --max and --by are only for the capacity command"};
   if (parsed.preempt && !(parsed.command == "capacity" && parsed.pod))

@@ -12,6 +12,7 @@
 #include <dra/sim/analysis/availability.hpp>
 #include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/output/capacity_output.hpp>
+#include <dra/sim/output/stranded_output.hpp>
 #include <dra/sched/diagnosis.hpp>
 #include <dra/sim/explain/find_pod.hpp>
 #include <dra/sim/output/scenario_output.hpp>
@@ -110,6 +111,7 @@ inline void print_availability(const dra::sim::availability_report& r, std::ostr
       }
     print_columns(nodes, out);
   }
+  if (const std::string stranded = dra::sim::stranded_text(r.stranded); !stranded.empty()) out << "\n" << stranded;
 }
 
 }  // namespace detail

@@ -1,6 +1,8 @@
 // The parsed command line of the dra command, shared by all its subcommands.
 #pragma once
 
+#include <dra/model/scheduler_config.hpp>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -24,6 +26,9 @@ struct invocation {
   std::optional<std::string> feature_gates;  // --feature-gates A=true,B=false (kube-scheduler's; repeats joined)
   std::optional<std::string> policy;        // allocate/occupancy/capacity --policy first_fit|sorted|shared_capacity
   std::optional<std::string> score;         // allocate/occupancy/capacity --score kube
+  // allocate/occupancy/capacity --scheduler-config FILE (implies --score kube), and its profile once read (main.cpp)
+  std::optional<std::string> scheduler_config;
+  std::optional<dra::model::scheduler_profile> scoring_profile;
   std::optional<std::string> pod;           // capacity --pod NAMESPACE/NAME or a file with one Pod
   std::optional<std::size_t> max;           // capacity --max N
   std::optional<std::string> by;            // capacity --by ATTRIBUTE

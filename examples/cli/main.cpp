@@ -8,6 +8,7 @@
 #include "kubectl.hpp"
 
 #include <dra/json/ingest.hpp>
+#include <dra/json/scheduler_config.hpp>
 #include <dra/model/scenario.hpp>
 #include <dra/sim/analysis/summary.hpp>
 #include <dra/sim/analysis/what_if.hpp>
@@ -135,6 +136,14 @@ int main(int argc, char** argv) {
   if (call.command == "version") {
     std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name() << ")\n";
     return 0;
+  }
+  if (call.scheduler_config) {  // read before the scenario: a broken configuration fails fast
+    auto profile = dra::json::load_scheduler_profile(*call.scheduler_config);
+    if (!profile) {
+      std::cerr << "dra: " << profile.error().to_string() << "\n";
+      return 1;
+    }
+    parsed->scoring_profile = std::move(*profile);
   }
   // The cluster is the input: a FILE argument is a name (explain), the expression (select), or a mistake.
   const bool file_names_input = call.command != "explain" && !(call.command == "select" && call.arguments.empty());

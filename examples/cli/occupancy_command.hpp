@@ -9,6 +9,7 @@
 #include <dra/json/ingest.hpp>
 #include <dra/json/writer.hpp>
 #include <dra/sim/analysis/occupancy.hpp>
+#include <dra/sim/output/stranded_output.hpp>
 #include <dra/sim/runner.hpp>
 #include <dra/compiled_runs.hpp>
 
@@ -147,6 +148,14 @@ inline std::string holders_text(const dra::sim::counter_occupancy& c, const clai
   return text.empty() ? text : text + ")";
 }
 
+// The stranded capacity of each shared device that has some, by driver/pool/device.
+inline std::map<std::string, double, std::less<>> stranded_shares(const dra::sim::stranded_report& r) {
+  std::map<std::string, double, std::less<>> out;
+  for (const auto& n : r.nodes)
+    for (const auto& d : n.stranded_list) out[d.driver + "/" + d.pool + "/" + d.device] = d.free;
+  return out;
+}
+
 inline void print_text(const dra::sim::occupancy& occ, std::ostream& out) {
   const claim_keys keys(occ);
   std::size_t key_width = 1, name_width = 0;
@@ -174,8 +183,12 @@ inline void print_text(const dra::sim::occupancy& occ, std::ostream& out) {
   }
   if (!occ.shared_devices.empty()) {
     out << "shared devices\n";
+    const auto stranded = stranded_shares(occ.stranded);
     for (const auto& d : occ.shared_devices) {
-      out << "  " << d.driver << "/" << d.pool << "/" << d.device << (d.node.empty() ? "" : " on " + d.node) << "\n";
+      const std::string name = d.driver + "/" + d.pool + "/" + d.device;
+      const auto left = stranded.find(name);
+      out << "  " << name << (d.node.empty() ? "" : " on " + d.node)
+          << (left == stranded.end() ? "" : " (" + dra::sim::device_amount(left->second) + " stranded)") << "\n";
       for (const auto& c : d.capacity) out << "    " << c.name << " " << used_of(c) << holders_text(c, keys) << "\n";
       if (d.capacity.empty()) {
         std::string sharers;
@@ -184,6 +197,8 @@ inline void print_text(const dra::sim::occupancy& occ, std::ostream& out) {
       }
     }
   }
+  if (const std::string stranded = dra::sim::stranded_text(occ.stranded, "  "); !stranded.empty())
+    out << "stranded\n" << stranded;
   out << "claims\n";
   if (keys.claims.empty()) out << "  (none holds anything)\n";
   for (std::size_t i = 0; i < keys.claims.size(); ++i) {
@@ -233,7 +248,9 @@ inline void print_json(const dra::sim::occupancy& occ, std::ostream& out) {
     write_counters(w, "capacity", d.capacity);
     w.end_object();
   }
-  w.end_array().end_object();
+  w.end_array().key("stranded");
+  dra::sim::write_stranded(w, occ.stranded);
+  w.end_object();
   out << w.str() << "\n";
 }
 
@@ -269,6 +286,29 @@ inline std::string xml_escape(std::string_view text) {
 inline constexpr std::array<std::string_view, 10> palette{"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                                           "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 inline constexpr std::string_view free_colour = "#eeeeee";
+inline constexpr std::string_view in_use_colour = "#bbbbbb";  // a node's devices in use, in the stranded rows
+inline constexpr std::string_view stranded_fill = "url(#stranded)";
+// Grey hatching over the free colour: free, and no pod shape can use it.
+inline constexpr std::string_view stranded_pattern =
+    "<defs><pattern id=\"stranded\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+    "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#eeeeee\"/>"
+    "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#777777\" stroke-width=\"3\"/></pattern></defs>\n";
+
+// The caption of the stranded capacity: the total, what it is measured for, the nodes not measured; none when no node
+// is measured (its row says why).
+inline std::string stranded_caption(const dra::sim::stranded_report& r) {
+  using dra::sim::device_amount;
+  const std::string shapes = r.shapes_from == dra::sim::shape_source::pending ? "pending" : "typical";
+  std::string text;
+  if (r.nodes.size() > r.not_measured)
+    text = "Stranded: " + device_amount(r.stranded) + " of " + device_amount(r.free) + " free devices, on " +
+           std::to_string(r.stranded_devices) + ", that no " + shapes + " pod shape can use; fragmentation " +
+           device_amount(r.fragmentation);
+  if (r.not_measured > 0 && !text.empty())
+    text += "; not measured on " + std::to_string(r.not_measured) + (r.not_measured == 1 ? " node" : " nodes") +
+            " (devices draw on counters)";
+  return text;
+}
 
 struct svg_layout {
   static constexpr int margin = 20, char_width = 7, cell = 30, cell_gap = 4, bar_columns = 4, bar_column = 160,
@@ -294,6 +334,7 @@ class svg_builder {
       label = std::max(label, text_width(d.device));
       label = std::max(label, static_cast<int>(d.claims.size()) * 20 + 50);  // "shared by A, B, …" in small type
     }
+    for (const auto& n : occ.stranded.nodes) label = std::max(label, text_width(n.node));
     layout_.label_width = label + 16;
     layout_.cells_x = svg_layout::margin + layout_.label_width;
     layout_.bars_x = layout_.cells_x + static_cast<int>(max_cells) * (svg_layout::cell + svg_layout::cell_gap) +
@@ -307,11 +348,22 @@ class svg_builder {
     for (const auto& d : occ.shared_devices)
       layout_.width = std::max(
           layout_.width, 2 * svg_layout::margin + 9 * static_cast<int>(place(d.node, d.driver, d.pool).size() + 19));
+    // The stranded rows: a bar twice a counter's, then a line of small type (about 6px a character).
+    if (!occ.stranded.nodes.empty())
+      layout_.width = std::max(layout_.width, svg_layout::margin + layout_.label_width + 2 * svg_layout::bar_width +
+                                                  12 + 6 * 64 + svg_layout::margin);
+    layout_.width = std::max(layout_.width, 2 * svg_layout::margin + 7 * static_cast<int>(
+                                                stranded_caption(occ.stranded).size()));
+    stranded_ = stranded_shares(occ.stranded);
   }
 
   std::string build() {
     y_ = 34;
     text(svg_layout::margin, y_, "Device occupancy after allocation", "16", "bold");
+    if (const std::string caption = stranded_caption(occ_.stranded); !caption.empty()) {
+      y_ += 20;
+      text(svg_layout::margin, y_, caption, "12");
+    }
     y_ += 14;
     legend();
     auto groups = grouped(occ_.counter_sets, [](const auto& s) { return place(s.node, s.driver, s.pool); });
@@ -328,13 +380,20 @@ class svg_builder {
       y_ += 10;
       for (const auto* d : devices) shared_device_row(*d);
     }
+    if (occ_.stranded.shapes_from != dra::sim::shape_source::none && !occ_.stranded.nodes.empty()) {
+      y_ += 30;
+      text(svg_layout::margin, y_, "stranded device capacity per node, in devices", "14", "bold");
+      y_ += 10;
+      for (const auto& n : occ_.stranded.nodes) stranded_row(n);
+    }
     y_ += svg_layout::margin;
     const std::string w = std::to_string(layout_.width), h = std::to_string(y_);
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
            w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " + h +
            "\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n" + "<rect x=\"0\" y=\"0\" width=\"" + w +
-           "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n" + body_ + "</svg>\n";
+           "\" height=\"" + h + "\" fill=\"#ffffff\"/>\n" + (hatched_ ? std::string(stranded_pattern) : "") + body_ +
+           "</svg>\n";
   }
 
  private:
@@ -372,11 +431,16 @@ class svg_builder {
     for (std::size_t i = 0; i < keys_.claims.size(); ++i)
       entry(claim_keys::key_of(i), keys_.claims[i], palette[i % palette.size()]);
     entry("", "free", free_colour);
+    if (occ_.stranded.stranded > 0) {
+      hatched_ = true;
+      entry("", "stranded: free, no pod shape can use it", stranded_fill);
+    }
     y_ += 16;
   }
 
-  // Bars of used/total, one segment per holder in its claim's colour, four to a line.
-  int bars(const std::vector<const dra::sim::counter_occupancy*>& counters, int top) {
+  // Bars of used/total, one segment per holder in its claim's colour, four to a line; with `stranded`, what is left of
+  // each is hatched.
+  int bars(const std::vector<const dra::sim::counter_occupancy*>& counters, int top, bool stranded = false) {
     int lines = 0;
     for (std::size_t i = 0; i < counters.size(); ++i) {
       const auto& c = *counters[i];
@@ -394,6 +458,9 @@ class svg_builder {
         rect(x + offset, y + 15, width, 9, colour(h.claim), h.claim + ": " + amount(h.amount));
         offset += width;
       }
+      if (stranded && offset < svg_layout::bar_width)
+        rect(x + offset, y + 15, svg_layout::bar_width - offset, 9, stranded_fill,
+             c.name + ": " + amount(c.total - c.used) + " left, stranded");
     }
     return lines;
   }
@@ -424,7 +491,8 @@ class svg_builder {
     const int top = y_ + 8;
     std::vector<const dra::sim::counter_occupancy*> capacity;
     for (const auto& c : d.capacity) capacity.push_back(&c);
-    const int lines = bars(capacity, top);
+    const auto left = stranded_.find(d.driver + "/" + d.pool + "/" + d.device);
+    const int lines = bars(capacity, top, left != stranded_.end());
     if (capacity.empty())  // nothing to consume: one square per claim sharing the device
       for (std::size_t i = 0; i < d.claims.size(); ++i) {
         const int x = layout_.bars_x + static_cast<int>(i) * (svg_layout::cell + svg_layout::cell_gap);
@@ -440,9 +508,39 @@ class svg_builder {
     y_ = top + height + 12;
   }
 
+  // A node's devices some pod shape may take as one bar, a device's width each: in use, free, and stranded (hatched).
+  void stranded_row(const dra::sim::node_stranded& n) {
+    using dra::sim::device_amount;
+    const int top = y_ + 8;
+    const int x = layout_.cells_x, width = 2 * svg_layout::bar_width;
+    text(svg_layout::margin + 8, top + 12, n.node, "12");
+    if (!n.measured) {
+      text(x, top + 12, std::to_string(n.devices) + " devices: not measured (they draw on counters)", "11", "normal",
+           "start", "#777777");
+      y_ = top + svg_layout::bar_block;
+      return;
+    }
+    const double devices = static_cast<double>(n.devices), scale = devices > 0 ? width / devices : 0;
+    rect(x, top + 3, width, 12, free_colour, "free: " + device_amount(n.free - n.stranded));
+    const double in_use = std::max(0.0, devices - n.free);
+    if (in_use > 0) rect(x, top + 3, in_use * scale, 12, in_use_colour, "in use: " + device_amount(in_use));
+    if (n.stranded > 0) {
+      hatched_ = true;
+      rect(x + (devices - n.stranded) * scale, top + 3, n.stranded * scale, 12, stranded_fill,
+           "stranded: " + device_amount(n.stranded) + " on " + std::to_string(n.stranded_devices));
+    }
+    text(x + width + 12, top + 13,
+         std::to_string(n.devices) + (n.devices == 1 ? " device" : " devices") + ", free " + device_amount(n.free) +
+             ", stranded " + device_amount(n.stranded) + ", fragmentation " + device_amount(n.fragmentation),
+         "11");
+    y_ = top + svg_layout::bar_block;
+  }
+
   const dra::sim::occupancy& occ_;
   const claim_keys& keys_;
   svg_layout layout_;
+  std::map<std::string, double, std::less<>> stranded_;  // stranded_shares of the occupancy
+  bool hatched_ = false;                                  // the stranded pattern is used: it is defined
   std::string body_;
   int y_ = 0;
 };
@@ -462,7 +560,7 @@ int run_occupancy_with(const Engine& engine, const dra::alloc::features& feature
   auto report = dra::sim::run_scenario(doc.scenario(), engine, features, Policy{}, machine_run_options(call));
   for (const auto& w : report.warnings) err << "dra: warning: " << w << "\n";
   if (const auto note = dra::sim::answer_note(report.placements); !note.empty()) err << "dra: note: " << note << "\n";
-  const dra::sim::occupancy occ = dra::sim::compute_occupancy(doc.scenario(), report);
+  const dra::sim::occupancy occ = dra::sim::compute_occupancy(doc.scenario(), report, engine);
   const output_format format =
       call.output_given ? call.output : (isatty(fileno(stdout)) == 0 ? output_format::json : output_format::text);
   if (format == output_format::json)

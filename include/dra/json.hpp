@@ -5,5 +5,6 @@
 #include <dra/json/emit.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/json/overlay.hpp>
+#include <dra/json/scheduler_config.hpp>
 #include <dra/json/writer.hpp>
 #include <dra/json/yaml.hpp>

@@ -14,4 +14,5 @@
 #include <dra/model/resource_claim.hpp>
 #include <dra/model/resource_slice.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/model/scheduler_config.hpp>
 #include <dra/model/workload.hpp>

@@ -9,12 +9,14 @@
 #include <dra/sched/diagnosis.hpp>
 #include <dra/sched/disruption_budgets.hpp>
 #include <dra/sched/extended_resources.hpp>
+#include <dra/sched/filter_memo.hpp>
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/fragmentation.hpp>
 #include <dra/sched/gang.hpp>
 #include <dra/sched/generated_names.hpp>
 #include <dra/sched/node_allocatable.hpp>
+#include <dra/sched/node_likeness.hpp>
 #include <dra/sched/node_list.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/pod_filter.hpp>

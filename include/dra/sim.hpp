@@ -1,5 +1,6 @@
 // One include for the sim room: the run driver and what the dra command computes with the scheduling cycle:
-// explanations, analyses (capacity, what-if, availability, occupancy, summary, selections) and output documents.
+// explanations, analyses (capacity, what-if, availability, occupancy, stranded capacity, summary, selections) and
+// output documents.
 #pragma once
 
 #include <dra/sim/analysis/availability.hpp>
@@ -7,6 +8,7 @@
 #include <dra/sim/analysis/flatten_scenario.hpp>
 #include <dra/sim/analysis/occupancy.hpp>
 #include <dra/sim/analysis/select.hpp>
+#include <dra/sim/analysis/stranded.hpp>
 #include <dra/sim/analysis/summary.hpp>
 #include <dra/sim/analysis/what_if.hpp>
 #include <dra/sim/explain/claims.hpp>
@@ -17,4 +19,5 @@
 #include <dra/sim/output/capacity_output.hpp>
 #include <dra/sim/output/run_output.hpp>
 #include <dra/sim/output/scenario_output.hpp>
+#include <dra/sim/output/stranded_output.hpp>
 #include <dra/sim/runner.hpp>

@@ -1,12 +1,14 @@
 // The availability view (`dra capacity` without --pod, `--by`) checked against the model the bytes drew: a class's
 // devices are those of its kind, allocated those some allocation holds, available those a one-device claim could
-// still get (free or shared with room, untainted, counters left), and the same per model (`--by`).
+// still get (free or shared with room, untainted, counters left), and the same per model (`--by`); the stranded
+// capacity is no more than the fragmentation, which is no more than what is free, and the totals add up.
 #pragma once
 
 #include "state_check.hpp"
 
 #include <dra/sim/analysis/availability.hpp>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -71,6 +73,44 @@ inline void count_device(expected_class& e, const device_state& st, const std::s
 
 }  // namespace detail
 
+// Empty when the stranded capacity's figures hold together: per measured node 0 <= stranded <= fragmentation <= free
+// <= its devices, stranded what its stranded devices hold (each some, at most a device), the totals their sums.
+inline std::string judge_stranded(const dra::sim::stranded_report& r) {
+  constexpr double slack = 1e-9;
+  if (r.shapes_from == dra::sim::shape_source::none && !r.nodes.empty()) return "stranded: nodes without shapes";
+  double free = 0, stranded = 0, fragmentation = 0;
+  std::size_t devices = 0, holding = 0, not_measured = 0;
+  for (const auto& n : r.nodes) {
+    const std::string label = "stranded on " + n.node + ": ";
+    if (!n.measured) {
+      ++not_measured;
+      if (n.free != 0 || n.stranded != 0 || !n.stranded_list.empty()) return label + "figures where not measured";
+      continue;
+    }
+    if (n.stranded < -slack || n.stranded > n.fragmentation + slack || n.fragmentation > n.free + slack ||
+        n.free > static_cast<double>(n.devices) + slack)
+      return label + "stranded " + std::to_string(n.stranded) + ", fragmentation " + std::to_string(n.fragmentation) +
+             ", free " + std::to_string(n.free) + " of " + std::to_string(n.devices) + " devices";
+    double held = 0;
+    for (const auto& d : n.stranded_list) {
+      if (d.free <= 0 || d.free > 1 + slack) return label + d.device + " strands " + std::to_string(d.free);
+      held += d.free;
+    }
+    if (std::abs(held - n.stranded) > slack || n.stranded_devices != n.stranded_list.size())
+      return label + "its devices hold " + std::to_string(held) + ", not " + std::to_string(n.stranded);
+    free += n.free;
+    stranded += n.stranded;
+    fragmentation += n.fragmentation;
+    devices += n.devices;
+    holding += n.stranded_devices;
+  }
+  if (std::abs(free - r.free) > slack || std::abs(stranded - r.stranded) > slack ||
+      std::abs(fragmentation - r.fragmentation) > slack || devices != r.devices || holding != r.stranded_devices ||
+      not_measured != r.not_measured)
+    return "stranded: the totals are not the nodes' sums";
+  return {};
+}
+
 // Empty when `r` (availability of `s`, by gpu.example.com/model when `by_model`) says what the model does.
 inline std::string judge_availability(const cluster& c, const dra::model::scenario& s,
                                       const dra::sim::availability_report& r, bool by_model) {
@@ -101,7 +141,7 @@ inline std::string judge_availability(const cluster& c, const dra::model::scenar
     if (partitioned != with_model)
       return label + "partitions hold " + std::to_string(partitioned) + " devices, not " + std::to_string(with_model);
   }
-  return {};
+  return judge_stranded(r.stranded);
 }
 
 }  // namespace dra_fuzz

@@ -2,7 +2,8 @@
 // a small cluster (cluster_bytes.hpp) run under first fit or best fit, by first feasible node or kube-scheduler's
 // scores. The answer is the same on one thread and three, its JSON parses, nothing is over-committed; the scenario it
 // writes reads back with exactly the run's placements and obeys every rule of the model (state_check.hpp); running
-// that output again places no pod the run refused; availability of it counts what the model counts.
+// that output again places no pod the run refused; availability of it counts what the model counts; the stranded
+// capacity after the run holds together.
 #pragma once
 
 #include "availability_check.hpp"
@@ -33,10 +34,13 @@ void check(const dra_fuzz::cluster& c, const dra::model::scenario& s, dra::sim::
   dra_fuzz::require_json(fuzzer, dra::sim::to_json(*view), "availability's JSON");
   if (dra::sim::to_metrics(*view).empty()) dra_fuzz::fail(fuzzer, "availability's metrics are empty");
 
-  for (const auto& set : dra::sim::compute_occupancy(s, report).counter_sets)
+  const auto occupancy = dra::sim::compute_occupancy(s, report, dra_fuzz::engine());
+  for (const auto& set : occupancy.counter_sets)
     for (const auto& counter : set.counters)
       if (counter.used > counter.total)
         dra_fuzz::fail(fuzzer, "occupancy: counter set " + set.name + " over its total");
+  if (auto wrong = dra_fuzz::judge_stranded(occupancy.stranded); !wrong.empty())
+    dra_fuzz::fail(fuzzer, "occupancy: " + wrong);
 }
 
 // Draws a cluster (and what the family asks about it) from the bytes and checks the family's commands on it.

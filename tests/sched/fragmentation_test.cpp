@@ -1,5 +1,5 @@
 // sched::fragmentation_gauge (FGD's measure over devices shared by capacity) and `sorted` choosing nodes by it: the
-// capacity pending pods' shapes could not use, worked out by hand.
+// capacity pending pods' shapes could not use, and what no shape can use (fragments), worked out by hand.
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
 #include <dra/sched/fragmentation.hpp>
@@ -122,6 +122,92 @@ TEST(FragmentationGauge, ShapesWeighByHowManyPodsAskAndModelsNarrowWhatTheyCanUs
   workload.push_back({none, {&f.claims[1]}});
   gauge.set_workload(workload);
   EXPECT_NEAR(gauge.stranded(0, {}, f.ledger), 0.75 * 0.6 + 0.25 * 1.6, 1e-9);
+}
+
+TEST(FragmentationGauge, FragmentsSayWhatNoShapeCanUse) {
+  // gpu-0 has 0.3 left, gpu-1 is idle. Pending: three pods asking half a GPU, one a quarter.
+  gauge_fixture f(shared_gpu_nodes({{"node-a", "a100"}}) + gpu_template("half", "500m") +
+                  gpu_template("quarter", "250m"));
+  f.ledger.add(share_of("gpu-0", "700m"));
+  sched::fragmentation_gauge<cel::selector_engine> gauge(f.doc.scenario(), f.nodes, engine);
+  const sched::amounts one_cpu{{"cpu", 1000}};
+  std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>> workload(3,
+                                                                                          {one_cpu, {&f.claims[0]}});
+  // Only half-GPU pods: gpu-0's 0.3 is stranded, gpu-1 is not; both measures say 0.3.
+  gauge.set_workload(workload);
+  sched::node_fragments only_halves = gauge.fragments(0, {}, f.ledger);
+  EXPECT_TRUE(only_halves.measured);
+  EXPECT_NEAR(only_halves.free, 1.3, 1e-9);
+  EXPECT_NEAR(only_halves.stranded, 0.3, 1e-9);
+  EXPECT_NEAR(only_halves.fragmentation, 0.3, 1e-9);
+  ASSERT_EQ(only_halves.devices.size(), 2u);
+  EXPECT_EQ(only_halves.devices[0].id.device, "gpu-0");
+  EXPECT_TRUE(only_halves.devices[0].stranded);
+  EXPECT_NEAR(only_halves.devices[0].free, 0.3, 1e-9);
+  EXPECT_FALSE(only_halves.devices[1].stranded);
+  EXPECT_NEAR(gauge.stranded(0, {}, f.ledger), only_halves.fragmentation, 1e-12);
+  // A quarter-GPU pod can use gpu-0's 0.3: nothing is stranded, yet 3/4 of the pods cannot use it (0.225).
+  workload.push_back({one_cpu, {&f.claims[1]}});
+  gauge.set_workload(workload);
+  EXPECT_EQ(gauge.shapes().size(), 2u);
+  EXPECT_EQ(gauge.pods(), 4u);
+  EXPECT_EQ(gauge.kept_pods(), 4u);
+  const sched::node_fragments with_quarter = gauge.fragments(0, {}, f.ledger);
+  EXPECT_NEAR(with_quarter.stranded, 0, 1e-9);
+  EXPECT_NEAR(with_quarter.fragmentation, 0.75 * 0.3, 1e-9);
+  // With 7.5 of the 8 cpus taken no pod fits: all 1.3 is stranded, on both GPUs.
+  sched::node_usage busy;
+  busy.add(sched::amounts{{"cpu", 7500}});
+  const sched::node_fragments full = gauge.fragments(0, busy, f.ledger);
+  EXPECT_NEAR(full.stranded, 1.3, 1e-9);
+  EXPECT_NEAR(full.fragmentation, 1.3, 1e-9);
+  EXPECT_TRUE(full.devices[0].stranded && full.devices[1].stranded);
+}
+
+TEST(FragmentationGauge, ExclusiveDevicesAreStrandedWholeAndPartitionsAreNotMeasured) {
+  // node-a: two exclusive GPUs, gpu-0 allocated, and every cpu taken by its pods; node-b: a GPU partition drawing on a
+  // counter set.
+  const std::string text = R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-a"},
+ "status": {"allocatable": {"cpu": "4", "memory": "16Gi"}}}
+{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node-b"},
+ "status": {"allocatable": {"cpu": "4", "memory": "16Gi"}}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"}, "spec": {}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-a"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "node-a", "pool": {"name": "node-a", "resourceSliceCount": 1},
+  "devices": [{"name": "gpu-0"}, {"name": "gpu-1"}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "node-b"},
+ "spec": {"driver": "gpu.example.com", "nodeName": "node-b", "pool": {"name": "node-b", "resourceSliceCount": 1},
+  "sharedCounters": [{"name": "gpu-0", "counters": {"memory": {"value": "40Gi"}}}],
+  "devices": [{"name": "gpu-0-half", "consumesCounters": [{"counterSet": "gpu-0",
+    "counters": {"memory": {"value": "20Gi"}}}]}]}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+ "metadata": {"name": "one", "namespace": "default"},
+ "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}}
+)";
+  gauge_fixture f(text);
+  model::device_request_allocation_result held;
+  held.request = "gpu";
+  held.driver = "gpu.example.com";
+  held.pool = "node-a";
+  held.device = "gpu-0";
+  f.ledger.add(held);
+  sched::fragmentation_gauge<cel::selector_engine> gauge(f.doc.scenario(), f.nodes, engine);
+  const std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>> workload{
+      {sched::amounts{{"cpu", 1000}}, {&f.claims[0]}}};
+  gauge.set_workload(workload);
+  sched::node_usage full;
+  full.add(sched::amounts{{"cpu", 4000}});
+  const sched::node_fragments a = gauge.fragments(0, full, f.ledger);
+  EXPECT_TRUE(a.measured);
+  EXPECT_EQ(a.free, 1);
+  EXPECT_EQ(a.stranded, 1);
+  ASSERT_EQ(a.devices.size(), 2u);
+  EXPECT_EQ(a.devices[0].free, 0);
+  EXPECT_FALSE(a.devices[0].stranded);  // allocated: nothing free to strand
+  EXPECT_TRUE(a.devices[1].stranded);
+  // With cpus to spare the pod could take gpu-1.
+  EXPECT_EQ(gauge.fragments(0, {}, f.ledger).stranded, 0);
+  EXPECT_FALSE(gauge.fragments(1, {}, f.ledger).measured);
 }
 
 TEST(FragmentationGauge, StaysOffWithoutDevicesSharedByCapacity) {

@@ -10,6 +10,7 @@
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/run_report.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,6 +24,7 @@ namespace dra::sched {
 struct cluster_state {
   alloc::ledger ledger;                          // the devices allocated, counters and capacity consumed
   std::vector<node_usage> requests;              // per node of the list: what its pods request (bound, then placed)
+  std::vector<std::uint64_t> usage_revision;     // per node: changed with its requests (change_requests)
   std::optional<device_usage> devices;           // per node: how used its devices are (node-ranking policies only)
   std::vector<bool> answered;                    // per scenario claim: its outcome is given (or none is needed)
   std::vector<std::optional<std::size_t>> claim_outcome;      // per scenario claim: its outcome, once allocated
@@ -31,6 +33,16 @@ struct cluster_state {
   // Per PodGroup: the claims made from its template entries (entry name, index into run_report::generated).
   std::vector<std::vector<std::pair<model::text, std::size_t>>> group_generated;
   std::uint64_t share_serial = 1;  // the next share ID's serial
+  std::uint64_t last_revision = 0;  // the newest usage_revision given
+
+  // Node i's requests, to be changed: the node gets a revision no node had before, so that what was worked out of
+  // its requests under another revision (node_filter_memo) is known to be stale. A state assigned back keeps the
+  // revisions its requests had then, which still name those requests alone.
+  node_usage& change_requests(std::size_t i) {
+    if (usage_revision.size() < requests.size()) usage_revision.resize(requests.size(), 0);
+    usage_revision[i] = ++last_revision;
+    return requests[i];
+  }
 
   // A scenario claim's allocation: in the input, or made by this run; nullptr when it has none yet.
   [[nodiscard]] const model::allocation_result* allocation_of(const model::scenario& s, const run_report& report,
@@ -44,6 +56,8 @@ struct cluster_state {
   // cache keyed on it that it changed).
   void assign_all_but_ledger(const cluster_state& other) {
     requests = other.requests;
+    usage_revision = other.usage_revision;
+    last_revision = std::max(last_revision, other.last_revision);  // never given twice
     devices = other.devices;
     answered = other.answered;
     claim_outcome = other.claim_outcome;

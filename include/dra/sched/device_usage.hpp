@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace dra::sched {
@@ -77,6 +78,7 @@ class device_usage {
       f.used += it->second.weight;
       const double capacity = capacity_[it->second.node];
       f.used_share = capacity > 0 ? std::min(1.0, f.used / capacity) : 0;
+      facts_changed();
     }
   }
 
@@ -91,26 +93,40 @@ class device_usage {
       f.used -= it->second.weight;
       const double capacity = capacity_[it->second.node];
       f.used_share = capacity > 0 ? std::min(1.0, f.used / capacity) : 0;
+      facts_changed();
     }
   }
 
   [[nodiscard]] std::span<const alloc::node_facts> facts() const noexcept { return facts_; }
 
+  // The nodes' positions in the list, in the order the policy wants them tried. A policy without state orders the
+  // same facts alike: its order is kept until the facts change.
+  template <alloc::node_ranking_policy Policy>
+  [[nodiscard]] std::span<const std::uint32_t> ranked_positions(const Policy& policy) const {
+    if (!std::is_empty_v<Policy> || order_policy_ != &policy_tag<Policy> || order_.size() != facts_.size()) {
+      order_.resize(facts_.size());
+      std::iota(order_.begin(), order_.end(), 0u);
+      policy.order_nodes(order_, facts_);
+      order_policy_ = &policy_tag<Policy>;
+    }
+    return order_;
+  }
+
   // The nodes in the order the policy wants them tried.
   template <alloc::node_ranking_policy Policy>
   [[nodiscard]] std::vector<const model::node*> ranked(std::span<const model::node* const> nodes,
                                                        const Policy& policy) const {
-    std::vector<std::uint32_t> order(nodes.size());
-    std::iota(order.begin(), order.end(), 0u);
-    policy.order_nodes(order, facts_);
     std::vector<const model::node*> out;
     out.reserve(nodes.size());
-    for (auto i : order) out.push_back(nodes[i]);
+    for (const auto i : ranked_positions(policy)) out.push_back(nodes[i]);
     return out;
   }
 
  private:
   static constexpr std::uint32_t none = UINT32_MAX;
+  template <class Policy>
+  static constexpr char policy_tag = 0;  // its address names the policy type an order was made for
+  void facts_changed() noexcept { order_policy_ = nullptr; }
   struct device_entry {
     std::uint32_t node = none;
     double weight = 0;
@@ -134,6 +150,8 @@ class device_usage {
   std::vector<alloc::node_facts> facts_;
   std::vector<double> capacity_;
   std::map<std::string, device_entry, std::less<>> devices_;
+  mutable std::vector<std::uint32_t> order_;   // see ranked_positions
+  mutable const char* order_policy_ = nullptr;  // the policy_tag order_ holds the order of; null: none
 };
 
 }  // namespace dra::sched

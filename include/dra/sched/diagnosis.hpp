@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dra::sched {
@@ -155,27 +156,30 @@ struct allocator_oracle {
   }
 };
 
-// The format's explanation: nodes that did not fit grouped by (code, claim, request), largest group first.
-[[nodiscard]] inline model::explanation summarize(const unit_diagnosis& unit) {
+// The format's explanation: nodes that did not fit grouped by (code, claim, request), largest group first. `claim`,
+// when given, names the claim of every verdict about one (the diagnoses of a like claim, kept from before).
+[[nodiscard]] inline model::explanation summarize(std::span<const node_diagnosis* const> nodes,
+                                                 std::optional<std::string_view> claim = std::nullopt) {
   model::explanation out;
-  out.nodes = unit.nodes.size();
+  out.nodes = nodes.size();
   struct group {
     model::explanation_reason reason;
-    std::string first_node;
+    std::string_view first_node;
     bool same_message = true;
   };
   std::vector<group> groups;
-  for (const auto& n : unit.nodes) {
-    if (n.verdict == model::explanation_code::fits) continue;
+  for (const node_diagnosis* n : nodes) {
+    if (n->verdict == model::explanation_code::fits) continue;
+    const std::string_view about = claim && !n->claim.empty() ? *claim : std::string_view(n->claim);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const group& g) {
-      return g.reason.code == n.verdict && g.reason.claim == n.claim && g.reason.request == n.request;
+      return g.reason.code == n->verdict && g.reason.claim == about && g.reason.request == n->request;
     });
     if (it == groups.end()) {
-      groups.push_back({{n.verdict, 1, n.claim, n.request, n.message}, n.node, true});
+      groups.push_back({{n->verdict, 1, std::string(about), n->request, n->message}, n->node, true});
       continue;
     }
     ++it->reason.nodes;
-    it->same_message = it->same_message && it->reason.message == n.message;
+    it->same_message = it->same_message && it->reason.message == n->message;
   }
   std::stable_sort(groups.begin(), groups.end(),
                    [](const group& a, const group& b) { return a.reason.nodes > b.reason.nodes; });
@@ -186,6 +190,13 @@ struct allocator_oracle {
     out.reasons.push_back(std::move(g.reason));
   }
   return out;
+}
+
+[[nodiscard]] inline model::explanation summarize(const unit_diagnosis& unit) {
+  std::vector<const node_diagnosis*> nodes;
+  nodes.reserve(unit.nodes.size());
+  for (const node_diagnosis& n : unit.nodes) nodes.push_back(&n);
+  return summarize(nodes);
 }
 
 // One line for people: "0/3 nodes: request gpus: 2 of 3 devices free (…); 1 node: …". Reasons about

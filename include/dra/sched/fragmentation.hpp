@@ -44,6 +44,22 @@ struct pod_shape {
   double weight = 0;  // share of the pending pods
 };
 
+// What a report shows of one node's free device capacity, in devices (a device's share left of its scarcest capacity,
+// 1 when idle), over the devices some kept shape may take: all of it, the part no kept shape can use (`stranded`: the
+// shape does not fit the node, or none of its asks can take the device), and FGD's expected unusable part
+// (`fragmentation`, what fragmentation_gauge::stranded returns). `measured` is false when one of those devices draws on
+// counters (partitions of a GPU): its share left is not what the gauge models, so the figures mean nothing there.
+struct node_fragments {
+  struct device {
+    alloc::device_ref id;
+    double free = 0;
+    bool stranded = false;  // free, and no kept shape can use it
+  };
+  bool measured = true;
+  double free = 0, stranded = 0, fragmentation = 0;
+  std::vector<device> devices;  // the devices some kept shape may take, in slice order
+};
+
 // The fragmentation of a node for the pending pods' shapes, as the FGD paper (Weng et al., "Beware of Fragmentation:
 // Scheduling GPU-Sharing Workloads with Fragmentation Gradient Descent", USENIX ATC '23) measures it: for each shape,
 // the free capacity of the node's devices that a pod of that shape could not use (all of it when the pod does not fit
@@ -121,6 +137,7 @@ class fragmentation_gauge {
     std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::size_t total = 0, kept = 0;
     for (const auto& e : by_count) total += e.first;
+    pods_ = total;
     shapes_.clear();
     for (auto& [count, shape] : by_count) {
       if (static_cast<double>(kept) >= popular * static_cast<double>(total)) break;
@@ -128,6 +145,7 @@ class fragmentation_gauge {
       shapes_.push_back(std::move(shape));
       shapes_.back().weight = static_cast<double>(count);
     }
+    kept_pods_ = kept;
     asks_ = 0;
     for (auto& shape : shapes_) {
       shape.weight /= static_cast<double>(kept);
@@ -187,6 +205,43 @@ class fragmentation_gauge {
     sync(ledger);
     return fragmentation(i, state_of(i, amount_of(used.requested, "cpu"), amount_of(used.requested, "memory"), ledger));
   }
+
+  // The node's free device capacity now, for a report: per device, and what of it no kept shape can use.
+  [[nodiscard]] node_fragments fragments(std::size_t i, const node_usage& used, const alloc::ledger& ledger) {
+    sync(ledger);
+    const node_state st =
+        state_of(i, amount_of(used.requested, "cpu"), amount_of(used.requested, "memory"), ledger);
+    const node_table& t = table(i);
+    const std::size_t n = devices_[i].size();
+    std::vector<char> usable(n, 0);
+    std::size_t a = 0;
+    for (const pod_shape& shape : shapes_) {
+      const std::size_t first_ask = a;
+      a += shape.asks.size();
+      if (!fits(shape, first_ask, t, st, n)) continue;
+      for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t b = first_ask; b < a && !usable[k]; ++b)
+          usable[k] = t.need[b * n + k] <= st.free[k] + 1e-9 ? 1 : 0;
+    }
+    node_fragments out;
+    out.fragmentation = fragmentation(i, st);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!t.counted[k]) continue;
+      const node_device& d = devices_[i][k];
+      if (!std::ranges::empty(d.view.counter_consumptions())) out.measured = false;
+      const bool stranded = st.free[k] > 0 && !usable[k];
+      out.devices.push_back({{d.slice->driver, d.slice->pool.name, d.view.name()}, st.free[k], stranded});
+      out.free += st.free[k];
+      if (stranded) out.stranded += st.free[k];
+    }
+    return out;
+  }
+
+  // The kept shapes, most common first, and how many pods the measure modelled and kept (a shape's weight is its
+  // pods over the kept ones).
+  [[nodiscard]] std::span<const pod_shape> shapes() const noexcept { return shapes_; }
+  [[nodiscard]] std::size_t pods() const noexcept { return pods_; }
+  [[nodiscard]] std::size_t kept_pods() const noexcept { return kept_pods_; }
 
  private:
   struct node_device {
@@ -366,6 +421,22 @@ class fragmentation_gauge {
     }
   }
 
+  // Whether a pod of `shape` (its asks from `first_ask` on in the table) fits the node's state: cpu, memory, and for
+  // each ask as many devices it can take with enough share left as it asks for.
+  static bool fits(const pod_shape& shape, std::size_t first_ask, const node_table& t, const node_state& st,
+                   std::size_t n) {
+    if (st.cpu < shape.cpu || st.memory < shape.memory) return false;
+    std::size_t a = first_ask;
+    for (const device_ask& ask : shape.asks) {
+      std::int64_t takers = 0;
+      for (std::size_t k = 0; k < n; ++k)
+        if (t.need[a * n + k] <= st.free[k] + 1e-9 && st.free[k] > 0) ++takers;
+      if (takers < ask.count) return false;
+      ++a;
+    }
+    return true;
+  }
+
   // The node's fragmentation in devices, over the kept shapes: for each, the free share of the node's counted devices
   // a pod of that shape could not use (all of it when such a pod does not fit the node).
   double fragmentation(std::size_t i, const node_state& st) {
@@ -377,17 +448,10 @@ class fragmentation_gauge {
     double total = 0;
     std::size_t a = 0;
     for (const pod_shape& shape : shapes_) {
-      bool fits = st.cpu >= shape.cpu && st.memory >= shape.memory;
       double usable = 0;
       const std::size_t first_ask = a;
-      for (const device_ask& ask : shape.asks) {
-        std::int64_t takers = 0;
-        for (std::size_t k = 0; k < n; ++k)
-          if (t.need[a * n + k] <= st.free[k] + 1e-9 && st.free[k] > 0) ++takers;
-        fits = fits && takers >= ask.count;
-        ++a;
-      }
-      if (fits)
+      a += shape.asks.size();
+      if (fits(shape, first_ask, t, st, n))
         for (std::size_t k = 0; k < n; ++k) {
           if (!t.counted[k] || st.free[k] <= 0) continue;
           for (std::size_t b = first_ask; b < a; ++b)
@@ -409,6 +473,7 @@ class fragmentation_gauge {
   std::unordered_map<alloc::device_ref, std::pair<std::size_t, std::size_t>, alloc::device_ref_hash> node_of_;
   std::vector<pod_shape> shapes_;
   std::size_t asks_ = 0;  // over every kept shape
+  std::size_t pods_ = 0, kept_pods_ = 0;  // the pods the last workload had that the measure models, and kept
   std::vector<const model::device_request_spec*> selections_;  // a request of each selection
   std::map<std::vector<std::string>, std::size_t> selection_index_;
   std::map<std::string, std::optional<typename Engine::program>, std::less<>> programs_;

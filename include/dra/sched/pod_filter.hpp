@@ -5,6 +5,7 @@
 #include <dra/alloc/node_match.hpp>
 #include <dra/model/common.hpp>
 #include <dra/model/workload.hpp>
+#include <dra/sched/filter_memo.hpp>
 #include <dra/sched/filters.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/node_usage.hpp>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,18 +27,22 @@ inline constexpr std::string_view claim_elsewhere_reason = "resourceclaim not av
 
 // The node filters of one pending pod over the node list. A node is filtered the first time it is asked about, so
 // a pod that fits on the first node it tries costs one node's filters; the reasons of every node are worked out
-// only for a pod no node takes.
+// only for a pod no node takes. What the filters say of a node is remembered for the pods of the same kind (the
+// memo) until the node's requests change: each node's reasons are a number naming a list in the memo's reasons.
 class pod_node_filter {
  public:
-  // `usage[i]`: what node i's pods take already; `allocated`: the node selectors of the claims the pod uses that are
-  // allocated already (a node outside one of them refuses the pod, as DynamicResources' filter does); `dra_backed`:
-  // the requested resources DeviceClasses serve (nodes without them leave them to DRA).
+  using reason_id = reason_lists::id;
+
+  // `usage[i]`: what node i's pods take already, at revision `revisions[i]`; `allocated`: the node selectors of the
+  // claims the pod uses that are allocated already (a node outside one of them refuses the pod, as DynamicResources'
+  // filter does); `dra_backed`: the requested resources DeviceClasses serve (nodes without them leave them to DRA).
   pod_node_filter(const model::pod& pod, const sched::amounts& requests, std::span<const model::node* const> nodes,
-                  std::span<const sched::node_usage> usage, std::vector<const model::node_selector*> allocated,
+                  std::span<const sched::node_usage> usage, std::span<const std::uint64_t> revisions,
+                  node_filter_memo& memo, std::vector<const model::node_selector*> allocated,
                   std::span<const sched::dra_resource> dra_backed = {})
-      : pod_(pod), requests_(requests), nodes_(nodes), usage_(usage), allocated_(std::move(allocated)),
-        dra_backed_(dra_backed),
-        verdicts_(nodes.size(), verdict::unknown), named_(sched::affinity_node_names(pod)) {
+      : pod_(pod), requests_(requests), nodes_(nodes), usage_(usage), revisions_(revisions), memo_(memo),
+        allocated_(std::move(allocated)), dra_backed_(dra_backed), verdicts_(nodes.size(), unknown),
+        named_(sched::affinity_node_names(pod)) {
     if (named_ && named_->empty()) pre_filter_failure_ = sched::affinity_conflict_reason;
   }
 
@@ -46,23 +52,13 @@ class pod_node_filter {
   // Whether node i passes every filter.
   [[nodiscard]] bool feasible(std::size_t i) {
     if (!only_.empty() && !only_[i]) return false;
-    if (verdicts_[i] == verdict::unknown) {
-      auto reasons = reasons_of(i);
-      verdicts_[i] = reasons.empty() ? verdict::feasible : verdict::refused;
-      // Kept for the refusal, which a pod that fits nowhere works out next: its filters are not run twice.
-      if (!reasons.empty()) {
-        if (filtered_.empty()) filtered_.resize(nodes_.size());
-        filtered_[i] = std::move(reasons);
-      }
-    }
-    return verdicts_[i] == verdict::feasible;
+    return verdict(i) == reason_lists::passed;
   }
 
   // Node i refuses the pod after all, for `reasons` found once its claims were tried there (the DynamicResources
   // plugin's node allocatable check, KEP-5517): no longer feasible, and those reasons count in the refusal.
   void refuse(std::size_t i, std::vector<sched::node_reason> reasons) {
-    verdicts_[i] = verdict::refused;
-    late_reasons_.emplace_back(i, std::move(reasons));
+    verdicts_[i] = reasons.empty() ? claims_refused() : memo_.reasons().intern(std::move(reasons));
     refusal_.reset();  // worked out again with them
   }
 
@@ -73,7 +69,7 @@ class pod_node_filter {
   // The nodes `in` does not mark (a gang's nodes outside its topology domain) refuse the pod for `reason` alone.
   void leave_out(std::vector<char> in, sched::node_reason reason) {
     in_ = std::move(in);
-    left_out_ = std::move(reason);
+    left_out_ = memo_.reasons().intern({std::move(reason)});
     refusal_.reset();
   }
 
@@ -91,62 +87,84 @@ class pod_node_filter {
       out.message = sched::pre_filter_error_message(nodes_.size(), pre_filter_failure_);
       return out;
     }
-    per_node_.clear();
-    per_node_.reserve(nodes_.size());
-    for (std::size_t i = 0; i < nodes_.size(); ++i) per_node_.push_back(refusal_of(i));
-    out.reasons = sched::count_reasons(per_node_);
+    std::vector<reason_id> per_node(nodes_.size());
+    for (std::size_t i = 0; i < nodes_.size(); ++i) per_node[i] = refusal_of(i);
+    out.reasons = memo_.reasons().count(per_node);
     out.message = sched::fit_error_message(nodes_.size(), out.reasons);
     return out;
   }
 
-  // Why node i refused the pod, as the refusal counts it: its filters' reasons, or its claims' when they passed
-  // (kept from the refusal, once worked out).
-  [[nodiscard]] std::vector<sched::node_reason> refusal_of(std::size_t i) const {
-    if (refusal_ && i < per_node_.size()) return per_node_[i];
-    if (!in_.empty() && !in_[i]) return {left_out_};
-    if (i < filtered_.size() && !filtered_[i].empty()) return filtered_[i];
-    auto reasons = reasons_of(i);
-    if (reasons.empty()) reasons.push_back({sched::node_reason_code::claims, std::string(sched::claims_reason)});
-    return reasons;
+  // Why node i refused the pod, as the refusal counts it: its filters' reasons, or its claims' when they passed (a
+  // list of the memo's reasons).
+  [[nodiscard]] reason_id refusal_of(std::size_t i) {
+    if (!in_.empty() && !in_[i]) return left_out_;
+    const reason_id id = verdict(i);
+    return id == reason_lists::passed ? claims_refused() : id;
+  }
+  [[nodiscard]] const reason_lists& reasons() const noexcept { return memo_.reasons(); }
+  // Whether the filters read nothing of a node but its cordon, taints and resources (no label, no name, no position
+  // in the list): nodes alike in those (node_likeness) are filtered alike.
+  [[nodiscard]] bool reads_only_node_resources() const noexcept {
+    return !named_ && pre_filter_failure_.empty() && pod_.node_selector.empty() && !pod_.required_node_affinity &&
+           (!pod_.node_name || pod_.node_name->empty()) && allocated_.empty() && only_.empty() && in_.empty();
   }
   // A pre-filter refused the pod before any node was filtered.
   [[nodiscard]] bool refused_before_nodes() const noexcept { return !pre_filter_failure_.empty(); }
 
  private:
-  enum class verdict : std::uint8_t { unknown, feasible, refused };
+  static constexpr reason_id unknown = ~reason_id{0};
 
-  [[nodiscard]] std::vector<sched::node_reason> reasons_of(std::size_t i) const {
-    if (!pre_filter_failure_.empty()) return {{sched::node_reason_code::node_affinity, pre_filter_failure_}};
+  reason_id verdict(std::size_t i) {
+    if (verdicts_[i] == unknown) verdicts_[i] = work_out(i);
+    return verdicts_[i];
+  }
+
+  reason_id work_out(std::size_t i) {
+    using code = sched::node_reason_code;
+    if (!pre_filter_failure_.empty()) return once(pre_filtered_, code::node_affinity, pre_filter_failure_);
     const model::node& node = *nodes_[i];
     if (named_ && !std::binary_search(named_->begin(), named_->end(), node.meta.name))
-      return {{sched::node_reason_code::node_affinity, std::string(sched::outside_affinity_names_reason)}};
-    auto reasons = sched::filter_node(pod_, requests_, node, usage_[i], dra_backed_);
-    if (!reasons.empty()) return reasons;
-    for (const auto& [refused, late] : late_reasons_)
-      if (refused == i) return late;
+      return once(outside_names_, code::node_affinity, sched::outside_affinity_names_reason);
+    if (!kind_) kind_ = memo_.kind_of(pod_, requests_);
+    const std::uint64_t revision = i < revisions_.size() ? revisions_[i] : 0;
+    std::optional<reason_id> filtered = memo_.known(*kind_, i, revision);
+    if (!filtered) {
+      filtered = memo_.reasons().intern(sched::filter_node(pod_, requests_, node, usage_[i], dra_backed_));
+      memo_.remember(*kind_, i, revision, *filtered);
+    }
+    if (*filtered != reason_lists::passed) return *filtered;
     for (const model::node_selector* selector : allocated_) {
       const auto matches = alloc::node_selector_matches(*selector, node);
-      if (!matches || !*matches) return {{sched::node_reason_code::claims, std::string(claim_elsewhere_reason)}};
+      if (!matches || !*matches) return once(claim_elsewhere_, code::claims, claim_elsewhere_reason);
     }
-    return {};
+    return reason_lists::passed;
+  }
+
+  reason_id claims_refused() { return once(claims_refused_, sched::node_reason_code::claims, sched::claims_reason); }
+
+  // The list of one reason, `slot` keeping it for the pod's other nodes.
+  reason_id once(std::optional<reason_id>& slot, sched::node_reason_code code, std::string_view message) {
+    if (!slot) slot = memo_.reasons().intern({{code, std::string(message)}});
+    return *slot;
   }
 
   const model::pod& pod_;
   const sched::amounts& requests_;
   std::span<const model::node* const> nodes_;
   std::span<const sched::node_usage> usage_;
+  std::span<const std::uint64_t> revisions_;
+  node_filter_memo& memo_;
   std::vector<const model::node_selector*> allocated_;
   std::span<const sched::dra_resource> dra_backed_;
+  std::optional<std::size_t> kind_;  // the pod's in the memo, once a node is filtered
   std::vector<bool> only_;
-  std::vector<char> in_;         // see leave_out (empty: every node)
-  sched::node_reason left_out_;  // the reason of the nodes `in_` leaves out
-  std::vector<verdict> verdicts_;
-  std::vector<std::vector<sched::node_reason>> filtered_;  // per node its filters refused: their reasons (feasible)
+  std::vector<char> in_;                          // see leave_out (empty: every node)
+  reason_id left_out_ = reason_lists::passed;     // the reason of the nodes `in_` leaves out
+  std::optional<reason_id> claims_refused_, claim_elsewhere_, outside_names_, pre_filtered_;  // see once()
+  std::vector<reason_id> verdicts_;               // per node: its reasons, `unknown` until worked out
   std::optional<std::vector<model::text>> named_;  // NodeAffinity's pre-filter: the only nodes filtered, if set
   std::string pre_filter_failure_;
   std::optional<refusal_text> refusal_;
-  std::vector<std::vector<sched::node_reason>> per_node_;  // each node's reasons, when the refusal was worked out
-  std::vector<std::pair<std::size_t, std::vector<sched::node_reason>>> late_reasons_;  // see refuse()
 };
 
 }  // namespace dra::sched

@@ -3,6 +3,7 @@
 
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/model/scheduler_config.hpp>
 #include <dra/sched/extended_resources.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/preemption.hpp>
@@ -210,9 +211,9 @@ struct placement_counts {
 }
 
 // How a pending pod's node is chosen among those where it fits: the first in node order (or in a node-ranking
-// policy's order: upstream's allocator tests and first fit's answers), or the one kube-scheduler's default scoring
-// ranks highest (`--score kube`: NodeResourcesFit, BalancedAllocation, TaintToleration, NodeAffinity and
-// DynamicResources' scores). Devices on the node are chosen by the policy either way.
+// policy's order: upstream's allocator tests and first fit's answers), or the one kube-scheduler's scoring ranks
+// highest (`--score kube`: NodeResourcesFit, BalancedAllocation, TaintToleration, NodeAffinity and DynamicResources'
+// scores, as run_options::profile weighs them). Devices on the node are chosen by the policy either way.
 enum class node_choice : std::uint8_t { first_feasible, kube_score };
 
 // How a scenario is run, beyond the policy and the features.
@@ -226,6 +227,9 @@ struct run_options {
   // Under node_choice::kube_score, score every node that fits each pod even where the order of the resource scores
   // finds the same node sooner (docs/allocator.md): the same results, slower; for checking.
   bool score_every_node = false;
+  // Under node_choice::kube_score, the profile whose scoring ranks the nodes (`--scheduler-config`): its plugin
+  // weights and NodeResourcesFit's and BalancedAllocation's resources; the default profile's by default.
+  model::scheduler_profile profile{};
   // Keep every candidate node of each preemption, with its victims and the rule that set it aside
   // (pod_preemption::candidate_nodes): what `dra explain pod/NAME` shows; off, a run keeps the chosen node alone.
   bool keep_preemption_candidates = false;

@@ -15,6 +15,7 @@
 #include <dra/sched/detail/node_allocatable_claims.hpp>
 #include <dra/sched/disruption_budgets.hpp>
 #include <dra/sched/extended_resources.hpp>
+#include <dra/sched/filter_memo.hpp>
 #include <dra/sched/fit_error.hpp>
 #include <dra/sched/node_list.hpp>
 #include <dra/sched/pod_filter.hpp>
@@ -64,11 +65,11 @@ class scheduling_cycle {
         node_allocatable_(s, features), state_(initial_state(s, nodes_.nodes, features, options.nodes == node_choice::kube_score)),
         placer_(s, nodes_.nodes, state_, engine, features, std::move(policy), options.threads,
                 alloc::uses_facts<Policy> ? &demand_ : nullptr),
-        keep_candidates_(options.keep_preemption_candidates) {
+        filter_memo_(nodes_.nodes.size()), keep_candidates_(options.keep_preemption_candidates) {
     for (const auto& c : s.classes) classes_.push_back(&c.object);
     for (const model::node* n : nodes_.nodes)
       node_fields_ = node_fields_ || n->unschedulable || !n->taints.empty() || n->allocatable.has_value();
-    if (options.nodes == node_choice::kube_score) placer_.score_nodes(options.score_every_node);
+    if (options.nodes == node_choice::kube_score) placer_.score_nodes(options.score_every_node, options.profile);
     // Policies that weigh facts weigh them by what the queue still asks for; first fit pays nothing for it.
     if constexpr (alloc::uses_facts<Policy>) {
       queue_demand demand = resolver_.demand_of_queue();
@@ -243,6 +244,7 @@ class scheduling_cycle {
                                      const alloc::features& features, bool scoring) {
     cluster_state state;
     state.requests.resize(nodes.size());
+    state.usage_revision.resize(nodes.size(), 0);
     state.answered.assign(s.claims.size(), false);
     state.claim_outcome.resize(s.claims.size());
     state.group_generated.resize(s.pod_groups.size());
@@ -265,7 +267,7 @@ class scheduling_cycle {
 
   // Node i of the list runs `pod`, which requests `requests` (its devices adding `from_devices`, KEP-5517).
   void take(std::size_t i, const model::pod& pod, const amounts& requests, const amounts& from_devices = {}) {
-    add_requests(state_.requests[i], pod, requests, from_devices, placer_.scorer().on());
+    add_requests(state_.change_requests(i), pod, requests, from_devices, placer_.scorer().on());
     placer_.scorer().changed(i);
   }
   // Scoring's non-zero requests are counted only by runs that score nodes.
@@ -326,11 +328,11 @@ class scheduling_cycle {
   };
   std::string run_post_filters(const post_filter_request& request, pod_outcome& outcome, const attempt_mark& mark);
   void keep_candidates(pod_preemption& preemption, std::span<const preemption_candidate> candidates,
-                       const preemption_choice& choice, const std::vector<std::vector<node_reason>>& statuses) const;
+                       const preemption_choice& choice, const std::vector<reason_lists::id>& statuses) const;
   std::vector<preemption_candidate> preemption_dry_run(const post_filter_request& request,
-                                                       std::vector<std::vector<node_reason>>& statuses);
+                                                       std::vector<reason_lists::id>& statuses);
   std::vector<std::size_t> preemption_potential_nodes(const post_filter_request& request, bool frees_devices,
-                                                      std::vector<std::vector<node_reason>>& statuses) const;
+                                                      std::vector<reason_lists::id>& statuses);
   std::vector<const model::resource_claim*> extended_claims_by_node(const post_filter_request& request,
                                                                     std::deque<generated_claim>& made);
   std::vector<std::size_t> evict(const preemption_candidate& chosen, std::size_t preemptor);
@@ -399,6 +401,7 @@ class scheduling_cycle {
   bool node_fields_ = false;  // some node is cordoned, tainted or has allocatable: pods' node filters apply
   std::deque<model::node> pinned_nodes_;  // nodes named by pods but not in the node list
   std::vector<std::shared_ptr<const extended_claim_requests>> extended_specs_;  // every extended claim's texts
+  node_filter_memo filter_memo_;  // the node filters' verdicts per kind of pod, and every reason list
 
   // Preemption's state, built when a pod first goes through the PostFilters with preemption on.
   struct nomination {

@@ -1,9 +1,10 @@
 // kube-scheduler's node scoring over a run's nodes (`--score kube`, sched::node_choice::kube_score): the nodes where a
-// pending pod fits, scored so that the cycle takes the one the default scoring ranks highest rather than the first.
+// pending pod fits, scored so that the cycle takes the one the profile's scoring ranks highest rather than the first.
 #pragma once
 
 #include <dra/model/outcome.hpp>
 #include <dra/model/resource_claim.hpp>
+#include <dra/model/scheduler_config.hpp>
 #include <dra/model/workload.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sched/scoring.hpp>
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <tuple>
@@ -50,7 +52,7 @@ class scored_nodes {
   // The node kube-scheduler's scoring takes among those added (ties: the first added). Not empty.
   [[nodiscard]] std::size_t best() const {
     assert(!empty());
-    return indices_[sched::best_scored(raw_)];
+    return indices_[sched::best_scored(raw_, pod_.weights)];
   }
 
  private:
@@ -95,7 +97,8 @@ class resource_rankings {
   const std::set<std::pair<std::int64_t, std::size_t>>& order_for(const sched::pod_scoring& pod,
                                                                   std::span<const sched::node_resources> resources,
                                                                   std::span<const sched::node_usage> usage) {
-    const key k{pod.scored.cpu, pod.scored.memory, pod.requested.cpu, pod.requested.memory, pod.balanced};
+    const key k{pod.scored.cpu, pod.scored.memory, pod.requested.cpu, pod.requested.memory, pod.balanced,
+                pod.fit_requests, pod.balanced_requests};
     auto [it, fresh] = rankings_.try_emplace(k);
     ranking& r = it->second;
     if (fresh) {
@@ -121,7 +124,8 @@ class resource_rankings {
   }
 
  private:
-  using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool>;
+  using key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool, std::vector<std::int64_t>,
+                         std::vector<std::int64_t>>;
   struct ranking {
     std::vector<std::int64_t> score;                      // per node
     std::set<std::pair<std::int64_t, std::size_t>> order;  // (-score, node)
@@ -131,11 +135,8 @@ class resource_rankings {
 
   [[nodiscard]] static std::int64_t score(const sched::pod_scoring& pod, const sched::node_resources& resources,
                                           const sched::node_usage& used) {
-    const sched::score_weights weights;
-    std::int64_t total = weights.resources_fit * sched::least_allocated(resources, used.scored, pod.scored);
-    if (pod.balanced)
-      total += weights.balanced_allocation * sched::balanced_allocation(resources, used.requested, pod.requested);
-    return total;
+    const auto [fit, balanced] = pod.resource_scores(resources, used);
+    return pod.weights.resources_fit * fit + pod.weights.balanced_allocation * balanced;
   }
 
   std::vector<std::size_t> log_;
@@ -147,7 +148,9 @@ class resource_rankings {
 class node_scorer {
  public:
   node_scorer() = default;  // scoring off
-  explicit node_scorer(std::span<const model::node* const> nodes) : on_(true) {
+  // Scoring `nodes` as `profile` does (the default profile's scoring by default).
+  explicit node_scorer(std::span<const model::node* const> nodes, model::scheduler_profile profile = {})
+      : on_(true), config_(std::move(profile)) {
     for (const model::node* n : nodes) {
       resources_.push_back(sched::resources_of(*n));
       prefer_no_schedule_ = prefer_no_schedule_ ||
@@ -157,6 +160,8 @@ class node_scorer {
   }
 
   [[nodiscard]] bool on() const noexcept { return on_; }
+  // The profile pods are scored by (for pod_scoring).
+  [[nodiscard]] const sched::configured_scoring* config() const noexcept { return &config_; }
   // Node i's pods changed; or every node's (a trial was taken back).
   void changed(std::size_t i) {
     if (on_) rankings_.changed(i);
@@ -209,6 +214,7 @@ class node_scorer {
 
  private:
   bool on_ = false;
+  sched::configured_scoring config_{model::scheduler_profile{}};
   std::vector<sched::node_resources> resources_;  // per node of the list
   bool prefer_no_schedule_ = false;               // some node has a PreferNoSchedule taint
   resource_rankings rankings_;                    // the nodes by resource scores, per kind of pod

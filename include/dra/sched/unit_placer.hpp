@@ -13,6 +13,7 @@
 #include <dra/sched/detail/node_trials.hpp>
 #include <dra/sched/diagnosis.hpp>
 #include <dra/sched/fragmentation.hpp>
+#include <dra/sched/node_likeness.hpp>
 #include <dra/sched/pod_filter.hpp>
 #include <dra/sched/scored_nodes.hpp>
 #include <dra/sched/scoring.hpp>
@@ -95,6 +96,10 @@ class unit_placer {
     allocator_type& first = allocators_.emplace_back(features, state.ledger, classes_, slices_, engine, policy);
     first.set_taint_rules(rules_);
     if constexpr (alloc::uses_facts<Policy>) first.set_demand(demand);
+    if constexpr (alloc::node_ranking_policy<Policy>) {
+      likeness_.emplace(s, nodes);
+      if (!likeness_->on()) likeness_.reset();
+    }
     for (unsigned t = 1; t < std::min<std::size_t>(threads, nodes.size()); ++t) {
       allocator_type& more = allocators_.emplace_back(features, state.ledger, classes_, slices_, engine, policy);
       more.set_taint_rules(rules_);
@@ -105,9 +110,9 @@ class unit_placer {
   unit_placer(const unit_placer&) = delete;
   unit_placer& operator=(const unit_placer&) = delete;
 
-  // Scoring nodes as kube-scheduler's default profile does (`--score kube`), for pods given a scoring.
-  void score_nodes(bool every_node) {
-    scorer_ = node_scorer(nodes_);
+  // Scoring nodes as kube-scheduler's `profile` does (`--score kube`), for pods given a scoring.
+  void score_nodes(bool every_node, const model::scheduler_profile& profile = {}) {
+    scorer_ = node_scorer(nodes_, profile);
     score_every_node_ = every_node;
   }
   [[nodiscard]] node_scorer& scorer() noexcept { return scorer_; }
@@ -241,6 +246,14 @@ class unit_placer {
 
   std::uint64_t demand_epoch() const { return demand_ == nullptr ? 0 : demand_->epoch(); }
 
+  // Whether node i is alike none seen since `likeness_->new_round()` (node_likeness); true when nodes are not
+  // compared.
+  bool first_of_its_kind(std::size_t i) {
+    if (!likeness_) return true;
+    const std::uint64_t revision = i < state_.usage_revision.size() ? state_.usage_revision[i] : 0;
+    return likeness_->first_of_kind(likeness_->kind_of(i, state_.requests[i], revision, state_.ledger));
+  }
+
   // DynamicResources' score of a unit's devices on a node (it scores only with the DRAPrioritizedList feature).
   std::int64_t unit_score(std::span<const model::resource_claim* const> claims,
                           std::span<const model::allocation_result> results) const {
@@ -263,20 +276,22 @@ class unit_placer {
       });
     }
     owner_oracle oracle{this};
-    unit_diagnosis diagnosis;
-    diagnosis.nodes.reserve(tried.size());
+    std::vector<const node_diagnosis*> verdicts;  // known ones where they are kept, the others in `fresh`
+    verdicts.reserve(tried.size());
+    std::deque<node_diagnosis> fresh;
     for (const auto* node : tried) {
       const auto indexed = unit.size() == 1 ? index_of(node) : std::nullopt;
       if (indexed)
         if (const node_diagnosis* known = unfit_.known_why(shape, *indexed)) {
-          node_diagnosis& d = diagnosis.nodes.emplace_back(*known);
-          if (!d.claim.empty()) d.claim = model::namespaced_name(unit[0]->meta);
+          verdicts.push_back(known);
           continue;
         }
-      diagnosis.nodes.push_back(diagnose_node(*funnels_, *node, unit, oracle));
-      if (indexed) unfit_.remember_why(shape, *indexed, diagnosis.nodes.back());
+      verdicts.push_back(&fresh.emplace_back(diagnose_node(*funnels_, *node, unit, oracle)));
+      if (indexed) unfit_.remember_why(shape, *indexed, fresh.back());
     }
-    return summarize(diagnosis);
+    // A kept verdict names the claim it was found for: a like claim's (a unit of one claim) is this one's.
+    if (unit.size() == 1) return summarize(verdicts, model::namespaced_name(unit[0]->meta));
+    return summarize(verdicts);
   }
 
   // Whether the unit fits node i for the pod (its filters, the scope, its devices' node resources), searching the
@@ -344,6 +359,7 @@ class unit_placer {
   bool score_every_node_ = false;
   const node_scope* scope_ = nullptr;
   std::optional<fragmentation_gauge<Engine>> gauge_;  // node-ranking policies, where devices are shared by capacity
+  std::optional<node_likeness> likeness_;  // node-ranking policies: which nodes are alike, to try one of each kind
   std::optional<detail::trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
 

@@ -21,13 +21,15 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
   const bool filters_apply = node_fields_ || !pod.node_selector.empty() || pod.required_node_affinity ||
                              !allocated.empty() || !dra_backed.empty() || node_allocatable_.active();
   std::optional<pod_node_filter> filter;
-  if (filters_apply) filter.emplace(pod, requests, nodes_.nodes, state_.requests, std::move(allocated), dra_backed);
+  if (filters_apply)
+    filter.emplace(pod, requests, nodes_.nodes, state_.requests, state_.usage_revision, filter_memo_,
+                   std::move(allocated), dra_backed);
   const node_scope* scope = placer_.scope();
   const bool outside_domain = scope != nullptr && !scope->outside.empty();
   if (filter && outside_domain) filter->leave_out(scope->nodes, {node_reason_code::gang, scope->outside});
   std::optional<pod_scoring> scoring;
   if (placer_.scorer().on()) {
-    scoring.emplace(pod, requests);
+    scoring.emplace(pod, requests, placer_.scorer().config());
     resolver_.for_each_allocated_claim(
         pod, state_, report_, [&](const model::resource_claim& claim, const model::allocation_result& allocation) {
           if (features_.prioritized_list) scoring->allocated_claims_score += prioritized_list_score(claim.spec, allocation);

@@ -18,10 +18,10 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
                                                          pod.extended_resource_claim_status.has_value());
   const std::string_view dra_word = has_claims ? still_not_schedulable : no_claims_to_deallocate;
   if (!model::preempts_lower_priority(pod)) return post_filter_text(dra_word, preemption_policy_never);
-  std::vector<std::vector<node_reason>> statuses(nodes_.nodes.size());
+  std::vector<reason_lists::id> statuses(nodes_.nodes.size(), reason_lists::passed);
   std::vector<preemption_candidate> candidates = preemption_dry_run(request, statuses);
   if (candidates.empty())
-    return post_filter_text(dra_word, fit_error_message(nodes_.nodes.size(), count_reasons(statuses)));
+    return post_filter_text(dra_word, fit_error_message(nodes_.nodes.size(), filter_memo_.reasons().count(statuses)));
   const preemption_choice choice = choose_preemption_node(candidates);
   if (request.mode != post_filters::preempt) return {};  // a retry's second round: nominated again, nobody evicted
   const preemption_candidate& chosen = candidates[choice.candidate];
@@ -45,7 +45,7 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   } else if (!released.empty()) {
     rebuild_ledger(released);
   }
-  state_.requests[chosen.node].add(held.reserved.requests, held.reserved.counted);
+  state_.change_requests(chosen.node).add(held.reserved.requests, held.reserved.counted);
   placer_.scorer().changed(chosen.node);
   nominated_.push_back(std::move(held));
   outcome.preemption = std::move(preemption);
@@ -58,7 +58,7 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 void scheduling_cycle<Engine, Policy>::keep_candidates(pod_preemption& preemption,
                                                        std::span<const preemption_candidate> candidates,
                                                        const preemption_choice& choice,
-                                                       const std::vector<std::vector<node_reason>>& statuses) const {
+                                                       const std::vector<reason_lists::id>& statuses) const {
   for (std::size_t k = 0; k < candidates.size(); ++k) {
     preemption_option& option = preemption.candidate_nodes.emplace_back();
     option.node = std::string(nodes_.nodes[candidates[k].node]->meta.name);
@@ -66,8 +66,8 @@ void scheduling_cycle<Engine, Policy>::keep_candidates(pod_preemption& preemptio
     option.pdb_violations = candidates[k].pdb_violations;
     option.set_aside_by = choice.set_aside_by[k];
   }
-  preemption.other_nodes = count_reasons(statuses);
-  const auto silent = static_cast<std::size_t>(std::ranges::count_if(statuses, &std::vector<node_reason>::empty));
+  preemption.other_nodes = filter_memo_.reasons().count(statuses);
+  const auto silent = static_cast<std::size_t>(std::ranges::count(statuses, reason_lists::passed));
   preemption.nodes_not_tried = silent - candidates.size();
 }
 
@@ -80,7 +80,7 @@ void scheduling_cycle<Engine, Policy>::keep_candidates(pod_preemption& preemptio
 // the nodes left untried once enough candidates are found).
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_dry_run(
-    const post_filter_request& request, std::vector<std::vector<node_reason>>& statuses) {
+    const post_filter_request& request, std::vector<reason_lists::id>& statuses) {
   const model::pod& pod = pod_at(request.pod);
   build_running();
   // The claims to fit on each node: the pod's, and the claim for the extended resources DRA serves there.
@@ -89,17 +89,19 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
   const bool frees_devices = features_.device_preemption && (!request.claims.empty() || !extended.empty());
   std::vector<preemption_candidate> out;
   const std::vector<std::size_t> potential = preemption_potential_nodes(request, frees_devices, statuses);
+  const reason_lists::id no_victims =
+      filter_memo_.reasons().intern({{node_reason_code::resources, std::string(no_preemption_victims)}});
   const std::size_t wanted = preemption_candidates_wanted(potential.size());
   for (std::size_t i : potential) {
     if (out.size() >= wanted) {  // not tried: enough candidates found
-      statuses[i].clear();
+      statuses[i] = reason_lists::passed;
       continue;
     }
     std::vector<preemption_victim> lower;
     for (const preemption_victim& v : running_[i])
       if (v.priority < pod.priority) lower.push_back(v);
     if (lower.empty()) {
-      statuses[i] = {{node_reason_code::resources, std::string(no_preemption_victims)}};
+      statuses[i] = no_victims;
       continue;
     }
     const model::node& node = *nodes_.nodes[i];
@@ -125,7 +127,7 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
     if (still.empty() && !claims_fit())
       still = {{node_reason_code::claims, std::string(claims_reason)}};
     if (!still.empty()) {
-      statuses[i] = std::move(still);
+      statuses[i] = filter_memo_.reasons().intern(std::move(still));
       continue;
     }
     std::vector<std::size_t> order(lower.size());
@@ -152,7 +154,7 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
         if (violating_pass) ++candidate.pdb_violations;
       }
     std::ranges::stable_sort(candidate.victims, more_important);
-    statuses[i].clear();
+    statuses[i] = reason_lists::passed;
     out.push_back(std::move(candidate));
   }
   return out;
@@ -162,16 +164,25 @@ std::vector<preemption_candidate> scheduling_cycle<Engine, Policy>::preemption_d
 // others are marked not helped by preemption in `statuses`.
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 std::vector<std::size_t> scheduling_cycle<Engine, Policy>::preemption_potential_nodes(
-    const post_filter_request& request, bool frees_devices, std::vector<std::vector<node_reason>>& statuses) const {
+    const post_filter_request& request, bool frees_devices, std::vector<reason_lists::id>& statuses) {
+  reason_lists& lists = filter_memo_.reasons();
+  const reason_lists::id not_helpful = lists.intern({{node_reason_code::claims, std::string(preemption_not_helpful)}});
   std::vector<std::size_t> potential;
+  if (request.pre_filter_failed) {
+    std::ranges::fill(statuses, not_helpful);
+    return potential;
+  }
+  const reason_lists::id claims_refused = lists.intern({{node_reason_code::claims, std::string(claims_reason)}});
+  std::vector<char> resolvable;  // per reason list, once seen: 1 + whether preemption may take every reason away
   for (std::size_t i = 0; i < nodes_.nodes.size(); ++i) {
-    statuses[i] = {{node_reason_code::claims, std::string(preemption_not_helpful)}};
-    if (request.pre_filter_failed) continue;
-    const std::vector<node_reason> refused =
-        request.filter != nullptr ? request.filter->refusal_of(i)
-                                  : std::vector<node_reason>{{node_reason_code::claims, std::string(claims_reason)}};
-    if (std::ranges::all_of(refused, [&](const node_reason& r) { return preemption_may_resolve(r, frees_devices); }))
-      potential.push_back(i);
+    statuses[i] = not_helpful;
+    const reason_lists::id refused = request.filter != nullptr ? request.filter->refusal_of(i) : claims_refused;
+    if (refused >= resolvable.size()) resolvable.resize(refused + 1, 0);
+    if (resolvable[refused] == 0)
+      resolvable[refused] = static_cast<char>(1 + std::ranges::all_of(lists[refused], [&](const node_reason& r) {
+                                                return preemption_may_resolve(r, frees_devices);
+                                              }));
+    if (resolvable[refused] == 2) potential.push_back(i);
   }
   return potential;
 }
@@ -205,7 +216,7 @@ std::vector<std::size_t> scheduling_cycle<Engine, Policy>::evict(const preemptio
   std::vector<std::size_t> released;
   for (const preemption_victim& v : chosen.victims) {
     const counted_pod gone = bound_requests(s_.pods[v.pod].object);
-    state_.requests[chosen.node].remove(gone.requests, gone.counted);
+    state_.change_requests(chosen.node).remove(gone.requests, gone.counted);
     evicted_[v.pod] = true;
     std::erase_if(running_[chosen.node], [&](const preemption_victim& r) { return r.pod == v.pod; });
     report_.evictions.push_back({v.pod, preemptor});
@@ -331,7 +342,7 @@ void scheduling_cycle<Engine, Policy>::undo_attempt(const attempt_mark& mark) {
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 void scheduling_cycle<Engine, Policy>::retry_nominated() {
   for (nomination& n : nominated_) {
-    state_.requests[n.node].remove(n.reserved.requests, n.reserved.counted);
+    state_.change_requests(n.node).remove(n.reserved.requests, n.reserved.counted);
     placer_.scorer().changed(n.node);
     if (!n.held_claims.empty()) {
       // The held devices come free now: the units from here on meet them free.

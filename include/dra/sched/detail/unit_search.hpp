@@ -18,8 +18,12 @@ class unit_placer<Engine, Policy>::search {
     if (const auto best = resource_ranked_choice()) only = p_.nodes_[*best];
     if (only != nullptr)
       ordered_.push_back(only);
-    else if constexpr (alloc::node_ranking_policy<Policy>)
-      ordered_ = p_.state_.devices->ranked(p_.nodes_, p_.node_policy_);
+    else if constexpr (alloc::node_ranking_policy<Policy>) {
+      const auto ranked = p_.state_.devices->ranked_positions(p_.node_policy_);
+      ranked_positions_.assign(ranked.begin(), ranked.end());
+      ordered_.reserve(ranked_positions_.size());
+      for (const std::uint32_t i : ranked_positions_) ordered_.push_back(p_.nodes_[i]);
+    }
     // In node order, a candidate's position is its index in the node list, and known-unfit nodes are skipped in bulk.
     in_node_order_ = only == nullptr && !alloc::node_ranking_policy<Policy>;
     candidates_ = in_node_order_ ? p_.nodes_ : std::span<const model::node* const>(ordered_);
@@ -126,14 +130,20 @@ class unit_placer<Engine, Policy>::search {
   // Candidate `position`: skipped, judged by what is known, or searched. False when the search ends there.
   bool consider(std::size_t position) {
     const auto* node = candidates_[position];
-    const std::optional<std::size_t> index = in_node_order_ ? std::optional<std::size_t>(position) : p_.index_of(node);
+    const std::optional<std::size_t> index = in_node_order_             ? std::optional<std::size_t>(position)
+                                             : !ranked_positions_.empty() ? ranked_positions_[position]
+                                                                          : p_.index_of(node);
     if (p_.scope_ != nullptr && (!index || !p_.in_scope(*index))) return true;
     if (index)
       if (auto known = p_.unfit_.known_unfit(shape_, *index)) {
         if (*known) skipped(*index);
         return true;
       }
+    // Filters that read only what alike nodes share filter them alike: a node is passed over before them.
+    const bool filtered_alike = request_.filter == nullptr || request_.filter->reads_only_node_resources();
+    if (index && filtered_alike && like_one_tried(*index)) return true;
     if (request_.filter != nullptr && (!index || !request_.filter->feasible(*index))) return true;
+    if (index && !filtered_alike && like_one_tried(*index)) return true;
     if (const auto answer = known_fit(node, index)) return *answer;
     // Asked only once a class is known: a node that fits ends a first-fit run without it.
     const bool classified = !class_unfit_.empty();
@@ -154,6 +164,21 @@ class unit_placer<Engine, Policy>::search {
       return false;
     }
     return searched(node, index, position, *outcome, outcome_class, classified);
+  }
+
+  // Whether a node is alike one tried before (node_likeness), both passing the pod's filters: under a node-ranking
+  // policy, its fit would cost the same and come later, so it is passed over. Not under scoring, which adds every
+  // node, nor where the pod's verdict on a node reads its devices' node resources (KEP-5517), whose refusal counts.
+  bool like_one_tried(std::size_t i) {
+    if constexpr (alloc::node_ranking_policy<Policy>) {
+      if (scored_ || resource_ranked_ || request_.accepts != nullptr || request_.only != nullptr) return false;
+      if (!likeness_round_) {
+        if (p_.likeness_) p_.likeness_->new_round();
+        likeness_round_ = true;
+      }
+      return !p_.first_of_its_kind(i);
+    }
+    return false;
   }
 
   // What is known of a candidate's fit, under a policy or scoring that compares fits: nullopt when nothing is (the
@@ -280,6 +305,7 @@ class unit_placer<Engine, Policy>::search {
   bool resource_ranked_ = false;
   bool in_node_order_ = false;
   std::vector<const model::node*> ordered_;  // the candidates when they are not the node list itself
+  std::vector<std::uint32_t> ranked_positions_;  // when ranked: each candidate's position in the node list
   std::span<const model::node* const> candidates_;
   std::optional<node_trials> trials_;
   std::optional<scored_nodes> scored_;  // scoring: the nodes that fit, with their scores
@@ -294,6 +320,7 @@ class unit_placer<Engine, Policy>::search {
   // cost than the first, which ties go to, and it does not fit when the first does not.
   std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit_;
   std::unordered_map<std::uint32_t, std::int64_t> class_score_;  // a fitting outcome class's DynamicResources score
+  bool likeness_round_ = false;  // like_one_tried began this search's round of node kinds
 };
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
@@ -310,9 +337,9 @@ std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(cons
     if (by_fragmentation() && scoring == nullptr && requests != nullptr) {
       std::optional<std::size_t> best;
       std::int64_t best_score = -1;
-      for (const model::node* node : state_.devices->ranked(nodes_, node_policy_)) {
-        const std::size_t i = *index_of(node);
-        if (!allowed(i)) continue;
+      if (likeness_) likeness_->new_round();  // alike nodes score alike: the first of them is kept
+      for (const std::size_t i : state_.devices->ranked_positions(node_policy_)) {
+        if (!allowed(i) || !first_of_its_kind(i)) continue;
         const std::int64_t score = gauge_->score(i, state_.requests[i], *requests, {}, state_.ledger);
         if (score > best_score) {
           best = i;

@@ -1,5 +1,6 @@
 // What is allocated and what is still free on a scenario's current state: per device class (and partition value),
-// per shared device's consumable capacity, per node's cpu, memory and pods (`dra capacity` without --pod).
+// per shared device's consumable capacity, per node's cpu, memory and pods, and the device capacity stranded on each
+// node (`dra capacity` without --pod).
 #pragma once
 
 #include <dra/alloc/device_checks.hpp>
@@ -11,8 +12,9 @@
 #include <dra/model/scenario.hpp>
 #include <dra/sched/node_usage.hpp>
 #include <dra/sim/analysis/occupancy.hpp>
-#include <dra/sim/runner.hpp>
 #include <dra/sim/analysis/select.hpp>
+#include <dra/sim/analysis/stranded.hpp>
+#include <dra/sim/runner.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -79,6 +81,7 @@ struct availability_report {
   std::vector<class_availability> classes;  // in input order
   std::vector<shared_availability> shared;  // in slice order
   std::vector<node_availability> nodes;     // in node order
+  stranded_report stranded;                 // free device capacity no typical pod shape can use, per node
 };
 
 namespace detail {
@@ -340,7 +343,8 @@ inline std::vector<node_availability> node_figures(const model::scenario& s) {
 // claims hold and how many a one-device claim could get now (free or shared with capacity left, counters left,
 // untainted); with `by` (an attribute, qualified or not), the same per value, `available` being how many first_fit
 // hands out one after another on the current state (each taking its counters: MIG instances still makeable); each
-// shared device's capacity total, consumed and left; each node with allocatable: what its pods request.
+// shared device's capacity total, consumed and left; each node with allocatable: what its pods request; and the
+// stranded device capacity (stranded_capacity: what no pending, else typical, pod shape can use).
 [[nodiscard]] inline result<availability_report> availability(const model::scenario& s,
                                                               const cel::selector_engine& engine,
                                                               std::optional<std::string_view> by = {}) {
@@ -368,6 +372,7 @@ inline std::vector<node_availability> node_figures(const model::scenario& s) {
   }
   out.shared = detail::shared_figures(s);
   out.nodes = detail::node_figures(s);
+  out.stranded = stranded_capacity(s, engine);
   return out;
 }
 

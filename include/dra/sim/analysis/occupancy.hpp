@@ -1,10 +1,12 @@
-// What each claim uses of every counter set and every shared device after a run (data only; no drawing).
+// What each claim uses of every counter set and every shared device after a run, and the device capacity the run
+// leaves stranded (data only; no drawing).
 #pragma once
 
 #include <dra/alloc/allocator.hpp>
 #include <dra/flatten/mixin_view.hpp>
 #include <dra/model/outcome.hpp>
 #include <dra/model/scenario.hpp>
+#include <dra/sim/analysis/stranded.hpp>
 #include <dra/sim/runner.hpp>
 
 #include <algorithm>
@@ -49,6 +51,7 @@ struct occupancy {
   std::vector<std::string> claims;  // every claim holding something: allocated before the run, then the run's
   std::vector<counter_set_occupancy> counter_sets;
   std::vector<shared_device_occupancy> shared_devices;
+  stranded_report stranded;  // filled by the overload that takes a selector engine
 };
 
 // Counters and shared capacity as the scenario's allocated claims (but those `released`: indices into scenario.claims
@@ -146,6 +149,14 @@ struct occupancy {
     }
   }
   return compute_occupancy(s, report.outcomes, names, sched::released_claims(report));
+}
+
+// As above, with the device capacity the run leaves stranded for the pods it left pending (stranded_capacity).
+template <alloc::selector_engine Engine>
+[[nodiscard]] occupancy compute_occupancy(const model::scenario& s, const run_report& report, const Engine& engine) {
+  occupancy out = compute_occupancy(s, report);
+  out.stranded = stranded_capacity(s, engine, report);
+  return out;
 }
 
 }  // namespace dra::sim

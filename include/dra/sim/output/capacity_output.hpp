@@ -7,8 +7,10 @@
 #include <dra/sim/analysis/availability.hpp>
 #include <dra/sim/analysis/capacity.hpp>
 #include <dra/sim/output/run_output.hpp>
+#include <dra/sim/output/stranded_output.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -49,7 +51,8 @@ namespace dra::sim {
 
 // {"classes": [{"class", "devices", "allocated", "available", "pools": […], "partitions": [{"attribute", "value",
 // "devices", "available"}]}], "shared": [{"node", "driver", "pool", "device", "capacity": {NAME: {"total",
-// "consumed", "available"}}}], "nodes": [{"node", "allocatable": {…}, "requested": {…}}]}, quantities canonical.
+// "consumed", "available"}}}], "nodes": [{"node", "allocatable": {…}, "requested": {…}}], "stranded": {…}},
+// quantities canonical; "stranded" as write_stranded writes it.
 [[nodiscard]] inline std::string to_json(const availability_report& r) {
   json::writer w(2);
   auto counts = [&w](std::size_t devices, std::size_t allocated, std::size_t available) {
@@ -102,7 +105,9 @@ namespace dra::sim {
     quantities("requested", n.requested);
     w.end_object();
   }
-  w.end_array().end_object();
+  w.end_array().key("stranded");
+  write_stranded(w, r.stranded);
+  w.end_object();
   return std::move(w).str() + "\n";
 }
 
@@ -117,7 +122,12 @@ class metrics_writer {
     out_.append("# TYPE ").append(name).append(" gauge\n");
   }
   void sample(std::initializer_list<std::pair<std::string_view, std::string_view>> labels, double value) {
-    out_.append(name_).append("{");
+    out_.append(name_);
+    if (labels.size() == 0) {
+      value_of(value);
+      return;
+    }
+    out_.append("{");
     bool first = true;
     for (const auto& [label, text] : labels) {
       out_.append(first ? "" : ",").append(label).append("=\"");
@@ -132,23 +142,72 @@ class metrics_writer {
       out_ += '"';
       first = false;
     }
-    char number[32];
-    const auto end = std::to_chars(number, number + sizeof number, value).ptr;
-    out_.append("} ").append(number, end).append("\n");
+    out_.append("}");
+    value_of(value);
   }
   [[nodiscard]] std::string str() && { return std::move(out_); }
 
  private:
+  void value_of(double value) {
+    char number[32];
+    const auto end = std::to_chars(number, number + sizeof number, value).ptr;
+    out_.append(" ").append(number, end).append("\n");
+  }
+
   std::string out_;
   std::string name_;
 };
+
+// The stranded device capacity's gauges (to_metrics below); nothing when no pod shape was found.
+inline void write_stranded_metrics(metrics_writer& m, const stranded_report& r) {
+  if (r.shapes_from == shape_source::none) return;
+  auto amount = [](double value) { return std::round(value * 1000) / 1000 + 0.0; };  // to a thousandth, as the text
+  struct figure {
+    std::string_view node_name, total_name, help;
+    double (*node)(const node_stranded&);
+    double (*total)(const stranded_report&);
+  };
+  const figure figures[] = {
+      {"dra_node_device_capacity_free", "dra_device_capacity_free",
+       "Free capacity of the devices some pod shape may take, in devices (a device's share left, 1 when idle).",
+       [](const node_stranded& n) { return n.free; }, [](const stranded_report& t) { return t.free; }},
+      {"dra_node_device_capacity_stranded", "dra_device_capacity_stranded",
+       "Of that free capacity, what no kept pod shape can use, in devices.",
+       [](const node_stranded& n) { return n.stranded; }, [](const stranded_report& t) { return t.stranded; }},
+      {"dra_node_devices_stranded", "dra_devices_stranded", "Devices holding stranded capacity.",
+       [](const node_stranded& n) { return static_cast<double>(n.stranded_devices); },
+       [](const stranded_report& t) { return static_cast<double>(t.stranded_devices); }},
+      {"dra_node_device_fragmentation", "dra_device_fragmentation",
+       "Free device capacity each pod shape cannot use, weighted by the shape's share of the pods (FGD), in devices.",
+       [](const node_stranded& n) { return n.fragmentation; },
+       [](const stranded_report& t) { return t.fragmentation; }}};
+  for (const auto& f : figures) {
+    if (r.not_measured == r.nodes.size()) break;  // no node measured
+    m.family(f.node_name, f.help);
+    for (const auto& n : r.nodes)
+      if (n.measured) m.sample({{"node", n.node}}, amount(f.node(n)));
+  }
+  const bool known = r.not_measured == 0 || r.not_measured < r.nodes.size();  // else no total to give
+  for (const auto& f : figures) {
+    if (!known) break;
+    m.family(f.total_name, std::string(f.help.substr(0, f.help.size() - 1)) + ", over the measured nodes.");
+    m.sample({}, amount(f.total(r)));
+  }
+  m.family("dra_stranded_pod_shapes", "The pod shapes stranded capacity is measured for, and where they came from.");
+  m.sample({{"source", to_string(r.shapes_from)}}, static_cast<double>(r.shapes));
+  m.family("dra_stranded_nodes_not_measured", "Nodes whose devices draw on counters, where stranding is not measured.");
+  m.sample({}, static_cast<double>(r.not_measured));
+}
 
 }  // namespace detail
 
 // The availability table as Prometheus text exposition: dra_class_devices{,_allocated,_available} per class and pool
 // (labels class, node, driver, pool), dra_partition_devices{,_available} (class, attribute, value),
 // dra_shared_capacity{,_consumed,_available} (node, driver, pool, device, capacity), dra_node_allocatable and
-// dra_node_requested (node, resource; cpu in cores, memory in bytes).
+// dra_node_requested (node, resource; cpu in cores, memory in bytes); when pod shapes were found, the stranded device
+// capacity in devices: dra_node_device_capacity_{free,stranded}, dra_node_devices_stranded and
+// dra_node_device_fragmentation (node; a node not measured has none), the same over the measured nodes without
+// labels (dra_device_capacity_free, …), dra_stranded_pod_shapes (source) and dra_stranded_nodes_not_measured.
 [[nodiscard]] inline std::string to_metrics(const availability_report& r) {
   detail::metrics_writer m;
   using figure = std::size_t pool_availability::*;
@@ -201,6 +260,7 @@ class metrics_writer {
       for (const auto& [name, amount] : n.requested)
         m.sample({{"node", n.node}, {"resource", name}}, amount.approximate_double());
   }
+  detail::write_stranded_metrics(m, r.stranded);
   return std::move(m).str();
 }
 
