@@ -527,7 +527,7 @@ class svg_builder {
     if (n.stranded > 0) {
       hatched_ = true;
       rect(x + (devices - n.stranded) * scale, top + 3, n.stranded * scale, 12, stranded_fill,
-           "stranded: " + device_amount(n.stranded) + " on " + std::to_string(n.stranded_devices));
+           "stranded: " + device_amount(n.stranded) + " on " + std::to_string(n.stranded_list.size()));
     }
     text(x + width + 12, top + 13,
          std::to_string(n.devices) + (n.devices == 1 ? " device" : " devices") + ", free " + device_amount(n.free) +

@@ -5,6 +5,8 @@
 #include <dra/sched/fragmentation.hpp>
 #include <dra/sim/runner.hpp>
 
+#include "../support/shared_allocation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -63,16 +65,7 @@ std::string pod(const std::string& name, const std::string& cpu, const std::stri
 
 // What one claim allocates on node-a: `share` of GPU `device`.
 model::allocation_result share_of(std::string_view device, std::string_view share) {
-  model::device_request_allocation_result r;
-  r.request = "gpu";
-  r.driver = "gpu.example.com";
-  r.pool = "node-a";
-  r.device = device;
-  r.share_id = "s";
-  r.consumed_capacity = model::sorted_map<quantity>{{"gpu", *quantity::parse(share)}};
-  model::allocation_result a;
-  a.results.push_back(std::move(r));
-  return a;
+  return dra_test::shared_allocation("node-a", device, "gpu", share);
 }
 
 struct gauge_fixture {

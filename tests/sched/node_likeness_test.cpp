@@ -5,6 +5,8 @@
 #include <dra/sched/node_likeness.hpp>
 #include <dra/sim/runner.hpp>
 
+#include "../support/shared_allocation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,16 +46,7 @@ std::string cluster(const std::vector<gpu_node>& nodes) {
 }
 
 model::allocation_result share_on(std::string_view node_pool, std::string_view device, std::string_view memory) {
-  model::device_request_allocation_result r;
-  r.request = "gpu";
-  r.driver = "gpu.example.com";
-  r.pool = node_pool;
-  r.device = device;
-  r.share_id = "s";
-  r.consumed_capacity = model::sorted_map<quantity>{{"memory", *quantity::parse(memory)}};
-  model::allocation_result a;
-  a.results.push_back(std::move(r));
-  return a;
+  return dra_test::shared_allocation(node_pool, device, "memory", memory);
 }
 
 TEST(NodeLikeness, NodesAlikeButForNamesShareAKindUntilTheyDiffer) {

@@ -60,7 +60,7 @@ TEST(Stranded, TheCurrentStateForThePendingShapes) {
   EXPECT_EQ(r.nodes[0].node, "node-a");
   EXPECT_EQ(r.nodes[0].free, 1);
   EXPECT_EQ(r.nodes[0].stranded, 1);
-  EXPECT_EQ(r.nodes[0].stranded_devices, 1u);
+  EXPECT_EQ(r.nodes[0].stranded_list.size(), 1u);
   EXPECT_EQ(r.nodes[0].fragmentation, 1);
   EXPECT_EQ(r.nodes[0].stranded_list,
             (std::vector<sim::stranded_device>{{"gpu.example.com", "node-a", "gpu-0", 1.0}}));

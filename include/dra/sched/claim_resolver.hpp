@@ -96,6 +96,28 @@ class claim_resolver {
     return out;
   }
 
+  // The specs of the claims `pod` uses, allocated or not, in its entries' order: the scenario claim an entry names
+  // (directly or through the pod's status), else its template's (an entry whose status names no claim needs none).
+  // Claims made for extended resources are left out.
+  [[nodiscard]] std::vector<const model::device_claim*> claim_specs_of(const model::pod& pod) const {
+    std::vector<const model::device_claim*> out;
+    for (const auto& ref : pod.resource_claims) {
+      std::optional<model::text> name = ref.resource_claim_name;
+      if (!name)
+        if (const auto* status = status_of(pod, ref)) {
+          if (!status->resource_claim_name) continue;
+          name = status->resource_claim_name;
+        }
+      if (name) {
+        if (const auto c = claim_named(pod.meta.namespace_, *name)) out.push_back(&s_.claims[*c].object.spec);
+      } else if (ref.resource_claim_template_name) {
+        if (const auto t = template_named(pod.meta.namespace_, *ref.resource_claim_template_name))
+          out.push_back(&s_.claim_templates[*t].object.spec);
+      }
+    }
+    return out;
+  }
+
   // The group entry `ref` refers to (equal in every field), when the pod belongs to an existing group.
   [[nodiscard]] const model::pod_resource_claim* group_entry(const model::pod& pod,
                                                              const model::pod_resource_claim& ref) const {

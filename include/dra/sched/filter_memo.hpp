@@ -27,10 +27,14 @@ struct filter_kind {
   model::sorted_map<model::text> node_selector;
   std::optional<model::node_selector> required_node_affinity;
   std::optional<model::text> node_name;
-  friend bool operator==(const filter_kind&, const filter_kind&) = default;
 
   [[nodiscard]] static filter_kind of(const model::pod& pod, const amounts& requests) {
     return {requests, pod.tolerations, pod.node_selector, pod.required_node_affinity, pod.node_name};
+  }
+  // Whether `pod`, requesting `requests`, is of this kind (compared without copying the pod's fields).
+  [[nodiscard]] bool holds(const model::pod& pod, const amounts& pod_requests) const {
+    return requests == pod_requests && tolerations == pod.tolerations && node_selector == pod.node_selector &&
+           required_node_affinity == pod.required_node_affinity && node_name == pod.node_name;
   }
 };
 
@@ -46,11 +50,10 @@ class node_filter_memo {
 
   // The kind `pod` (requesting `requests`) is of.
   [[nodiscard]] std::size_t kind_of(const model::pod& pod, const amounts& requests) {
-    filter_kind kind = filter_kind::of(pod, requests);
-    const std::size_t hash = hash_of(kind);
+    const std::size_t hash = hash_of(pod, requests);
     for (auto [it, end] = by_hash_.equal_range(hash); it != end; ++it)
-      if (kinds_[it->second].kind == kind) return it->second;
-    kinds_.push_back({std::move(kind), {}, {}, 0});
+      if (kinds_[it->second].kind.holds(pod, requests)) return it->second;
+    kinds_.push_back({filter_kind::of(pod, requests), {}, {}, 0});
     by_hash_.emplace(hash, kinds_.size() - 1);
     return kinds_.size() - 1;
   }
@@ -81,14 +84,15 @@ class node_filter_memo {
     std::uint64_t asked = 0;  // when a pod of the kind last asked
   };
 
-  static std::size_t hash_of(const filter_kind& kind) {
-    std::size_t h = kind.tolerations.size() * 31 + kind.node_selector.size() * 7 + (kind.required_node_affinity ? 3 : 0);
+  // Enough of a kind's fields to tell most kinds apart cheaply; filter_kind::holds decides.
+  static std::size_t hash_of(const model::pod& pod, const amounts& requests) {
+    std::size_t h = pod.tolerations.size() * 31 + pod.node_selector.size() * 7 + (pod.required_node_affinity ? 3 : 0);
     auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-    for (const auto& [name, value] : kind.requests) {
+    for (const auto& [name, value] : requests) {
       mix(std::hash<std::string_view>{}(name));
       mix(std::hash<std::int64_t>{}(value));
     }
-    if (kind.node_name) mix(std::hash<std::string_view>{}(*kind.node_name));
+    if (pod.node_name) mix(std::hash<std::string_view>{}(*pod.node_name));
     return h;
   }
 

@@ -13,6 +13,7 @@
 #include <dra/sched/pod_requests.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -94,17 +95,34 @@ namespace detail {
   return (capacity - requested) * max_node_score / capacity;
 }
 
-// How balanced the cpu and memory shares in use are (0-100): 100 × (1 − their spread), a share over 1 counting as 1.
+// The balance of resource shares in use (0-100): 100 × (1 − their standard deviation), truncated; for two shares the
+// deviation is half their difference, for one or none 0.
+[[nodiscard]] inline std::int64_t balance_of(std::span<const double> shares) {
+  double deviation = 0;
+  if (shares.size() == 2) {
+    deviation = std::abs((shares[0] - shares[1]) / 2);
+  } else if (shares.size() > 2) {
+    double mean = 0;
+    for (double share : shares) mean += share;
+    mean /= static_cast<double>(shares.size());
+    double sum = 0;
+    for (double share : shares) sum += (share - mean) * (share - mean);
+    deviation = std::sqrt(sum / static_cast<double>(shares.size()));
+  }
+  return static_cast<std::int64_t>((1 - deviation) * static_cast<double>(max_node_score));
+}
+
+// How balanced the cpu and memory shares in use are (balance_of), a resource without allocatable left out.
 [[nodiscard]] inline std::int64_t balance(const node_resources& node, std::int64_t cpu, std::int64_t memory) {
-  std::vector<double> shares;
+  std::array<double, 2> shares{};
+  std::size_t counted = 0;
   auto add = [&](std::int64_t allocatable, std::int64_t requested) {
-    if (allocatable == 0) return;
-    shares.push_back(std::min(1.0, static_cast<double>(requested) / static_cast<double>(allocatable)));
+    if (allocatable != 0)
+      shares[counted++] = std::min(1.0, static_cast<double>(requested) / static_cast<double>(allocatable));
   };
   add(node.allocatable_cpu, cpu);
   add(node.allocatable_memory, memory);
-  const double spread = shares.size() == 2 ? std::abs((shares[0] - shares[1]) / 2) : 0.0;
-  return static_cast<std::int64_t>((1 - spread) * static_cast<double>(max_node_score));
+  return balance_of(std::span<const double>(shares.data(), counted));
 }
 
 }  // namespace detail
@@ -213,23 +231,6 @@ namespace detail {
                                                         std::int64_t requested, std::int64_t capacity) {
   if (capacity == 0 || requested > capacity) return broken_linear(shape, 100);
   return broken_linear(shape, requested * 100 / capacity);
-}
-
-// The balance of resource shares in use (0-100): 100 × (1 − their standard deviation), truncated; for two shares the
-// deviation is half their difference, for one or none 0.
-[[nodiscard]] inline std::int64_t balance_of(std::span<const double> shares) {
-  double deviation = 0;
-  if (shares.size() == 2) {
-    deviation = std::abs((shares[0] - shares[1]) / 2);
-  } else if (shares.size() > 2) {
-    double mean = 0;
-    for (double share : shares) mean += share;
-    mean /= static_cast<double>(shares.size());
-    double sum = 0;
-    for (double share : shares) sum += (share - mean) * (share - mean);
-    deviation = std::sqrt(sum / static_cast<double>(shares.size()));
-  }
-  return static_cast<std::int64_t>((1 - deviation) * static_cast<double>(max_node_score));
 }
 
 }  // namespace detail

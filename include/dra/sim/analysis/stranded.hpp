@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,9 +55,8 @@ struct node_stranded {
   bool measured = true;
   double free = 0;                   // their free capacity
   double stranded = 0;               // what no kept shape can use
-  std::size_t stranded_devices = 0;  // the devices holding it
   double fragmentation = 0;          // per shape what it cannot use, weighted by its share of the pods (FGD)
-  std::vector<stranded_device> stranded_list;  // in slice order
+  std::vector<stranded_device> stranded_list;  // the devices holding it, in slice order
   friend bool operator==(const node_stranded&, const node_stranded&) = default;
 };
 
@@ -77,48 +75,12 @@ namespace detail {
 
 using pod_workload = std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>>;
 
-// The specs of every claim `pod` uses, allocated or not: the claims it names (directly or through its status), else
-// its templates'. A PodGroup's claims are found the same way, by the pod's own entries.
-class pod_claim_specs {
- public:
-  explicit pod_claim_specs(const model::scenario& s) {
-    for (const auto& c : s.claims)
-      claims_.emplace(std::pair{c.object.meta.namespace_, c.object.meta.name}, &c.object.spec);
-    for (const auto& t : s.claim_templates)
-      templates_.emplace(std::pair{t.object.meta.namespace_, t.object.meta.name}, &t.object.spec);
-  }
-
-  [[nodiscard]] std::vector<const model::device_claim*> of(const model::pod& pod) const {
-    std::vector<const model::device_claim*> out;
-    for (const auto& ref : pod.resource_claims) {
-      std::optional<model::text> name = ref.resource_claim_name;
-      bool none_needed = false;
-      if (!name)
-        for (const auto& status : pod.resource_claim_statuses)
-          if (status.name == ref.name) {
-            name = status.resource_claim_name;
-            none_needed = !name;
-          }
-      const auto& table = name ? claims_ : templates_;
-      const std::optional<model::text> key = name ? name : ref.resource_claim_template_name;
-      if (none_needed || !key) continue;
-      if (const auto it = table.find(std::pair{pod.meta.namespace_, *key}); it != table.end())
-        out.push_back(it->second);
-    }
-    return out;
-  }
-
- private:
-  std::map<std::pair<model::text, model::text>, const model::device_claim*> claims_, templates_;
-};
-
 // Every unfinished pod of the scenario that uses a device claim, with its requests: the typical shapes.
-[[nodiscard]] inline pod_workload typical_workload(const model::scenario& s) {
-  const pod_claim_specs specs(s);
+[[nodiscard]] inline pod_workload typical_workload(const model::scenario& s, const sched::claim_resolver& resolver) {
   pod_workload out;
   for (const auto& p : s.pods) {
     if (model::is_terminal(p.object)) continue;
-    auto claims = specs.of(p.object);
+    auto claims = resolver.claim_specs_of(p.object);
     if (!claims.empty()) out.emplace_back(sched::pod_requests(p.object), std::move(claims));
   }
   return out;
@@ -127,8 +89,8 @@ class pod_claim_specs {
 // The pending pods `pending` (scenario pod indices, in queue order) with what they ask for, as the scheduling cycle
 // gives them to the fragmentation gauge: their requests and their claims not yet allocated.
 [[nodiscard]] inline pod_workload pending_workload(const model::scenario& s, std::span<const std::size_t> queue,
+                                                   const sched::claim_resolver& resolver,
                                                    const std::vector<bool>& pending) {
-  const sched::claim_resolver resolver(s, queue);
   const sched::queue_demand demand = resolver.demand_of_queue();
   pod_workload out;
   for (const std::size_t p : queue)
@@ -174,7 +136,7 @@ template <alloc::selector_engine Engine>
   for (std::size_t i = 0; i < nodes.nodes.size(); ++i) {
     const sched::node_fragments f = gauge.fragments(i, usage.of(nodes.nodes[i]->meta.name), ledger);
     if (f.devices.empty()) continue;
-    node_stranded n{std::string(nodes.nodes[i]->meta.name), f.devices.size(), f.measured, 0, 0, 0, 0, {}};
+    node_stranded n{std::string(nodes.nodes[i]->meta.name), f.devices.size(), f.measured, 0, 0, 0, {}};
     if (!f.measured) {
       out.nodes.push_back(std::move(n));
       ++out.not_measured;
@@ -186,9 +148,8 @@ template <alloc::selector_engine Engine>
     for (const auto& d : f.devices)
       if (d.stranded)
         n.stranded_list.push_back({std::string(d.id.driver), std::string(d.id.pool), std::string(d.id.device), d.free});
-    n.stranded_devices = n.stranded_list.size();
     out.devices += n.devices;
-    out.stranded_devices += n.stranded_devices;
+    out.stranded_devices += n.stranded_list.size();
     out.free += n.free;
     out.stranded += n.stranded;
     out.fragmentation += n.fragmentation;
@@ -217,8 +178,9 @@ template <alloc::selector_engine Engine>
   }
   const sched::cluster_usage usage(pods);
   const std::vector<std::size_t> queue = detail::scenario_queue(s);
-  return detail::measure_stranded(s, engine, ledger, usage, detail::pending_workload(s, queue, pending),
-                                  detail::typical_workload(s));
+  const sched::claim_resolver resolver(s, queue);
+  return detail::measure_stranded(s, engine, ledger, usage, detail::pending_workload(s, queue, resolver, pending),
+                                  detail::typical_workload(s, resolver));
 }
 
 // The same after `report`'s run of `s`: the allocations it kept and made, the pods bound before (but those it evicted)
@@ -250,8 +212,9 @@ template <alloc::selector_engine Engine>
       pending[p.pod] = true;
   }
   const std::vector<std::size_t> queue = detail::scenario_queue(s);
-  return detail::measure_stranded(s, engine, ledger, usage, detail::pending_workload(s, queue, pending),
-                                  detail::typical_workload(s));
+  const sched::claim_resolver resolver(s, queue);
+  return detail::measure_stranded(s, engine, ledger, usage, detail::pending_workload(s, queue, resolver, pending),
+                                  detail::typical_workload(s, resolver));
 }
 
 }  // namespace dra::sim

@@ -175,7 +175,7 @@ inline void write_stranded_metrics(metrics_writer& m, const stranded_report& r) 
        "Of that free capacity, what no kept pod shape can use, in devices.",
        [](const node_stranded& n) { return n.stranded; }, [](const stranded_report& t) { return t.stranded; }},
       {"dra_node_devices_stranded", "dra_devices_stranded", "Devices holding stranded capacity.",
-       [](const node_stranded& n) { return static_cast<double>(n.stranded_devices); },
+       [](const node_stranded& n) { return static_cast<double>(n.stranded_list.size()); },
        [](const stranded_report& t) { return static_cast<double>(t.stranded_devices); }},
       {"dra_node_device_fragmentation", "dra_device_fragmentation",
        "Free device capacity each pod shape cannot use, weighted by the shape's share of the pods (FGD), in devices.",

@@ -49,7 +49,7 @@ namespace dra::sim {
       rows.push_back({n.node, std::to_string(n.devices), "-", "-", "-", "not measured: its devices draw on counters"});
       continue;
     }
-    rows.push_back({n.node, std::to_string(n.devices), device_amount(n.free), stranded(n.stranded, n.stranded_devices),
+    rows.push_back({n.node, std::to_string(n.devices), device_amount(n.free), stranded(n.stranded, n.stranded_list.size()),
                     device_amount(n.fragmentation)});
   }
   if (r.not_measured == r.nodes.size() && !r.nodes.empty()) return rows;
@@ -107,7 +107,7 @@ inline void write_stranded(json::writer& w, const stranded_report& r) {
     w.begin_object().field("node", n.node).field("devices", count(n.devices)).field("measured", n.measured);
     if (n.measured) {
       w.key("free").raw(device_amount(n.free)).key("stranded").raw(device_amount(n.stranded));
-      w.field("strandedDevices", count(n.stranded_devices)).key("fragmentation").raw(device_amount(n.fragmentation));
+      w.field("strandedDevices", count(n.stranded_list.size())).key("fragmentation").raw(device_amount(n.fragmentation));
       w.key("strandedOn").begin_array();
       for (const auto& d : n.stranded_list)
         w.begin_object()
