@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (call.command == "version") {
-    std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name() << ")\n";
+    std::cout << "dra " << DRA_VERSION << " (allocator: " << dra_cli::allocator_name()
+              << ", JSON kernel: " << dra::json::json_kernel() << ")\n";
     return 0;
   }
   if (call.scheduler_config) {  // read before the scenario: a broken configuration fails fast

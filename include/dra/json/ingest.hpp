@@ -765,4 +765,10 @@ namespace detail {
   return detail::name_input(once.load_padded(std::move(text)), path);
 }
 
+// The simdjson kernel that indexes JSON text in this process ("icelake", "haswell", "westmere", "arm64",
+// "fallback", ...): the fastest the CPU runs, chosen by simdjson when the process first parses, whatever the
+// target the program was compiled for; the environment variable SIMDJSON_FORCE_IMPLEMENTATION names another.
+// Every kernel reads an input into the same document and the same errors.
+[[nodiscard]] inline std::string_view json_kernel() noexcept { return simdjson::get_active_implementation()->name(); }
+
 }  // namespace dra::json
