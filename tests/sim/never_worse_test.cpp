@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "random_cluster.hpp"
@@ -100,6 +101,58 @@ TEST(NeverWorseThanFirstFit, CapacityUnderSortedAnswersAsTheRunWithItsCopiesPend
     EXPECT_EQ(where(pending->scenario(), run), where(s, copies->run)) << "seed " << seed;
   }
   EXPECT_GT(changed, 0u);
+}
+
+// Each pod's node and each claim's devices, in report order: what a run placed.
+std::vector<std::string> placed_by(const model::scenario& s, const sim::run_report& report) {
+  std::vector<std::string> out;
+  for (const auto& p : report.pods)
+    out.push_back(std::string(sim::pod_at(s, report, p.pod).meta.name) + " -> " + p.node.value_or("-"));
+  for (const auto& o : report.outcomes) {
+    std::string line = o.claim + " ->";
+    if (const auto* a = o.allocated())
+      for (const auto& r : a->allocation.results) line += " " + a->node + "/" + std::string(r.device);
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+// How many refusals a run explained: claims with the nodes that ruled them out, pods with reasons per node.
+std::size_t explained_refusals(const sim::run_report& report) {
+  std::size_t n = 0;
+  for (const auto& o : report.outcomes)
+    if (const auto* refused = std::get_if<model::claim_unschedulable>(&o.status); refused && refused->why) ++n;
+  for (const auto& p : report.pods) n += p.reasons.empty() ? 0 : 1;
+  return n;
+}
+
+// The guard's first-fit baseline runs without explaining its refusals (run_options::explain_refusals): it must
+// place exactly as the explained run does, under either policy, and explain nothing.
+template <class Policy>
+void expect_unexplained_run_places_alike(const model::scenario& s, unsigned seed, std::size_t& explained) {
+  const cel::selector_engine engine;
+  sim::run_options unexplained;
+  unexplained.explain_refusals = false;
+  const sim::run_report with_reasons =
+      sim::scenario_run<cel::selector_engine, Policy>(s, engine, alloc::features::all(), {}).run();
+  const sim::run_report without =
+      sim::scenario_run<cel::selector_engine, Policy>(s, engine, alloc::features::all(), {}, unexplained).run();
+  EXPECT_EQ(placed_by(s, without), placed_by(s, with_reasons)) << "seed " << seed;
+  const auto counts = sim::count_placements(without), expected = sim::count_placements(with_reasons);
+  EXPECT_FALSE(sim::places_less(counts, expected) || sim::places_less(expected, counts)) << "seed " << seed;
+  EXPECT_EQ(explained_refusals(without), 0u) << "seed " << seed;
+  explained += explained_refusals(with_reasons);
+}
+
+TEST(NeverWorseThanFirstFit, ARunThatLeavesRefusalsUnexplainedPlacesAsTheExplainedRun) {
+  std::size_t explained = 0;
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    auto doc = json::load(dra_test::random_cluster(seed));
+    ASSERT_TRUE(doc) << doc.error().to_string();
+    expect_unexplained_run_places_alike<alloc::first_fit>(doc->scenario(), seed, explained);
+    expect_unexplained_run_places_alike<alloc::sorted>(doc->scenario(), seed, explained);
+  }
+  EXPECT_GT(explained, 0u);  // the clusters have refusals to explain
 }
 
 }  // namespace

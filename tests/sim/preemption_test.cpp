@@ -106,6 +106,36 @@ TEST(Preemption, NoLowerPriorityPodMeansNoVictimsAndTheWholeText) {
   EXPECT_TRUE(r.report.evictions.empty());
 }
 
+// A run that leaves refusals unexplained (run_options::explain_refusals off, the guard's first-fit baseline) preempts
+// as any run does; it only skips the dry run where no running pod has a lower priority, and keeps no text.
+TEST(Preemption, ARunThatLeavesRefusalsUnexplainedStillEvictsTheSameVictim) {
+  sim::run_options unexplained;
+  unexplained.explain_refusals = false;
+  const run r = dra_test::run_preemption(full_nodes + pod({"payments", "4", 10000, {}, {}, {}}),
+                                         alloc::features::all(), unexplained);
+  const sim::pod_outcome& o = r.outcome("payments");
+  ASSERT_TRUE(o.preemption);
+  EXPECT_EQ(o.preemption->nominated_node, "node-b");
+  EXPECT_EQ(o.node, "node-b");
+  ASSERT_EQ(r.report.evictions.size(), 1u);
+  EXPECT_EQ(r.pod_name(r.report.evictions[0].pod), "batch-b");
+  EXPECT_TRUE(o.unschedulable.empty());
+}
+
+TEST(Preemption, ARunThatLeavesRefusalsUnexplainedSaysNothingWhereNoPodIsLower) {
+  const std::string text = node("node-a", "2") + node("node-b", "2") + pod({"a", "2", 0, "node-a", {}, {}}) +
+                           pod({"b", "2", 0, "node-b", {}, {}}) + pod({"pending", "1", {}, {}, {}, {}});
+  sim::run_options unexplained;
+  unexplained.explain_refusals = false;
+  const run r = dra_test::run_preemption(text, alloc::features::all(), unexplained);
+  const sim::pod_outcome& o = r.outcome("pending");
+  EXPECT_FALSE(o.node);
+  EXPECT_FALSE(o.preemption);
+  EXPECT_TRUE(o.reasons.empty());
+  EXPECT_EQ(o.unschedulable, "");  // neither the fit error nor the dry run's
+  EXPECT_TRUE(r.report.evictions.empty());
+}
+
 TEST(Preemption, APodThatNeverPreemptsSaysSo) {
   const std::string text = node("node-a", "2") + node("node-b", "2") + pod({"a", "2", 0, "node-a", {}, {}}) +
                            pod({"b", "2", 0, "node-b", {}, {}}) +

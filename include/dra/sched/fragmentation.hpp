@@ -36,6 +36,14 @@ struct device_ask {
   const model::capacity_requirements* capacity = nullptr;  // null: the whole device's, or its request policy's default
 };
 
+// The cpu (millicores) and memory (bytes) of some requests: all the measure reads of a pod's, or of a node's pods'.
+struct cpu_and_memory {
+  std::int64_t cpu = 0, memory = 0;
+  [[nodiscard]] static cpu_and_memory of(const amounts& requests) {
+    return {amount_of(requests, "cpu"), amount_of(requests, "memory")};
+  }
+};
+
 // A kind of pending pod (its cpu and memory requests and its device requests) and how many such pods are pending.
 struct pod_shape {
   std::int64_t cpu = 0;     // millicores
@@ -170,9 +178,15 @@ class fragmentation_gauge {
   // placement lowers the node's fragmentation, 0 to 100 (50: unchanged). `used` is what the node's pods take.
   [[nodiscard]] std::int64_t score(std::size_t i, const node_usage& used, const amounts& requests,
                                    std::span<const model::allocation_result> results, const alloc::ledger& ledger) {
+    return score(i, cpu_and_memory::of(used.requested), cpu_and_memory::of(requests), results, ledger);
+  }
+  // The same, given the cpu and memory of the node's pods (`used`) and of the pod (`asked`): a search scoring many
+  // nodes for one pod looks them up once, not per node.
+  [[nodiscard]] std::int64_t score(std::size_t i, cpu_and_memory used, cpu_and_memory asked,
+                                   std::span<const model::allocation_result> results, const alloc::ledger& ledger) {
     sync(ledger);
-    const std::int64_t cpu_used = amount_of(used.requested, "cpu"), memory_used = amount_of(used.requested, "memory");
-    const std::int64_t cpu = amount_of(requests, "cpu"), memory = amount_of(requests, "memory");
+    const std::int64_t cpu_used = used.cpu, memory_used = used.memory;
+    const std::int64_t cpu = asked.cpu, memory = asked.memory;
     const std::uint64_t taken = digest(results);
     std::vector<cached_score>& cached = scores_[i];
     for (const auto& c : cached)

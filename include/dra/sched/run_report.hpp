@@ -233,6 +233,10 @@ struct run_options {
   // Keep every candidate node of each preemption, with its victims and the rule that set it aside
   // (pod_preemption::candidate_nodes): what `dra explain pod/NAME` shows; off, a run keeps the chosen node alone.
   bool keep_preemption_candidates = false;
+  // Work out why each pod and claim that fits nowhere does (kube-scheduler's messages, the reasons per node, the
+  // claims' explanations). Off, such a refusal says only that it is one: for a run whose placements are counted and
+  // nothing more (a guarded policy's first-fit baseline), as placing is the same either way.
+  bool explain_refusals = true;
 };
 
 }  // namespace dra::sched

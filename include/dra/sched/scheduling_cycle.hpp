@@ -29,8 +29,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -51,6 +53,10 @@ enum class post_filters : std::uint8_t {
   retry,    // a nominated pod tried again: a second round finds victims but evicts none
 };
 
+// What a claim says when its pod's node filters leave no node (followed by the pod's refusal, when refusals are
+// explained: run_options::explain_refusals).
+inline constexpr std::string_view pod_fits_no_node_reason = "its pod fits no node";
+
 // The cycle over one scenario: the cluster state and the report it writes, and the pieces each pod's cycle uses (the
 // claim resolver, the unit placer with its allocators, the node allocatable accounting). Pods are run one at a time
 // (run_pod); what a pod's cycle commits stays for the pods after it.
@@ -65,7 +71,9 @@ class scheduling_cycle {
         node_allocatable_(s, features), state_(initial_state(s, nodes_.nodes, features, options.nodes == node_choice::kube_score)),
         placer_(s, nodes_.nodes, state_, engine, features, std::move(policy), options.threads,
                 alloc::uses_facts<Policy> ? &demand_ : nullptr),
-        filter_memo_(nodes_.nodes.size()), keep_candidates_(options.keep_preemption_candidates) {
+        filter_memo_(nodes_.nodes.size()), keep_candidates_(options.keep_preemption_candidates),
+        explain_refusals_(options.explain_refusals) {
+    placer_.explain_refusals(options.explain_refusals);
     for (const auto& c : s.classes) classes_.push_back(&c.object);
     for (const model::node* n : nodes_.nodes)
       node_fields_ = node_fields_ || n->unschedulable || !n->taints.empty() || n->allocatable.has_value();
@@ -414,12 +422,15 @@ class scheduling_cycle {
   std::vector<nomination> nominated_;
   bool running_built_ = false;
   std::vector<std::vector<preemption_victim>> running_;  // per node: the input's bound pods still running there
+  // The lowest priority among them when built (evictions only raise it): none lower, no pod preempts.
+  std::int32_t lowest_running_priority_ = std::numeric_limits<std::int32_t>::max();
   std::vector<bool> evicted_;                            // per scenario pod
   std::vector<std::size_t> claim_users_;                 // per scenario claim: running or pending pods naming it
   std::vector<bool> released_;                           // per scenario claim: deallocated by an eviction
   std::vector<bool> held_;  // per scenario claim: released but its devices held for a nominated pod (DRAPreemption)
   disruption_budgets budgets_;
   bool keep_candidates_ = false;  // run_options::keep_preemption_candidates
+  bool explain_refusals_ = true;  // run_options::explain_refusals
 };
 
 }  // namespace dra::sched

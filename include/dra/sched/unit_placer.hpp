@@ -123,6 +123,7 @@ class unit_placer {
     gauge_.emplace(s_, nodes_, engine_);
     gauge_->set_workload(workload);
     if (!gauge_->on()) gauge_.reset();
+    used_cpu_and_memory_.assign(nodes_.size(), {});
   }
   // Whether nodes are chosen by fragmentation now: not once a policy that ranks only for a while has stopped.
   [[nodiscard]] bool by_fragmentation() const {
@@ -137,6 +138,10 @@ class unit_placer {
     return it == node_index_.end() ? std::nullopt : std::optional<std::size_t>(it->second);
   }
   [[nodiscard]] std::span<const model::node* const> nodes() const noexcept { return nodes_; }
+
+  // Whether a unit that fits nowhere is explained (model::explanation); off, it is refused unexplained
+  // (run_options::explain_refusals).
+  void explain_refusals(bool on) noexcept { explain_refusals_ = on; }
 
   // A gang's trial narrows the nodes to a scope (nullptr: every node).
   void set_scope(const node_scope* scope) noexcept { scope_ = scope; }
@@ -229,11 +234,22 @@ class unit_placer {
                     std::pair<double, double> device_cost) {
     std::int64_t fragmenting = 0;
     if (by_fragmentation()) {
-      static const amounts none;
-      const amounts& requests = request.filter != nullptr ? request.filter->requests() : none;
-      fragmenting = max_node_score - gauge_->score(i, state_.requests[i], requests, results, state_.ledger);
+      const cpu_and_memory asked =
+          request.filter != nullptr ? cpu_and_memory::of(request.filter->requests()) : cpu_and_memory{};
+      fragmenting = max_node_score - gauge_->score(i, used_cpu_and_memory(i), asked, results, state_.ledger);
     }
     return {fragmenting, device_cost.first, device_cost.second};
+  }
+
+  // What node i's pods request of cpu and memory, looked up again only once its requests change (their revision).
+  cpu_and_memory used_cpu_and_memory(std::size_t i) {
+    const std::uint64_t revision = i < state_.usage_revision.size() ? state_.usage_revision[i] : 0;
+    auto& [stamp, used] = used_cpu_and_memory_[i];
+    if (stamp != revision + 1) {  // stamps are revisions + 1, so that a fresh entry is stale
+      stamp = revision + 1;
+      used = cpu_and_memory::of(state_.requests[i].requested);
+    }
+    return used;
   }
 
   // Whether a fit at `cost` ends a unit's search: at no cost, or once a policy that ranks only for a while stopped.
@@ -357,8 +373,11 @@ class unit_placer {
   const alloc::pending_demand* demand_;  // what the queue still asks for (policies that weigh facts), or null
   node_scorer scorer_;
   bool score_every_node_ = false;
+  bool explain_refusals_ = true;
   const node_scope* scope_ = nullptr;
   std::optional<fragmentation_gauge<Engine>> gauge_;  // node-ranking policies, where devices are shared by capacity
+  // Per node, while fragmentation is measured: its usage revision + 1 and its pods' cpu and memory then.
+  std::vector<std::pair<std::uint64_t, cpu_and_memory>> used_cpu_and_memory_;
   std::optional<node_likeness> likeness_;  // node-ranking policies: which nodes are alike, to try one of each kind
   std::optional<detail::trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };

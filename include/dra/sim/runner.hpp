@@ -133,19 +133,25 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 guarded_runs<Engine, Policy> run_guarded(const model::scenario& s, const Engine& engine, alloc::features features,
                                          Policy policy, run_options options) {
   // With threads to spare, first fit's run goes beside the policy's: both only read the scenario and the engine.
-  auto first_fit_run = [&] { return scenario_run<Engine, alloc::first_fit>(s, engine, features, {}, options).run(); };
+  // Its placements are only counted unless they are the answer: its refusals are explained only then, in a run of
+  // its own (explaining changes no placement).
+  auto first_fit_run = [&](bool explained) {
+    run_options first_fit_options = options;
+    first_fit_options.explain_refusals = explained;
+    return scenario_run<Engine, alloc::first_fit>(s, engine, features, {}, first_fit_options).run();
+  };
   std::future<run_report> first_fit_aside;
   if (options.threads > 1) {
     try {
-      first_fit_aside = std::async(std::launch::async, first_fit_run);
+      first_fit_aside = std::async(std::launch::async, first_fit_run, false);
     } catch (const std::system_error&) {  // no thread to be had: run it after
     }
   }
   guarded_runs<Engine, Policy> out;
   out.policy = std::make_unique<scenario_run<Engine, Policy>>(s, engine, features, policy, options);
   out.policy->run_queue();
-  run_report baseline = first_fit_aside.valid() ? first_fit_aside.get() : first_fit_run();
-  const placement_counts first_fit_counts = count_placements(baseline);
+  const placement_counts first_fit_counts =
+      count_placements(first_fit_aside.valid() ? first_fit_aside.get() : first_fit_run(false));
   if (!places_less(count_placements(out.policy->report()), first_fit_counts)) return out;
   // Packing often wins before the first rejection and loses after it, where first fit fills the fragments it left
   // with later, smaller claims: keep the policy's start and first fit's end, if that beats first fit.
@@ -159,7 +165,7 @@ guarded_runs<Engine, Policy> run_guarded(const model::scenario& s, const Engine&
   }
   out.hybrid.reset();
   out.answer = run_report::answer::first_fit;
-  out.first_fit = std::move(baseline);
+  out.first_fit = first_fit_run(options.explain_refusals);
   return out;
 }
 

@@ -18,6 +18,9 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
                                                          pod.extended_resource_claim_status.has_value());
   const std::string_view dra_word = has_claims ? still_not_schedulable : no_claims_to_deallocate;
   if (!model::preempts_lower_priority(pod)) return post_filter_text(dra_word, preemption_policy_never);
+  // Without a running pod of lower priority the dry run finds no candidate: it would only say why, node by node.
+  build_running();
+  if (!explain_refusals_ && !(lowest_running_priority_ < pod.priority)) return {};
   std::vector<reason_lists::id> statuses(nodes_.nodes.size(), reason_lists::passed);
   std::vector<preemption_candidate> candidates = preemption_dry_run(request, statuses);
   if (candidates.empty())
@@ -323,8 +326,10 @@ void scheduling_cycle<Engine, Policy>::build_running() {
     if (model::is_terminal(p)) continue;
     for (std::size_t c : resolver_.claims_named_by(p)) ++claim_users_[c];
     if (!p.node_name || p.node_name->empty()) continue;
-    if (const auto it = by_name.find(*p.node_name); it != by_name.end())
+    if (const auto it = by_name.find(*p.node_name); it != by_name.end()) {
       running_[it->second].push_back({k, p.priority, p.start_time});
+      lowest_running_priority_ = std::min(lowest_running_priority_, p.priority);
+    }
   }
 }
 

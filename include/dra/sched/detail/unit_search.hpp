@@ -283,17 +283,22 @@ class unit_placer<Engine, Policy>::search {
     }
     if (d.failure) return d;
     // The nodes that passed the pod's filters (and are in the scope): the ones its claims are explained over when
-    // none took them.
+    // none took them. Unexplained, it is enough to know whether there is one.
     const bool narrowed = request_.filter != nullptr || p_.scope_ != nullptr;
+    // A gang's trial is rolled back if it fails, and a run that only counts its placements keeps no reasons.
+    const bool quiet = !p_.explain_refusals_ || (p_.scope_ != nullptr && !p_.scope_->explain);
+    auto passes = [&](const model::node* n) {
+      const auto indexed = p_.index_of(n);
+      return indexed && (request_.filter == nullptr || request_.filter->feasible(*indexed)) && p_.in_scope(*indexed);
+    };
+    if (quiet) {
+      d.refused = request_.filter != nullptr && std::ranges::none_of(candidates_, passes);
+      return d;
+    }
     std::vector<const model::node*> passed;
-    if (narrowed)
-      for (const model::node* n : candidates_)
-        if (const auto indexed = p_.index_of(n);
-            indexed && (request_.filter == nullptr || request_.filter->feasible(*indexed)) && p_.in_scope(*indexed))
-          passed.push_back(n);
+    if (narrowed) std::ranges::copy_if(candidates_, std::back_inserter(passed), passes);
     d.refused = request_.filter != nullptr && passed.empty();
-    const bool quiet = p_.scope_ != nullptr && !p_.scope_->explain;  // a trial, rolled back if it fails
-    if (!d.invalid_pools && !d.refused && !quiet)
+    if (!d.invalid_pools && !d.refused)
       d.why = p_.explain(narrowed ? std::span<const model::node* const>(passed) : candidates_, request_.claims, shape_);
     return d;
   }
@@ -337,10 +342,11 @@ std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(cons
     if (by_fragmentation() && scoring == nullptr && requests != nullptr) {
       std::optional<std::size_t> best;
       std::int64_t best_score = -1;
+      const cpu_and_memory asked = cpu_and_memory::of(*requests);
       if (likeness_) likeness_->new_round();  // alike nodes score alike: the first of them is kept
       for (const std::size_t i : state_.devices->ranked_positions(node_policy_)) {
         if (!allowed(i) || !first_of_its_kind(i)) continue;
-        const std::int64_t score = gauge_->score(i, state_.requests[i], *requests, {}, state_.ledger);
+        const std::int64_t score = gauge_->score(i, used_cpu_and_memory(i), asked, {}, state_.ledger);
         if (score > best_score) {
           best = i;
           best_score = score;
