@@ -2,6 +2,7 @@
 // capacity pending pods' shapes could not use, and what no shape can use (fragments), worked out by hand.
 #include <dra/cel/selector.hpp>
 #include <dra/json/ingest.hpp>
+#include <dra/sched/cluster_state.hpp>
 #include <dra/sched/fragmentation.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -217,6 +218,28 @@ TEST(FragmentationGauge, StaysOffWithoutDevicesSharedByCapacity) {
   const std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>> workload{{{}, {&f.claims[0]}}};
   gauge.set_workload(workload);
   EXPECT_FALSE(gauge.on());
+}
+
+TEST(RequestedCpuAndMemory, ReadsANodesRequestsAgainOnceTheyHaveAnotherRevision) {
+  sched::cluster_state state;
+  state.requests.resize(2);
+  state.change_requests(0).add(sched::amounts{{"cpu", 2000}, {"memory", 4096}});
+  sched::requested_cpu_and_memory kept(2);
+  const auto at_revision = [&](std::size_t i) { return kept.of(i, state.requests[i], state.usage_revision[i]); };
+  EXPECT_EQ(at_revision(0).cpu, 2000);
+  EXPECT_EQ(at_revision(0).memory, 4096);
+  EXPECT_EQ(at_revision(1).cpu, 0);  // never changed: revision 0, read all the same
+  state.change_requests(0).add(sched::amounts{{"cpu", 500}});
+  state.change_requests(1).add(sched::amounts{{"memory", 1024}});
+  EXPECT_EQ(at_revision(0).cpu, 2500);
+  EXPECT_EQ(at_revision(1).memory, 1024);
+  // A state assigned back (a gang's trial rolled back) has the revisions its requests had: those are read again.
+  sched::cluster_state before;
+  before.requests.resize(2);
+  before.change_requests(0).add(sched::amounts{{"cpu", 100}});
+  state.assign_all_but_ledger(before);
+  EXPECT_EQ(at_revision(0).cpu, 100);
+  EXPECT_EQ(at_revision(1).memory, 0);
 }
 
 TEST(SortedFragmentation, APodWithoutDevicesGoesWhereItStrandsNoGpu) {

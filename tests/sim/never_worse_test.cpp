@@ -62,23 +62,25 @@ TEST(NeverWorseThanFirstFit, SortedPlacesAtLeastWhatFirstFitPlacesOnRandomCluste
             << "), best fit's then first fit's " << hybrid << ", first fit's " << first_fit << "\n";
 }
 
+// Each pod's node and each claim's devices, in report order: what a run placed.
+std::vector<std::string> placed_by(const model::scenario& s, const sim::run_report& report) {
+  std::vector<std::string> out;
+  for (const auto& p : report.pods)
+    out.push_back(std::string(sim::pod_at(s, report, p.pod).meta.name) + " -> " + p.node.value_or("-"));
+  for (const auto& o : report.outcomes) {
+    std::string line = o.claim + " ->";
+    if (const auto* a = o.allocated())
+      for (const auto& r : a->allocation.results) line += " " + a->node + "/" + std::string(r.device);
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
 TEST(NeverWorseThanFirstFit, CapacityUnderSortedAnswersAsTheRunWithItsCopiesPending) {
   // Whose placements run_scenario reports under best fit can change as copies join the queue (best fit's own run may
   // fall behind first fit's with them, or catch up): capacity's report is the run run_scenario answers on the cluster
   // with its copies pending (all fit but the last), whichever answer that is.
   const cel::selector_engine engine;
-  auto where = [](const model::scenario& s, const sim::run_report& report) {  // each pod's node, each claim's devices
-    std::vector<std::string> out;
-    for (const auto& p : report.pods)
-      out.push_back(std::string(sim::pod_at(s, report, p.pod).meta.name) + " -> " + p.node.value_or("-"));
-    for (const auto& o : report.outcomes) {
-      std::string line = o.claim + " ->";
-      if (const auto* a = o.allocated())
-        for (const auto& r : a->allocation.results) line += " " + a->node + "/" + std::string(r.device);
-      out.push_back(std::move(line));
-    }
-    return out;
-  };
   std::size_t changed = 0;
   for (unsigned seed = 1; seed <= 100; ++seed) {
     const std::string cluster = dra_test::random_cluster(seed);
@@ -98,23 +100,9 @@ TEST(NeverWorseThanFirstFit, CapacityUnderSortedAnswersAsTheRunWithItsCopiesPend
     const sim::run_report run =
         sim::run_scenario(pending->scenario(), engine, alloc::features::all(), alloc::sorted{});
     EXPECT_EQ(run.placements, copies->run.placements) << "seed " << seed;
-    EXPECT_EQ(where(pending->scenario(), run), where(s, copies->run)) << "seed " << seed;
+    EXPECT_EQ(placed_by(pending->scenario(), run), placed_by(s, copies->run)) << "seed " << seed;
   }
   EXPECT_GT(changed, 0u);
-}
-
-// Each pod's node and each claim's devices, in report order: what a run placed.
-std::vector<std::string> placed_by(const model::scenario& s, const sim::run_report& report) {
-  std::vector<std::string> out;
-  for (const auto& p : report.pods)
-    out.push_back(std::string(sim::pod_at(s, report, p.pod).meta.name) + " -> " + p.node.value_or("-"));
-  for (const auto& o : report.outcomes) {
-    std::string line = o.claim + " ->";
-    if (const auto* a = o.allocated())
-      for (const auto& r : a->allocation.results) line += " " + a->node + "/" + std::string(r.device);
-    out.push_back(std::move(line));
-  }
-  return out;
 }
 
 // How many refusals a run explained: claims with the nodes that ruled them out, pods with reasons per node.

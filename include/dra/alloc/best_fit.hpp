@@ -44,9 +44,11 @@ struct best_fit {
     for (const std::uint32_t i : order) keys[i] = candidate_rank(facts[i]);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
   }
+  // The most used node first.
+  [[nodiscard]] static double node_rank(const node_facts& f) noexcept { return -f.used_share; }
   void order_nodes(std::span<std::uint32_t> order, std::span<const node_facts> facts) const {
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return facts[a].used_share > facts[b].used_share; });
+                     [&](std::uint32_t a, std::uint32_t b) { return node_rank(facts[a]) < node_rank(facts[b]); });
   }
 };
 
@@ -56,5 +58,6 @@ using sorted = best_fit;
 static_assert(node_ranking_policy<best_fit>);
 static_assert(guarded_by_first_fit<best_fit>);
 static_assert(ranks_by_key<best_fit>);
+static_assert(ranks_nodes_by_key<best_fit>);
 
 }  // namespace dra::alloc

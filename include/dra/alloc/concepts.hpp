@@ -166,6 +166,16 @@ concept ranks_by_key = allocation_policy<P> && requires(const P& policy, const c
   { policy.candidate_rank(facts) } -> std::totally_ordered;
 };
 
+// A node-ranking policy whose order_nodes is a stable sort by a key of each node's own facts, which it names
+// (`node_rank(facts)`, totally ordered; ties keep the nodes' order in the list). The runner then keeps the ranking
+// while devices are allocated and moves only the nodes whose facts changed, instead of sorting every node again
+// after each commit (a 5,000-node cluster, 40,000 pods). Policies without one are asked to order every node again;
+// the order is the same either way.
+template <class P>
+concept ranks_nodes_by_key = node_ranking_policy<P> && requires(const P& policy, const node_facts& facts) {
+  { policy.node_rank(facts) } -> std::totally_ordered;
+};
+
 // Whether a policy tries candidates in upstream's order, as first fit does (opt in with a static
 // `upstream_candidate_order = true`, e.g. a policy that only changes how the runner picks nodes): the allocator then
 // searches exactly as for first fit, with its bounds.

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace dra::sched {
@@ -78,7 +79,7 @@ class device_usage {
       f.used += it->second.weight;
       const double capacity = capacity_[it->second.node];
       f.used_share = capacity > 0 ? std::min(1.0, f.used / capacity) : 0;
-      facts_changed();
+      facts_changed(it->second.node);
     }
   }
 
@@ -93,22 +94,30 @@ class device_usage {
       f.used -= it->second.weight;
       const double capacity = capacity_[it->second.node];
       f.used_share = capacity > 0 ? std::min(1.0, f.used / capacity) : 0;
-      facts_changed();
+      facts_changed(it->second.node);
     }
   }
 
   [[nodiscard]] std::span<const alloc::node_facts> facts() const noexcept { return facts_; }
 
   // The nodes' positions in the list, in the order the policy wants them tried. A policy without state orders the
-  // same facts alike: its order is kept until the facts change.
+  // same facts alike: its order is kept until the facts change, and then, for a policy ranking by a key
+  // (alloc::ranks_nodes_by_key), only the nodes whose facts changed are moved.
   template <alloc::node_ranking_policy Policy>
   [[nodiscard]] std::span<const std::uint32_t> ranked_positions(const Policy& policy) const {
-    if (!std::is_empty_v<Policy> || order_policy_ != &policy_tag<Policy> || order_.size() != facts_.size()) {
-      order_.resize(facts_.size());
-      std::iota(order_.begin(), order_.end(), 0u);
-      policy.order_nodes(order_, facts_);
-      order_policy_ = &policy_tag<Policy>;
+    const bool kept = std::is_empty_v<Policy> && order_policy_ == &policy_tag<Policy> && order_.size() == facts_.size();
+    if (kept && changed_.empty()) return order_;
+    if constexpr (alloc::ranks_nodes_by_key<Policy>) {
+      if (kept) {
+        move_changed(policy);
+        return order_;
+      }
     }
+    order_.resize(facts_.size());
+    std::iota(order_.begin(), order_.end(), 0u);
+    policy.order_nodes(order_, facts_);
+    order_policy_ = &policy_tag<Policy>;
+    changed_.clear();
     return order_;
   }
 
@@ -126,7 +135,27 @@ class device_usage {
   static constexpr std::uint32_t none = UINT32_MAX;
   template <class Policy>
   static constexpr char policy_tag = 0;  // its address names the policy type an order was made for
-  void facts_changed() noexcept { order_policy_ = nullptr; }
+  void facts_changed(std::uint32_t node) {
+    if (order_policy_ == nullptr || std::ranges::find(changed_, node) != changed_.end()) return;
+    changed_.push_back(node);
+    if (changed_.size() > facts_.size() / 8) {  // sorting every node again costs less
+      order_policy_ = nullptr;
+      changed_.clear();
+    }
+  }
+  // The changed nodes taken out of the kept order and put back where their key and list position now place them:
+  // the order stays sorted by (key, position), as the policy's stable sort of the list leaves it.
+  template <alloc::ranks_nodes_by_key Policy>
+  void move_changed(const Policy& policy) const {
+    std::ranges::sort(changed_);
+    std::erase_if(order_, [&](std::uint32_t i) { return std::ranges::binary_search(changed_, i); });
+    const auto before = [&](std::uint32_t a, std::uint32_t b) {
+      return std::pair(policy.node_rank(facts_[a]), a) < std::pair(policy.node_rank(facts_[b]), b);
+    };
+    for (const std::uint32_t node : changed_)
+      order_.insert(std::ranges::lower_bound(order_, node, before), node);
+    changed_.clear();
+  }
   struct device_entry {
     std::uint32_t node = none;
     double weight = 0;
@@ -152,6 +181,7 @@ class device_usage {
   std::map<std::string, device_entry, std::less<>> devices_;
   mutable std::vector<std::uint32_t> order_;   // see ranked_positions
   mutable const char* order_policy_ = nullptr;  // the policy_tag order_ holds the order of; null: none
+  mutable std::vector<std::uint32_t> changed_;  // nodes whose facts changed since order_ was made, each once
 };
 
 }  // namespace dra::sched

@@ -44,6 +44,26 @@ struct cpu_and_memory {
   }
 };
 
+// The cpu and memory each node's pods request, looked up by name again only once the node's requests have another
+// revision (cluster_state::usage_revision): a search scoring every node's fragmentation reads them once per change.
+class requested_cpu_and_memory {
+ public:
+  explicit requested_cpu_and_memory(std::size_t nodes = 0) : kept_(nodes) {}
+  // Node i's, its pods requesting `usage` at `revision`.
+  [[nodiscard]] cpu_and_memory of(std::size_t i, const node_usage& usage, std::uint64_t revision) {
+    if (i >= kept_.size()) kept_.resize(i + 1);
+    auto& [stamp, amounts] = kept_[i];
+    if (stamp != revision + 1) {  // stamps are revisions + 1, so that a fresh entry is stale
+      stamp = revision + 1;
+      amounts = cpu_and_memory::of(usage.requested);
+    }
+    return amounts;
+  }
+
+ private:
+  std::vector<std::pair<std::uint64_t, cpu_and_memory>> kept_;  // per node: revision + 1, and the amounts then
+};
+
 // A kind of pending pod (its cpu and memory requests and its device requests) and how many such pods are pending.
 struct pod_shape {
   std::int64_t cpu = 0;     // millicores

@@ -20,6 +20,7 @@
 #include <tuple>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace dra::sched {
@@ -45,24 +46,37 @@ class node_likeness {
       if (const auto it = index_of.find(*slice.node_name); it != index_of.end()) own[it->second].push_back(&slice);
     }
     if (!on_) return;
+    std::vector<std::size_t> hashes(nodes.size());
+    std::unordered_map<std::size_t, std::size_t> nodes_per_hash;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       // The allocator's order: by driver and pool, then by slice name.
       std::ranges::stable_sort(own[i], [](const model::resource_slice* a, const model::resource_slice* b) {
         return std::tie(a->driver, a->pool.name, a->meta.name) < std::tie(b->driver, b->pool.name, b->meta.name);
       });
+      hashes[i] = hash_of(own[i]);
+      ++nodes_per_hash[hashes[i]];
+      for (const model::resource_slice* slice : own[i])
+        for (const model::device& d : slice->devices) {
+          const alloc::device_ref id{slice->driver, slice->pool.name, d.name};
+          devices_[i].push_back(id);
+          node_of_.emplace(id, i);
+        }
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      // A node whose hash no other node has is alike none: its devices need no copy to be compared.
+      if (nodes_per_hash[hashes[i]] == 1) {
+        hardware_of_[i] = static_cast<std::uint32_t>(hardware_.size());
+        hardware_.emplace_back();  // compared with nothing
+        continue;
+      }
       hardware h{{}, {}, nodes[i]->allocatable, nodes[i]->taints, nodes[i]->unschedulable};
       for (std::size_t k = 0; k < own[i].size(); ++k) {
         const model::resource_slice& slice = *own[i][k];
         h.same_pool.push_back(k > 0 && own[i][k - 1]->driver == slice.driver &&
                               own[i][k - 1]->pool.name == slice.pool.name);
         h.slices.push_back(unnamed(slice));
-        for (const model::device& d : slice.devices) {
-          const alloc::device_ref id{slice.driver, slice.pool.name, d.name};
-          devices_[i].push_back(id);
-          node_of_.emplace(id, i);
-        }
       }
-      hardware_of_[i] = intern(std::move(h));
+      hardware_of_[i] = intern(std::move(h), hashes[i]);
     }
   }
 
@@ -124,9 +138,27 @@ class node_likeness {
     return out;
   }
 
-  std::uint32_t intern(hardware h) {
-    std::size_t hash = h.slices.size();
-    for (const auto& slice : h.slices) hash = hash * 31 + slice.devices.size() + std::hash<std::string_view>{}(slice.driver);
+  // What tells nodes' devices apart cheaply: drivers, device counts and the string and integer attributes of the
+  // devices. Devices publish attributes of their own (UUIDs, PCI addresses), so unlike nodes hash apart instead of
+  // being compared whole with every node before them.
+  static std::size_t hash_of(std::span<const model::resource_slice* const> slices) {
+    std::size_t hash = slices.size();
+    const auto mix = [&hash](std::size_t value) { hash = hash * 31 + value; };
+    for (const model::resource_slice* slice : slices) {
+      mix(slice->devices.size());
+      mix(std::hash<std::string_view>{}(slice->driver));
+      for (const model::device& d : slice->devices)
+        for (const auto& [name, attribute] : d.attributes) {
+          if (const auto* text = std::get_if<model::text>(&attribute.value))
+            mix(std::hash<std::string_view>{}(*text));
+          else if (const auto* number = std::get_if<std::int64_t>(&attribute.value))
+            mix(std::hash<std::int64_t>{}(*number));
+        }
+    }
+    return hash;
+  }
+
+  std::uint32_t intern(hardware h, std::size_t hash) {
     for (auto [it, end] = hardware_index_.equal_range(hash); it != end; ++it)
       if (hardware_[it->second] == h) return static_cast<std::uint32_t>(it->second);
     hardware_.push_back(std::move(h));

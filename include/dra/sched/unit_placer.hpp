@@ -123,7 +123,7 @@ class unit_placer {
     gauge_.emplace(s_, nodes_, engine_);
     gauge_->set_workload(workload);
     if (!gauge_->on()) gauge_.reset();
-    used_cpu_and_memory_.assign(nodes_.size(), {});
+    used_cpu_and_memory_ = requested_cpu_and_memory(nodes_.size());
   }
   // Whether nodes are chosen by fragmentation now: not once a policy that ranks only for a while has stopped.
   [[nodiscard]] bool by_fragmentation() const {
@@ -241,15 +241,10 @@ class unit_placer {
     return {fragmenting, device_cost.first, device_cost.second};
   }
 
-  // What node i's pods request of cpu and memory, looked up again only once its requests change (their revision).
+  // What node i's pods request of cpu and memory now.
   cpu_and_memory used_cpu_and_memory(std::size_t i) {
     const std::uint64_t revision = i < state_.usage_revision.size() ? state_.usage_revision[i] : 0;
-    auto& [stamp, used] = used_cpu_and_memory_[i];
-    if (stamp != revision + 1) {  // stamps are revisions + 1, so that a fresh entry is stale
-      stamp = revision + 1;
-      used = cpu_and_memory::of(state_.requests[i].requested);
-    }
-    return used;
+    return used_cpu_and_memory_.of(i, state_.requests[i], revision);
   }
 
   // Whether a fit at `cost` ends a unit's search: at no cost, or once a policy that ranks only for a while stopped.
@@ -376,8 +371,7 @@ class unit_placer {
   bool explain_refusals_ = true;
   const node_scope* scope_ = nullptr;
   std::optional<fragmentation_gauge<Engine>> gauge_;  // node-ranking policies, where devices are shared by capacity
-  // Per node, while fragmentation is measured: its usage revision + 1 and its pods' cpu and memory then.
-  std::vector<std::pair<std::uint64_t, cpu_and_memory>> used_cpu_and_memory_;
+  requested_cpu_and_memory used_cpu_and_memory_;  // while fragmentation is measured
   std::optional<node_likeness> likeness_;  // node-ranking policies: which nodes are alike, to try one of each kind
   std::optional<detail::trial_threads> threads_;  // started when a unit first needs them (last: stopped first)
 };
