@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -31,7 +32,8 @@ std::string usage_cluster(int nodes, int devices) {
   return out;
 }
 
-model::allocation_result whole_device(const std::string& pool, const std::string& device) {
+// The result points into `pool` and `device`, which must outlive it.
+model::allocation_result whole_device(std::string_view pool, std::string_view device) {
   model::device_request_allocation_result r;
   r.request = "gpu";
   r.driver = "gpu.example.com";
@@ -81,6 +83,9 @@ TEST(DeviceUsage, AKeptOrderMovedNodeByNodeIsTheOrderSortedAgain) {
   sched::device_usage keyed(doc->scenario(), nodes);
   sched::device_usage sorted_again(doc->scenario(), nodes);
   std::vector<std::vector<bool>> held(node_count, std::vector<bool>(device_count, false));
+  std::vector<std::string> pools, devices;  // the names results point into
+  for (int n = 0; n < node_count; ++n) pools.push_back("n" + std::to_string(n));
+  for (int d = 0; d < device_count; ++d) devices.push_back("d" + std::to_string(d));
   const alloc::ledger empty;  // holds nothing: a release always uncounts
   std::mt19937 random(7);
   for (int step = 0; step < 2000; ++step) {
@@ -90,7 +95,7 @@ TEST(DeviceUsage, AKeptOrderMovedNodeByNodeIsTheOrderSortedAgain) {
     for (int c = 0; c < changes; ++c) {
       const auto n = static_cast<std::size_t>(random() % node_count);
       const auto d = static_cast<std::size_t>(random() % device_count);
-      const auto allocation = whole_device("n" + std::to_string(n), "d" + std::to_string(d));
+      const auto allocation = whole_device(pools[n], devices[d]);
       for (sched::device_usage* usage : {&keyed, &sorted_again}) {
         if (held[n][d]) usage->release(allocation, empty);
         else usage->add(allocation);
