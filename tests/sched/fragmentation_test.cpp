@@ -92,7 +92,7 @@ TEST(FragmentationGauge, CountsTheFreeCapacityAPendingShapeCannotUse) {
   ASSERT_TRUE(gauge.on());
   EXPECT_DOUBLE_EQ(gauge.stranded(0, {}, f.ledger), 0);
   // Half a GPU more on gpu-0 leaves it 0.1, which no such pod can use: 0.1 stranded, 100 / (1 + e^0.1) = 47.
-  const sched::amounts one_cpu{{"cpu", 1000}};
+  const sched::cpu_and_memory one_cpu{1000, 0};
   const std::vector<model::allocation_result> on_gpu0{share_of("gpu-0", "500m")};
   const std::vector<model::allocation_result> on_gpu1{share_of("gpu-1", "500m")};
   EXPECT_EQ(gauge.score(0, {}, one_cpu, on_gpu0, f.ledger), 47);

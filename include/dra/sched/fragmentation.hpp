@@ -194,14 +194,9 @@ class fragmentation_gauge {
   // Whether fits are scored at all: some kept shape asks for devices that are shared by capacity.
   [[nodiscard]] bool on() const noexcept { return on_; }
 
-  // The score of placing a pod requesting `requests` on node `i`, its claims getting `results`: how much the
-  // placement lowers the node's fragmentation, 0 to 100 (50: unchanged). `used` is what the node's pods take.
-  [[nodiscard]] std::int64_t score(std::size_t i, const node_usage& used, const amounts& requests,
-                                   std::span<const model::allocation_result> results, const alloc::ledger& ledger) {
-    return score(i, cpu_and_memory::of(used.requested), cpu_and_memory::of(requests), results, ledger);
-  }
-  // The same, given the cpu and memory of the node's pods (`used`) and of the pod (`asked`): a search scoring many
-  // nodes for one pod looks them up once, not per node.
+  // The score of placing a pod asking for `asked` cpu and memory on node `i`, its claims getting `results`: how much
+  // the placement lowers the node's fragmentation, 0 to 100 (50: unchanged). `used` is what the node's pods take
+  // (cpu_and_memory: a search scoring many nodes for one pod looks them up once, not per node).
   [[nodiscard]] std::int64_t score(std::size_t i, cpu_and_memory used, cpu_and_memory asked,
                                    std::span<const model::allocation_result> results, const alloc::ledger& ledger) {
     sync(ledger);

@@ -71,8 +71,7 @@ class scheduling_cycle {
         node_allocatable_(s, features), state_(initial_state(s, nodes_.nodes, features, options.nodes == node_choice::kube_score)),
         placer_(s, nodes_.nodes, state_, engine, features, std::move(policy), options.threads,
                 alloc::uses_facts<Policy> ? &demand_ : nullptr),
-        filter_memo_(nodes_.nodes.size()), keep_candidates_(options.keep_preemption_candidates),
-        explain_refusals_(options.explain_refusals) {
+        filter_memo_(nodes_.nodes.size()), keep_candidates_(options.keep_preemption_candidates) {
     placer_.explain_refusals(options.explain_refusals);
     for (const auto& c : s.classes) classes_.push_back(&c.object);
     for (const model::node* n : nodes_.nodes)
@@ -430,7 +429,6 @@ class scheduling_cycle {
   std::vector<bool> held_;  // per scenario claim: released but its devices held for a nominated pod (DRAPreemption)
   disruption_budgets budgets_;
   bool keep_candidates_ = false;  // run_options::keep_preemption_candidates
-  bool explain_refusals_ = true;  // run_options::explain_refusals
 };
 
 }  // namespace dra::sched

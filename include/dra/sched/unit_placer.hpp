@@ -142,6 +142,7 @@ class unit_placer {
   // Whether a unit that fits nowhere is explained (model::explanation); off, it is refused unexplained
   // (run_options::explain_refusals).
   void explain_refusals(bool on) noexcept { explain_refusals_ = on; }
+  [[nodiscard]] bool explains_refusals() const noexcept { return explain_refusals_; }
 
   // A gang's trial narrows the nodes to a scope (nullptr: every node).
   void set_scope(const node_scope* scope) noexcept { scope_ = scope; }
@@ -230,14 +231,12 @@ class unit_placer {
   // What a fit on a node costs a node-ranking policy: the fragmentation score it loses (100 less it, when
   // fragmentation is measured), then the counters it strands, then the placements it costs. Lower is better.
   using node_cost = std::tuple<std::int64_t, double, double>;
-  node_cost cost_of(std::size_t i, const unit_request& request, std::span<const model::allocation_result> results,
+  // `asked`: the pod's cpu and memory.
+  node_cost cost_of(std::size_t i, cpu_and_memory asked, std::span<const model::allocation_result> results,
                     std::pair<double, double> device_cost) {
     std::int64_t fragmenting = 0;
-    if (by_fragmentation()) {
-      const cpu_and_memory asked =
-          request.filter != nullptr ? cpu_and_memory::of(request.filter->requests()) : cpu_and_memory{};
+    if (by_fragmentation())
       fragmenting = max_node_score - gauge_->score(i, used_cpu_and_memory(i), asked, results, state_.ledger);
-    }
     return {fragmenting, device_cost.first, device_cost.second};
   }
 

@@ -63,7 +63,7 @@ void scheduling_cycle<Engine, Policy>::place_pending_pod(std::size_t pod_index, 
     outcome.node = std::string(placed.node->meta.name);
   } else if (!broken_claim.empty()) {
     outcome.unschedulable = pre_filter_error_message(nodes_.nodes.size(), broken_claim);
-  } else if (!explain_refusals_) {
+  } else if (!placer_.explains_refusals()) {
     // Left unsaid: every node's reasons cost a pass over the nodes, and this run's refusals are only counted.
   } else if (filter) {
     outcome.unschedulable = filter->refusal().message;
@@ -218,7 +218,7 @@ void scheduling_cycle<Engine, Policy>::commit(const std::vector<unit_member>& un
       o.status = model::claim_allocated{std::string(decision.node->meta.name), std::move(decision.results[k])};
     } else if (decision.refused) {
       std::string reason(pod_fits_no_node_reason);
-      if (explain_refusals_) reason += ": " + filter->refusal().message;
+      if (placer_.explains_refusals()) reason += ": " + filter->refusal().message;
       o.status = model::claim_unschedulable{std::move(reason), std::nullopt};
     } else if (decision.invalid_pools) {
       o.status = dra::error{decision.all_devices_error.empty() ? std::string(alloc::invalid_pools::message)

@@ -20,7 +20,7 @@ std::string scheduling_cycle<Engine, Policy>::run_post_filters(const post_filter
   if (!model::preempts_lower_priority(pod)) return post_filter_text(dra_word, preemption_policy_never);
   // Without a running pod of lower priority the dry run finds no candidate: it would only say why, node by node.
   build_running();
-  if (!explain_refusals_ && !(lowest_running_priority_ < pod.priority)) return {};
+  if (!placer_.explains_refusals() && !(lowest_running_priority_ < pod.priority)) return {};
   std::vector<reason_lists::id> statuses(nodes_.nodes.size(), reason_lists::passed);
   std::vector<preemption_candidate> candidates = preemption_dry_run(request, statuses);
   if (candidates.empty())

@@ -11,7 +11,8 @@ template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 class unit_placer<Engine, Policy>::search {
  public:
   search(unit_placer& placer, const unit_request& request, std::uint64_t& steps)
-      : p_(placer), request_(request), steps_(steps), shape_(placer.unfit_.shape_of(request.claims)) {}
+      : p_(placer), request_(request), steps_(steps), shape_(placer.unfit_.shape_of(request.claims)),
+        asked_(request.filter != nullptr ? cpu_and_memory::of(request.filter->requests()) : cpu_and_memory{}) {}
 
   unit_decision run() {
     const model::node* only = request_.only;
@@ -200,7 +201,7 @@ class unit_placer<Engine, Policy>::search {
     if constexpr (alloc::node_ranking_policy<Policy>)
       if (const auto* known = p_.unfit_.fit_on(shape_, *index, p_.demand_epoch())) {
         if (!accepted(request_, *index, known->results)) return true;
-        const auto cost = p_.cost_of(*index, request_, known->results, known->cost);
+        const auto cost = p_.cost_of(*index, asked_, known->results, known->cost);
         if (chosen_ == nullptr || cost < chosen_cost_) {
           chosen_ = node;
           chosen_cost_ = cost;
@@ -260,7 +261,7 @@ class unit_placer<Engine, Policy>::search {
     }
     if constexpr (alloc::node_ranking_policy<Policy>)
       if (index) p_.unfit_.remember_fit(shape_, *index, p_.demand_epoch(), {fit.results, device_cost});
-    const auto cost = index ? p_.cost_of(*index, request_, fit.results, device_cost)
+    const auto cost = index ? p_.cost_of(*index, asked_, fit.results, device_cost)
                             : typename unit_placer::node_cost{0, device_cost.first, device_cost.second};
     if (chosen_ != nullptr && !(cost < chosen_cost_)) return true;
     chosen_ = node;
@@ -307,6 +308,7 @@ class unit_placer<Engine, Policy>::search {
   const unit_request& request_;
   std::uint64_t& steps_;
   std::size_t shape_;
+  cpu_and_memory asked_;  // the pod's, which every node's fragmentation score reads
   bool resource_ranked_ = false;
   bool in_node_order_ = false;
   std::vector<const model::node*> ordered_;  // the candidates when they are not the node list itself

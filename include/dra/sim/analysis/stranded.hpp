@@ -111,12 +111,16 @@ using pod_workload = std::vector<std::pair<sched::amounts, std::vector<const mod
   return sched::queue_order(pods);
 }
 
-// The figures for `ledger` and `usage` (what the nodes' pods request), the shapes drawn from `pending` if it asks for
-// a device, else from `typical`.
+// The figures for `ledger` and `usage` (what the nodes' pods request), the shapes drawn from the pods `pending_pods`
+// marks (per scenario pod) if they ask for a device, else from the typical pods.
 template <alloc::selector_engine Engine>
 [[nodiscard]] stranded_report measure_stranded(const model::scenario& s, const Engine& engine,
                                                const alloc::ledger& ledger, const sched::cluster_usage& usage,
-                                               const pod_workload& pending, const pod_workload& typical) {
+                                               const std::vector<bool>& pending_pods) {
+  const std::vector<std::size_t> queue = scenario_queue(s);
+  const sched::claim_resolver resolver(s, queue);
+  const pod_workload pending = pending_workload(s, queue, resolver, pending_pods);
+  const pod_workload typical = typical_workload(s, resolver);
   stranded_report out;
   const pod_workload* workload = nullptr;
   if (asks_for_devices(pending)) {
@@ -177,10 +181,7 @@ template <alloc::selector_engine Engine>
     pending[p] = !model::is_terminal(pod) && !(pod.node_name && !pod.node_name->empty());
   }
   const sched::cluster_usage usage(pods);
-  const std::vector<std::size_t> queue = detail::scenario_queue(s);
-  const sched::claim_resolver resolver(s, queue);
-  return detail::measure_stranded(s, engine, ledger, usage, detail::pending_workload(s, queue, resolver, pending),
-                                  detail::typical_workload(s, resolver));
+  return detail::measure_stranded(s, engine, ledger, usage, pending);
 }
 
 // The same after `report`'s run of `s`: the allocations it kept and made, the pods bound before (but those it evicted)
@@ -211,10 +212,7 @@ template <alloc::selector_engine Engine>
     else
       pending[p.pod] = true;
   }
-  const std::vector<std::size_t> queue = detail::scenario_queue(s);
-  const sched::claim_resolver resolver(s, queue);
-  return detail::measure_stranded(s, engine, ledger, usage, detail::pending_workload(s, queue, resolver, pending),
-                                  detail::typical_workload(s, resolver));
+  return detail::measure_stranded(s, engine, ledger, usage, pending);
 }
 
 }  // namespace dra::sim
