@@ -361,9 +361,10 @@ inline void name_first_document(model::scenario& s) {
 
 // How a loader reads the items of a large List or JSON array.
 struct load_options {
-  // Threads that read the items, each with its own simdjson parser; 1 reads on the calling
-  // thread alone. Any number gives the same document and the same first error (an input
-  // that fails is read once more on the calling thread, to report exactly that error).
+  // Threads that read the items, each with its own simdjson parser (and convert a YAML List's
+  // items first, see yaml_options); 1 reads on the calling thread alone. Any number gives the
+  // same document and the same first error (an input that fails is read once more on the
+  // calling thread, to report exactly that error).
   unsigned threads = 1;
   // Smaller inputs are read on the calling thread alone: a thread costs more than it saves there.
   std::size_t min_parallel_bytes = std::size_t{4} << 20;
@@ -373,7 +374,8 @@ struct load_options {
   // short run, turns it on.
   bool map_files = false;
   // Items handed to a thread at a time, in bytes of input (at least a 4096th of the input); 0
-  // picks sixteen chunks a thread, of at least 64 KiB each.
+  // picks sixteen chunks a thread, of at least 64 KiB each (for YAML's conversion, eight parts
+  // a thread of at least 256 KiB).
   std::size_t chunk_bytes = 0;
 };
 
@@ -451,7 +453,8 @@ inline result<document> loader::load_buffer(detail::input_buffer text) {
   if (input[first] == '{' || input[first] == '[') {
     doc.buffer_ = std::move(text);
   } else {
-    auto converted = yaml_to_json(input);
+    const bool parallel = options_.threads > 1 && input.size() >= options_.min_parallel_bytes;
+    auto converted = yaml_to_json(input, yaml_options{parallel ? options_.threads : 1u, options_.chunk_bytes});
     if (!converted) return std::move(converted).error();
     if (converted->first_lines.empty())
       return dra::error{"the input holds no document: every YAML document is empty", "", "", errc::malformed_document};

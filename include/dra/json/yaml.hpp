@@ -4,18 +4,23 @@
 #include <dra/core/result.hpp>
 #include <dra/core/text.hpp>
 #include <dra/json/detail/yaml_events.hpp>
+#include <dra/json/detail/yaml_list_parts.hpp>
 #include <dra/json/detail/yaml_scalars.hpp>
 
 #include <simdjson.h>
 #include <yaml.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstddef>
+#include <exception>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -38,6 +43,19 @@ struct yaml_conversion {
 // parse (with its line and column), a document that is a scalar, a mapping key that is not a
 // scalar, an alias of no anchor, aliases that would expand the input more than sixteenfold.
 [[nodiscard]] result<yaml_conversion> yaml_to_json(std::string_view yaml);
+
+// How a large YAML input is converted.
+struct yaml_options {
+  // Threads that convert a List's items (`kubectl get -o yaml` output), each a part of them at a
+  // time; 1 converts on the calling thread alone. Any number gives the same JSON and the same
+  // error (input that does not convert in parts is converted again whole on the calling thread).
+  unsigned threads = 1;
+  // Bytes of items a part holds; 0 picks eight parts a thread, of at least 256 KiB each.
+  std::size_t part_bytes = 0;
+};
+
+// yaml_to_json(yaml), a List's items converted on several threads where `options` asks for them.
+[[nodiscard]] result<yaml_conversion> yaml_to_json(std::string_view yaml, yaml_options options);
 
 // The line (from 1) in `yaml` of the value at a JSON-style path of a loader error
 // ("items[3].spec.devices[0].name", "metadata.labels[\"a.b/c\"]") inside the `document`-th (from 0)
@@ -88,12 +106,20 @@ inline void append_scalar(std::string& out, std::string_view text, yaml_scalar t
   append_json_string(out, text);
 }
 
+// The bytes aliases may repeat while one input converts (sixteen times its size, at least 64 MiB),
+// shared by the converters of its parts.
+struct alias_allowance {
+  explicit alias_allowance(std::size_t input_bytes) noexcept
+      : budget(std::max<std::size_t>(std::size_t{64} << 20, input_bytes * 16)) {}
+  std::size_t budget;
+  std::atomic<std::size_t> used{0};
+};
+
 // Writes a YAML stream's documents as JSON while libyaml parses it: one pass, and no more memory than
 // the JSON text, the open collections and the anchored values.
 class yaml_to_json_converter {
  public:
-  explicit yaml_to_json_converter(std::string_view yaml)
-      : events_(yaml), alias_budget_(std::max<std::size_t>(std::size_t{64} << 20, yaml.size() * 16)) {}
+  yaml_to_json_converter(std::string_view yaml, alias_allowance& aliases) : events_(yaml), aliases_(aliases) {}
 
   [[nodiscard]] result<yaml_conversion> run() {
     for (;;) {
@@ -104,9 +130,12 @@ class yaml_to_json_converter {
         case YAML_DOCUMENT_START_EVENT:
           anchors_.clear();  // an alias names an anchor of its own document
           ++documents_;
+          explicit_markers_ |= events_.event().data.document_start.implicit == 0;
+          break;
+        case YAML_DOCUMENT_END_EVENT:
+          explicit_markers_ |= events_.event().data.document_end.implicit == 0;
           break;
         case YAML_STREAM_START_EVENT:
-        case YAML_DOCUMENT_END_EVENT:
         case YAML_NO_EVENT:
           break;
         default:
@@ -114,6 +143,14 @@ class yaml_to_json_converter {
       }
     }
   }
+
+  // Documents met, empty ones too.
+  [[nodiscard]] std::size_t documents() const noexcept { return documents_; }
+  // Whether a document started with `---` or ended with `...`.
+  [[nodiscard]] bool explicit_markers() const noexcept { return explicit_markers_; }
+  // Where in the JSON the items of the first document's `items` go, when its root is a block
+  // mapping and `items` a sequence: just after that sequence's `[`.
+  [[nodiscard]] std::optional<std::size_t> items_slot() const noexcept { return items_slot_; }
 
  private:
   struct open_collection {
@@ -159,6 +196,8 @@ class yaml_to_json_converter {
     }
     if (!out_.json.empty()) out_.json += '\n';
     out_.first_lines.push_back(events_.line());
+    root_block_mapping_ =
+        type == YAML_MAPPING_START_EVENT && events_.event().data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE;
     return on_value();
   }
 
@@ -180,6 +219,7 @@ class yaml_to_json_converter {
     if (!parent.first) out_.json += ',';
     parent.first = false;
     parent.awaiting_key = false;
+    if (stack_.size() == 1) root_key_is_items_ = key == "items";
     append_json_string(out_.json, key);
     out_.json += ':';
     return {};
@@ -197,9 +237,8 @@ class yaml_to_json_converter {
       case YAML_ALIAS_EVENT: {
         const auto found = anchors_.find(std::string(events_.anchor()));
         if (found == anchors_.end()) return error_here(dra::concat("alias *", events_.anchor(), " names no anchor before it"));
-        alias_bytes_ += found->second.json.size();
-        if (alias_bytes_ > alias_budget_)
-          return error_here(dra::concat("aliases repeat more than ", std::to_string(alias_budget_ >> 20),
+        if (aliases_.used.fetch_add(found->second.json.size()) + found->second.json.size() > aliases_.budget)
+          return error_here(dra::concat("aliases repeat more than ", std::to_string(aliases_.budget >> 20),
                                         " MiB of this input (sixteen times its size at most)"),
                             errc::limit_exceeded);
         out_.json += found->second.json;
@@ -208,6 +247,9 @@ class yaml_to_json_converter {
       case YAML_SEQUENCE_START_EVENT:
       case YAML_MAPPING_START_EVENT: {
         const bool mapping = events_.type() == YAML_MAPPING_START_EVENT;
+        if (!mapping && stack_.size() == 1 && root_block_mapping_ && root_key_is_items_ && documents_ == 1 &&
+            !items_slot_)
+          items_slot_ = out_.json.size() + 1;
         stack_.push_back({mapping, std::string(events_.anchor()), out_.json.size()});
         out_.json += mapping ? '{' : '[';
         return {};
@@ -245,9 +287,12 @@ class yaml_to_json_converter {
   yaml_conversion out_;
   std::vector<open_collection> stack_;
   std::unordered_map<std::string, anchored_value> anchors_;
+  alias_allowance& aliases_;
   std::size_t documents_ = 0;
-  std::size_t alias_bytes_ = 0;
-  std::size_t alias_budget_;
+  bool explicit_markers_ = false;
+  bool root_block_mapping_ = false;
+  bool root_key_is_items_ = false;
+  std::optional<std::size_t> items_slot_;
 };
 
 // One step of a loader error's path: a mapping key or a sequence index.
@@ -345,7 +390,87 @@ class yaml_path_walk {
 }  // namespace detail
 
 inline result<yaml_conversion> yaml_to_json(std::string_view yaml) {
-  return detail::yaml_to_json_converter(yaml).run();
+  detail::alias_allowance aliases(yaml.size());
+  return detail::yaml_to_json_converter(yaml, aliases).run();
+}
+
+namespace detail {
+
+// A List converted as its head and tail (with `items: []` between them) and its items' parts, each on
+// its own, then joined; nothing when any of them does not convert to what it would be within the
+// whole (then the whole is converted, which also gives the error exactly as it is there).
+[[nodiscard]] inline std::optional<yaml_conversion> convert_list_in_parts(std::string_view yaml, yaml_options options) {
+  const std::size_t threads = std::max(1u, options.threads);
+  const std::size_t part_bytes =
+      options.part_bytes != 0 ? options.part_bytes : std::max(yaml.size() / (threads * 8), std::size_t{256} << 10);
+  const std::optional<list_items_parts> split = split_list_items(yaml, part_bytes);
+  if (!split) return std::nullopt;
+  alias_allowance aliases(yaml.size());
+
+  const std::string rest = dra::concat(split->head, " []\n", split->tail);
+  yaml_to_json_converter rest_converter(rest, aliases);
+  auto converted_rest = rest_converter.run();
+  // One document, whose root is a block mapping with the `items: []` written in: then the head ended
+  // where a key of that mapping may start, as it does before the items in the whole.
+  if (!converted_rest || rest_converter.documents() != 1 || !rest_converter.items_slot()) return std::nullopt;
+  const std::size_t slot = *rest_converter.items_slot();
+
+  // A part converts as it would in the whole when it has no document markers: one document, then,
+  // a sequence since it starts with an item.
+  std::vector<std::string> parts(split->parts.size());
+  std::vector<std::exception_ptr> exceptions(parts.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto convert_parts = [&] {
+    for (std::size_t k = next++; k < parts.size() && !failed; k = next++) {
+      try {
+        yaml_to_json_converter converter(split->parts[k], aliases);
+        auto part = converter.run();
+        if (part && !converter.explicit_markers() && part->json.starts_with('['))
+          parts[k] = std::move(part->json);
+        else
+          failed = true;
+      } catch (...) {
+        exceptions[k] = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> workers;
+    for (std::size_t t = 1; t < std::min(threads, parts.size()); ++t) {
+      try {
+        workers.emplace_back(convert_parts);
+      } catch (const std::system_error&) {  // no thread to be had: fewer threads convert
+        break;
+      }
+    }
+    convert_parts();
+  }  // joins the workers
+  for (const std::exception_ptr& exception : exceptions)
+    if (exception) std::rethrow_exception(exception);
+  if (failed) return std::nullopt;
+
+  std::size_t bytes = converted_rest->json.size();
+  for (const std::string& part : parts) bytes += part.size();
+  yaml_conversion out{std::string(), std::move(converted_rest->first_lines)};
+  out.json.reserve(bytes);
+  out.json.append(converted_rest->json, 0, slot);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (k > 0) out.json += ',';
+    out.json.append(parts[k], 1, parts[k].size() - 2);  // within the part's `[` and `]`
+    std::string().swap(parts[k]);
+  }
+  out.json.append(converted_rest->json, slot);
+  return out;
+}
+
+}  // namespace detail
+
+inline result<yaml_conversion> yaml_to_json(std::string_view yaml, yaml_options options) {
+  if (options.threads > 1)
+    if (auto converted = detail::convert_list_in_parts(yaml, options)) return std::move(*converted);
+  return yaml_to_json(yaml);
 }
 
 inline std::optional<std::size_t> yaml_line(std::string_view yaml, std::size_t document, std::string_view path) {
