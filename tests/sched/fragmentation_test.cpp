@@ -265,4 +265,23 @@ TEST(SortedFragmentation, APodWithoutDevicesGoesWhereItStrandsNoGpu) {
   EXPECT_EQ(sorted.placements, sim::run_report::answer::policy);
 }
 
+TEST(SortedFragmentation, APodWithoutDevicesThatOneOfAlikeNodesAdmitsGoesThere) {
+  // node-a and node-b are alike (same devices, allocatable and pods) but for a label only node-b has, which the pod
+  // without devices selects: its filters read more than what alike nodes share, so node-a's refusal is not node-b's.
+  std::string text = shared_gpu_nodes({{"node-a", "a100"}, {"node-b", "a100"}}) + gpu_template("half", "0.5") +
+                     pod("cpu-only", "2") + pod("gpu-1", "2", "half");
+  const std::string node_b = R"("metadata": {"name": "node-b"})";
+  text.replace(text.find(node_b), node_b.size(), R"("metadata": {"name": "node-b", "labels": {"pool": "blue"}})");
+  const std::string cpu_only = R"("spec": {"containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}}]})";
+  const std::size_t at = text.find(cpu_only);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + cpu_only.size() - 1, R"(, "nodeSelector": {"pool": "blue"})");
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const auto sorted = sim::run_scenario(doc->scenario(), engine, alloc::features::all(), alloc::sorted{});
+  ASSERT_EQ(sorted.pods.size(), 2u);
+  EXPECT_EQ(sorted.pods[0].node.value_or("-"), "node-b");
+  EXPECT_EQ(sorted.placements, sim::run_report::answer::policy);
+}
+
 }  // namespace

@@ -1,5 +1,7 @@
 // The runner's memo of nodes where a unit's shape did not fit: shapes by spec, stamps made stale by allocations in
 // the pools a node reaches, and the runner skipping remembered nodes without changing any result.
+#include <dra/cel/selector.hpp>
+#include <dra/json/ingest.hpp>
 #include <dra/sched/unfit_memo.hpp>
 #include <dra/sim/runner.hpp>
 
@@ -91,17 +93,22 @@ TEST(UnfitMemo, AnAllocationInAPoolOfTheNodeMakesItsAnswerStale) {
   EXPECT_FALSE(memo.known_unfit(shape, 1));
 }
 
+// Nodes node-0 to node-(n-1), each with a pool of its own (local-i), and a pool every node reaches (everywhere).
+void add_local_pools(cluster& c, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    c.node("node-" + std::to_string(i));
+    c.slice("local-" + std::to_string(i), "node-" + std::to_string(i), "dev-0");
+  }
+  c.slice("everywhere", "", "dev-0");
+}
+
 // The bulk scan: 130 nodes (three words of bits) with a local pool each. next_open finds the first node not known
 // unfit, across words; a change to a node's own pool opens that node again, a change to a shared pool every node; the
 // nodes skipped for invalid pools are listed.
 TEST(UnfitMemo, NextOpenSkipsKnownUnfitNodesAcrossWords) {
   constexpr std::size_t nodes = 130;
   cluster c(nodes + 1);
-  for (std::size_t i = 0; i < nodes; ++i) {
-    c.node("node-" + std::to_string(i));
-    c.slice("local-" + std::to_string(i), "node-" + std::to_string(i), "dev-0");
-  }
-  c.slice("everywhere", "", "dev-0");
+  add_local_pools(c, nodes);
   sched::unfit_memo memo(c.s, c.node_list());
   auto claim = cluster::claim(1);
   const model::resource_claim* unit[] = {&claim};
@@ -141,6 +148,37 @@ TEST(UnfitMemo, NextOpenSkipsKnownUnfitNodesAcrossWords) {
   EXPECT_TRUE(invalid.empty());
 }
 
+// A copy of what is known unfit, for a scan in a ranking's order, says of every node what known_unfit says, across
+// the same changes as the bulk scan: nothing remembered, nodes remembered in three words (two with invalid pools), a
+// node's own pool changed, a shared pool changed.
+TEST(UnfitMemo, AnUnfitCopySaysWhatKnownUnfitSaysOfEveryNode) {
+  constexpr std::size_t nodes = 130;
+  cluster c(nodes + 1);
+  add_local_pools(c, nodes);
+  sched::unfit_memo memo(c.s, c.node_list());
+  auto claim = cluster::claim(1);
+  const model::resource_claim* unit[] = {&claim};
+  const std::size_t shape = memo.shape_of(unit);
+  auto expect_alike = [&](const char* when) {
+    const sched::unfit_memo::unfit_nodes copy = memo.unfit_now(shape);
+    for (std::size_t i = 0; i < nodes; ++i) EXPECT_EQ(copy.of(i), memo.known_unfit(shape, i)) << when << ", node " << i;
+  };
+  expect_alike("nothing remembered");
+  for (std::size_t i = 0; i < nodes; i += 3) memo.remember_unfit(shape, i, i == 66 || i == 129);
+  expect_alike("remembered");
+  EXPECT_EQ(memo.unfit_now(shape).of(129), std::optional<bool>(true));
+  EXPECT_EQ(memo.unfit_now(shape).of(3), std::optional<bool>(false));
+  EXPECT_FALSE(memo.unfit_now(shape).of(4));
+  const sched::unfit_memo::unfit_nodes before = memo.unfit_now(shape);
+  memo.committed(cluster::in_pool("local-66", "dev-0"));
+  expect_alike("a node's own pool changed");
+  EXPECT_FALSE(memo.unfit_now(shape).of(66));
+  EXPECT_EQ(before.of(66), std::optional<bool>(true));  // a copy: what was known when it was taken
+  memo.committed(cluster::in_pool("everywhere", "dev-0"));
+  expect_alike("a shared pool changed");
+  EXPECT_FALSE(memo.unfit_now(shape).of(0));
+}
+
 // Six nodes with one device each and six pods of one claim each: every pod fits on the first free node. With one
 // shape the runner remembers the full nodes; with a shape per pod (selectors that mean the same) it searches them
 // again for every pod. The results are the same, the search is shorter.
@@ -175,6 +213,50 @@ TEST(UnfitMemo, TheRunnerSkipsNodesKnownNotToFitWithTheSameResults) {
   }
   // Pod k searches k full nodes when every pod has its own shape, and only the node filled last otherwise.
   EXPECT_LT(one_shape.search_steps, many_shapes.search_steps);
+}
+
+// Under best fit, once fewer than one node in 16 may still fit a unit's shape, only those are searched, in the
+// ranking's order. 40 nodes of 4 GPUs, each with a device of its own UUID (so that no two are alike and each full
+// node is searched): 38 filled by pods of 4, then node-39 (the only one labelled zone=b) given one GPU by a pod
+// selecting it. The next pod of one GPU searches the full nodes (now known unfit for its shape) and takes node-39,
+// the most used that fits; node-38 stays idle and unsearched. The last pod may search only node-38 and node-39: the
+// ranking puts node-39 (more used) first, where the fit costs nothing, and best fit takes it, although node-38 comes
+// first in the node list.
+TEST(UnfitMemo, BestFitSearchesTheFewNodesLeftInItsRankingsOrder) {
+  std::string text = R"({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+    "spec": {"selectors": [{"cel": {"expression": "device.driver == 'gpu.example.com'"}}]}})";
+  for (int n = 0; n < 40; ++n) {
+    const std::string name = "node-" + std::to_string(n);
+    text += R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" + name + R"(", "labels": {"zone": ")" +
+            (n == 39 ? "b" : "a") + R"("}}}
+{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": ")" + name +
+            R"("}, "spec": {"driver": "gpu.example.com", "nodeName": ")" + name + R"(", "pool": {"name": ")" + name +
+            R"(", "resourceSliceCount": 1}, "devices": [{"name": "gpu-0", "attributes": {"uuid": {"string": ")" +
+            name + R"("}}}, {"name": "gpu-1"}, {"name": "gpu-2"}, {"name": "gpu-3"}]}})";
+  }
+  for (const auto& [name, count] : {std::pair{"one", 1}, std::pair{"four", 4}})
+    text += std::string(R"({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": ")") +
+            name + R"(", "namespace": "default"}, "spec": {"spec": {"devices": {"requests": [{"name": "gpu",
+            "exactly": {"deviceClassName": "gpu", "count": )" + std::to_string(count) + "}}]}}}}";
+  auto pod = [&](const std::string& name, const std::string& claim_template, const std::string& selector = "") {
+    text += R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ")" + name +
+            R"(", "namespace": "default"}, "spec": {"containers": [{"name": "c"}], "resourceClaims": [{"name": "gpu",
+            "resourceClaimTemplateName": ")" + claim_template + "\"}]" + selector + "}}";
+  };
+  for (int p = 0; p < 38; ++p) pod("fill-" + std::to_string(p), "four");
+  pod("zone-b", "one", R"(, "nodeSelector": {"zone": "b"})");
+  pod("first", "one");
+  pod("last", "one");
+  auto doc = json::load(text);
+  ASSERT_TRUE(doc) << doc.error().to_string();
+  const cel::selector_engine engine;
+  const auto report = sim::run_scenario(doc->scenario(), engine, alloc::features::all(), alloc::sorted{});
+  ASSERT_EQ(report.pods.size(), 41u);
+  for (std::size_t p = 0; p < 38; ++p) EXPECT_EQ(report.pods[p].node.value_or("-"), "node-" + std::to_string(p));
+  EXPECT_EQ(report.pods[38].node.value_or("-"), "node-39");
+  EXPECT_EQ(report.pods[39].node.value_or("-"), "node-39");
+  EXPECT_EQ(report.pods[40].node.value_or("-"), "node-39");
+  EXPECT_EQ(report.placements, sim::run_report::answer::policy);
 }
 
 }  // namespace

@@ -11,11 +11,11 @@
 #include <dra/sched/scoring.hpp>
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -298,21 +298,20 @@ class fragmentation_gauge {
   // about each kind between two changes of the node; each answer costs a pass over the shapes.
   static constexpr std::size_t kept_scores = 64;
 
-  // The devices and capacity a placement takes, as one number (FNV-1a over their names and amounts).
+  // The devices and capacity a placement takes, as one number (each name hashed whole, the hashes combined in order).
   static std::uint64_t digest(std::span<const model::allocation_result> results) {
-    std::uint64_t h = 14695981039346656037ULL;
-    auto mix = [&](std::string_view text) {
-      for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-      h = (h ^ 0xff) * 1099511628211ULL;  // a separator, so that "ab","c" and "a","bc" differ
-    };
+    std::uint64_t h = results.size();
+    const std::hash<std::string_view> text_hash;
+    auto mix = [&h](std::uint64_t value) { h ^= value + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
     for (const auto& allocation : results)
       for (const auto& r : allocation.results) {
-        mix(r.pool);
-        mix(r.device);
+        mix(text_hash(r.driver));
+        mix(text_hash(r.pool));
+        mix(text_hash(r.device));
+        mix(r.consumed_capacity.size());
         for (const auto& [name, amount] : r.consumed_capacity) {
-          mix(name);
-          const auto bits = std::bit_cast<std::array<char, sizeof(double)>>(amount.approximate_double());
-          mix(std::string_view(bits.data(), bits.size()));
+          mix(text_hash(name));
+          mix(std::bit_cast<std::uint64_t>(amount.approximate_double()));
         }
       }
     return h;
@@ -379,11 +378,18 @@ class fragmentation_gauge {
     const auto& devices = devices_[i];
     t.need.assign(asks_ * devices.size(), std::numeric_limits<double>::infinity());
     t.counted.assign(devices.size(), 0);
+    // Many asks share a selection: each selector runs once per device.
+    std::vector<signed char> selected(selections_.size() * devices.size(), -1);
+    auto selected_by = [&](std::size_t selection, std::size_t k) {
+      signed char& known = selected[selection * devices.size() + k];
+      if (known < 0) known = selects(selection, devices[k]) ? 1 : 0;
+      return known == 1;
+    };
     std::size_t a = 0;
     for (const pod_shape& shape : shapes_)
       for (const device_ask& ask : shape.asks) {
         for (std::size_t k = 0; k < devices.size(); ++k)
-          if (selects(ask.selection, devices[k])) {
+          if (selected_by(ask.selection, k)) {
             t.need[a * devices.size() + k] = share_asked(devices[k], ask);
             t.counted[k] = 1;
           }

@@ -99,6 +99,50 @@ class unfit_memo {
     return word * word_bits + static_cast<std::size_t>(std::countr_zero(bits));
   }
 
+  // Which nodes are known not to fit `shape` now, and which of them had invalid pools, as a copy: a scan in another
+  // order than the node list's (a node ranking) tests a bit per node instead of asking known_unfit.
+  class unfit_nodes {
+   public:
+    // Whether node i is known unfit (nullopt: not known), and then whether it had invalid pools (as known_unfit).
+    [[nodiscard]] std::optional<bool> of(std::size_t i) const {
+      if (open_.empty() || (open_[i / word_bits] & bit(i)) != 0) return std::nullopt;
+      return (invalid_[i / word_bits] & bit(i)) != 0;
+    }
+
+    // How many of the first `nodes` nodes are not known unfit.
+    [[nodiscard]] std::size_t open_count(std::size_t nodes) const {
+      if (open_.empty()) return nodes;
+      std::size_t count = 0;
+      for (const std::uint64_t word : open_) count += static_cast<std::size_t>(std::popcount(word));
+      return count;
+    }
+    // Calls `visit(node)` for each of the first `nodes` nodes that is not known unfit, or is for invalid pools.
+    template <class Visit>
+    void for_each_open_or_invalid(std::size_t nodes, Visit visit) const {
+      if (open_.empty()) {
+        for (std::size_t i = 0; i < nodes; ++i) visit(i);
+        return;
+      }
+      for (std::size_t word = 0; word < open_.size(); ++word)
+        for (std::uint64_t bits = open_[word] | invalid_[word]; bits != 0; bits &= bits - 1)
+          visit(word * word_bits + static_cast<std::size_t>(std::countr_zero(bits)));
+    }
+
+   private:
+    friend class unfit_memo;
+    std::vector<std::uint64_t> open_, invalid_;  // empty: no node known unfit
+  };
+  // The copy for `shape`, brought up to date first.
+  [[nodiscard]] unfit_nodes unfit_now(std::size_t shape) {
+    unfit_nodes out;
+    auto& sh = shapes_[shape];
+    if (sh.stamps.empty()) return out;
+    sync(sh);
+    out.open_ = sh.open;
+    out.invalid_ = sh.invalid;
+    return out;
+  }
+
   // Calls `visit(node)` for each node in [from, to) known not to fit `shape` because of invalid pools (rare: most
   // ranges have none, and are passed over a word at a time).
   template <class Visit>

@@ -154,10 +154,11 @@ class unit_placer {
 
   // The best node for a pod without claims to allocate: the first `takes` allows (node order is first fit's
   // tie-break), or, when the pod is scored, the best scored of them, or, where fragmentation is measured, the one the
-  // pod (requesting `requests`) fragments least.
+  // pod (requesting `requests`) fragments least. `takes_alike`: `takes` answers alike for alike nodes
+  // (node_likeness), so of those only the first in the ranking is asked.
   template <class Takes>
   std::optional<std::size_t> node_without_claims(const pod_scoring* scoring, Takes takes,
-                                                 const amounts* requests = nullptr);
+                                                 const amounts* requests = nullptr, bool takes_alike = false);
 
   // Whether the claims would allocate on `node` as the ledger stands, nothing committed (a preemption dry run's
   // DynamicResources filter: the victims' devices stay taken).
@@ -180,6 +181,13 @@ class unit_placer {
 
  private:
   class search;
+  // What a search fills for each unit, as long as the node list under a ranking: kept from one unit to the next, so
+  // that a long queue does not allocate (and fault in) them anew for every pod.
+  struct search_buffers {
+    std::vector<const model::node*> ordered;
+    std::vector<std::uint32_t> ranked_positions, rank;
+  };
+  search_buffers buffers_;
 
   // Which allocator tries `node`: allocators_[i % threads] for node i, the first for nodes not in the list.
   std::size_t owner_index(const model::node* node) const {

@@ -159,8 +159,9 @@ auto scheduling_cycle<Engine, Policy>::node_without_claims(std::size_t pod_index
   auto takes = [&](std::size_t i) {
     return (filter == nullptr || filter->feasible(i)) && (!judged || node_allocatable_fits(pod_index, i, {}, {}, *filter));
   };
+  const bool takes_alike = filter != nullptr && !judged && filter->reads_only_node_resources();
   const std::optional<std::size_t> best =
-      placer_.node_without_claims(scoring, takes, filter != nullptr ? &filter->requests() : nullptr);
+      placer_.node_without_claims(scoring, takes, filter != nullptr ? &filter->requests() : nullptr, takes_alike);
   if (!best) return {};
   pod_placement placed{nodes_.nodes[*best], std::nullopt};
   if (judged) placed.verdict = node_allocatable_verdict_on(pod_index, *best, {}, {});  // the pod's verdict there

@@ -12,33 +12,40 @@ class unit_placer<Engine, Policy>::search {
  public:
   search(unit_placer& placer, const unit_request& request, std::uint64_t& steps)
       : p_(placer), request_(request), steps_(steps), shape_(placer.unfit_.shape_of(request.claims)),
-        asked_(request.filter != nullptr ? cpu_and_memory::of(request.filter->requests()) : cpu_and_memory{}) {}
+        asked_(request.filter != nullptr ? cpu_and_memory::of(request.filter->requests()) : cpu_and_memory{}),
+        buffers_(std::exchange(placer.buffers_, {})) {
+    ordered_.clear();
+    ranked_positions_.clear();
+  }
+  search(const search&) = delete;
+  search& operator=(const search&) = delete;
+  ~search() { p_.buffers_ = std::move(buffers_); }
 
   unit_decision run() {
     const model::node* only = request_.only;
     if (const auto best = resource_ranked_choice()) only = p_.nodes_[*best];
+    std::optional<unfit_memo::unfit_nodes> ranked_unfit;
     if (only != nullptr)
       ordered_.push_back(only);
-    else if constexpr (alloc::node_ranking_policy<Policy>) {
-      const auto ranked = p_.state_.devices->ranked_positions(p_.node_policy_);
-      ranked_positions_.assign(ranked.begin(), ranked.end());
-      ordered_.reserve(ranked_positions_.size());
-      for (const std::uint32_t i : ranked_positions_) ordered_.push_back(p_.nodes_[i]);
-    }
+    else if constexpr (alloc::node_ranking_policy<Policy>)
+      rank_candidates(ranked_unfit.emplace(p_.unfit_.unfit_now(shape_)));
     // In node order, a candidate's position is its index in the node list, and known-unfit nodes are skipped in bulk.
     in_node_order_ = only == nullptr && !alloc::node_ranking_policy<Policy>;
     candidates_ = in_node_order_ ? p_.nodes_ : std::span<const model::node* const>(ordered_);
     trials_.emplace(p_, candidates_, request_, shape_);
     if (request_.scoring != nullptr && only == nullptr && !resource_ranked_)
       scored_.emplace(p_.scorer_.scored(*request_.scoring, p_.nodes_, p_.state_.requests));
-    for (std::size_t position = 0; position < candidates_.size(); ++position) {
-      if (in_node_order_) {
-        const std::size_t open = p_.unfit_.next_open(shape_, position);
-        if (!invalid_pools_) p_.unfit_.for_each_invalid(shape_, position, open, [&](std::size_t i) { skipped(i); });
-        if ((position = open) == candidates_.size()) break;
+    if (ranked_unfit)
+      run_ranked(*ranked_unfit);
+    else
+      for (std::size_t position = 0; position < candidates_.size(); ++position) {
+        if (in_node_order_) {
+          const std::size_t open = p_.unfit_.next_open(shape_, position);
+          if (!invalid_pools_) p_.unfit_.for_each_invalid(shape_, position, open, [&](std::size_t i) { skipped(i); });
+          if ((position = open) == candidates_.size()) break;
+        }
+        if (!consider(position)) break;
       }
-      if (!consider(position)) break;
-    }
     if (scored_ && !scored_->empty() && !failure_) {
       const std::size_t best = scored_->best();
       chosen_ = p_.nodes_[best];
@@ -103,6 +110,53 @@ class unit_placer<Engine, Policy>::search {
     std::vector<detail::node_trial> trials_;  // per candidate, once threads have tried some (empty until then)
     std::size_t searched_ = 0;                // nodes searched for the unit so far
   };
+
+  // The candidates, in the policy's ranking: every node, or, when few are not known unfit, only those and the
+  // known-unfit nodes with invalid pools (most nodes a long queue meets are full, and a ranking that packs puts the
+  // fullest first); every node again if the unit fits nowhere (all_candidates).
+  void rank_candidates(const unfit_memo::unfit_nodes& unfit) {
+    const auto ranked = p_.state_.devices->ranked_positions(p_.node_policy_);
+    if (unfit.open_count(ranked.size()) * few_open > ranked.size()) {
+      ranked_positions_.assign(ranked.begin(), ranked.end());
+    } else {
+      std::vector<std::uint32_t>& rank = buffers_.rank;
+      rank.resize(ranked.size());
+      for (std::uint32_t position = 0; position < ranked.size(); ++position) rank[ranked[position]] = position;
+      unfit.for_each_open_or_invalid(ranked.size(), [&](std::size_t i) { ranked_positions_.push_back(rank[i]); });
+      std::ranges::sort(ranked_positions_);
+      for (std::uint32_t& position : ranked_positions_) position = ranked[position];
+      some_candidates_ = true;
+    }
+    ordered_.reserve(ranked_positions_.size());
+    for (const std::uint32_t i : ranked_positions_) ordered_.push_back(p_.nodes_[i]);
+  }
+  // Below one node in `few_open` not known unfit, listing those costs less than passing over the rest.
+  static constexpr std::size_t few_open = 16;
+
+  // The ranked candidates in order, known-unfit nodes passed over by a bit each.
+  void run_ranked(const unfit_memo::unfit_nodes& unfit) {
+    for (std::size_t position = 0; position < candidates_.size(); ++position) {
+      const std::size_t i = ranked_positions_[position];
+      if (const auto invalid = unfit.of(i)) {
+        if (*invalid && !invalid_pools_) skipped(i);
+        continue;
+      }
+      if (!consider(position)) return;
+    }
+  }
+
+  // Every candidate, once a unit that fits nowhere is refused or explained over them.
+  std::span<const model::node* const> all_candidates() {
+    if constexpr (alloc::node_ranking_policy<Policy>)
+      if (some_candidates_) {
+        ordered_.clear();
+        for (const std::uint32_t i : p_.state_.devices->ranked_positions(p_.node_policy_))
+          ordered_.push_back(p_.nodes_[i]);
+        candidates_ = ordered_;
+        some_candidates_ = false;
+      }
+    return candidates_;
+  }
 
   // Under scoring, when DynamicResources' scores come out alike, the node is found in the resource scores' order
   // (node_scorer::best_in_resource_order); when none takes the unit, the node-order run answers as first fit does.
@@ -292,15 +346,16 @@ class unit_placer<Engine, Policy>::search {
       const auto indexed = p_.index_of(n);
       return indexed && (request_.filter == nullptr || request_.filter->feasible(*indexed)) && p_.in_scope(*indexed);
     };
+    const std::span<const model::node* const> candidates = all_candidates();
     if (quiet) {
-      d.refused = request_.filter != nullptr && std::ranges::none_of(candidates_, passes);
+      d.refused = request_.filter != nullptr && std::ranges::none_of(candidates, passes);
       return d;
     }
     std::vector<const model::node*> passed;
-    if (narrowed) std::ranges::copy_if(candidates_, std::back_inserter(passed), passes);
+    if (narrowed) std::ranges::copy_if(candidates, std::back_inserter(passed), passes);
     d.refused = request_.filter != nullptr && passed.empty();
     if (!d.invalid_pools && !d.refused)
-      d.why = p_.explain(narrowed ? std::span<const model::node* const>(passed) : candidates_, request_.claims, shape_);
+      d.why = p_.explain(narrowed ? std::span<const model::node* const>(passed) : candidates, request_.claims, shape_);
     return d;
   }
 
@@ -311,8 +366,9 @@ class unit_placer<Engine, Policy>::search {
   cpu_and_memory asked_;  // the pod's, which every node's fragmentation score reads
   bool resource_ranked_ = false;
   bool in_node_order_ = false;
-  std::vector<const model::node*> ordered_;  // the candidates when they are not the node list itself
-  std::vector<std::uint32_t> ranked_positions_;  // when ranked: each candidate's position in the node list
+  typename unit_placer::search_buffers buffers_;  // the placer's, while the search runs
+  std::vector<const model::node*>& ordered_ = buffers_.ordered;  // the candidates when they are not the node list
+  std::vector<std::uint32_t>& ranked_positions_ = buffers_.ranked_positions;  // when ranked: each one's node index
   std::span<const model::node* const> candidates_;
   std::optional<node_trials> trials_;
   std::optional<scored_nodes> scored_;  // scoring: the nodes that fit, with their scores
@@ -328,6 +384,7 @@ class unit_placer<Engine, Policy>::search {
   std::unordered_map<std::uint32_t, std::optional<bool>> class_unfit_;
   std::unordered_map<std::uint32_t, std::int64_t> class_score_;  // a fitting outcome class's DynamicResources score
   bool likeness_round_ = false;  // like_one_tried began this search's round of node kinds
+  bool some_candidates_ = false;  // the ranked candidates are the few nodes not known unfit (rank_candidates)
 };
 
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
@@ -338,7 +395,7 @@ unit_decision unit_placer<Engine, Policy>::place(const unit_request& request, st
 template <alloc::selector_engine Engine, alloc::allocation_policy Policy>
 template <class Takes>
 std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(const pod_scoring* scoring, Takes takes,
-                                                                           const amounts* requests) {
+                                                                           const amounts* requests, bool takes_alike) {
   auto allowed = [&](std::size_t i) { return in_scope(i) && takes(i); };
   if constexpr (alloc::node_ranking_policy<Policy>)
     if (by_fragmentation() && scoring == nullptr && requests != nullptr) {
@@ -347,7 +404,9 @@ std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(cons
       const cpu_and_memory asked = cpu_and_memory::of(*requests);
       if (likeness_) likeness_->new_round();  // alike nodes score alike: the first of them is kept
       for (const std::size_t i : state_.devices->ranked_positions(node_policy_)) {
-        if (!allowed(i) || !first_of_its_kind(i)) continue;
+        // A kind's first node answers for the rest of its kind: the filters are not run on them.
+        if (takes_alike ? !in_scope(i) || !first_of_its_kind(i) || !takes(i) : !allowed(i) || !first_of_its_kind(i))
+          continue;
         const std::int64_t score = gauge_->score(i, used_cpu_and_memory(i), asked, {}, state_.ledger);
         if (score > best_score) {
           best = i;
