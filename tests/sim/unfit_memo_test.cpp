@@ -94,25 +94,33 @@ TEST(UnfitMemo, AnAllocationInAPoolOfTheNodeMakesItsAnswerStale) {
 }
 
 // Nodes node-0 to node-(n-1), each with a pool of its own (local-i), and a pool every node reaches (everywhere).
-void add_local_pools(cluster& c, std::size_t n) {
+cluster& add_local_pools(cluster& c, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     c.node("node-" + std::to_string(i));
     c.slice("local-" + std::to_string(i), "node-" + std::to_string(i), "dev-0");
   }
   c.slice("everywhere", "", "dev-0");
+  return c;
 }
+
+// A memo over 130 such nodes (three words of bits), and the shape of a claim for one device.
+struct local_pools_memo {
+  static constexpr std::size_t nodes = 130;
+  cluster c{nodes + 1};
+  model::resource_claim claim = cluster::claim(1);
+  const model::resource_claim* unit[1] = {&claim};
+  sched::unfit_memo memo{add_local_pools(c, nodes).s, c.node_list()};
+  std::size_t shape = memo.shape_of(unit);
+};
 
 // The bulk scan: 130 nodes (three words of bits) with a local pool each. next_open finds the first node not known
 // unfit, across words; a change to a node's own pool opens that node again, a change to a shared pool every node; the
 // nodes skipped for invalid pools are listed.
 TEST(UnfitMemo, NextOpenSkipsKnownUnfitNodesAcrossWords) {
-  constexpr std::size_t nodes = 130;
-  cluster c(nodes + 1);
-  add_local_pools(c, nodes);
-  sched::unfit_memo memo(c.s, c.node_list());
-  auto claim = cluster::claim(1);
-  const model::resource_claim* unit[] = {&claim};
-  const std::size_t shape = memo.shape_of(unit);
+  local_pools_memo fixture;
+  constexpr std::size_t nodes = local_pools_memo::nodes;
+  sched::unfit_memo& memo = fixture.memo;
+  const std::size_t shape = fixture.shape;
   EXPECT_EQ(memo.next_open(shape, 0), 0u);  // nothing remembered: every node is open
   EXPECT_EQ(memo.next_open(shape, 129), 129u);
   EXPECT_EQ(memo.next_open(shape, nodes), nodes);
@@ -152,13 +160,10 @@ TEST(UnfitMemo, NextOpenSkipsKnownUnfitNodesAcrossWords) {
 // the same changes as the bulk scan: nothing remembered, nodes remembered in three words (two with invalid pools), a
 // node's own pool changed, a shared pool changed.
 TEST(UnfitMemo, AnUnfitCopySaysWhatKnownUnfitSaysOfEveryNode) {
-  constexpr std::size_t nodes = 130;
-  cluster c(nodes + 1);
-  add_local_pools(c, nodes);
-  sched::unfit_memo memo(c.s, c.node_list());
-  auto claim = cluster::claim(1);
-  const model::resource_claim* unit[] = {&claim};
-  const std::size_t shape = memo.shape_of(unit);
+  local_pools_memo fixture;
+  constexpr std::size_t nodes = local_pools_memo::nodes;
+  sched::unfit_memo& memo = fixture.memo;
+  const std::size_t shape = fixture.shape;
   auto expect_alike = [&](const char* when) {
     const sched::unfit_memo::unfit_nodes copy = memo.unfit_now(shape);
     for (std::size_t i = 0; i < nodes; ++i) EXPECT_EQ(copy.of(i), memo.known_unfit(shape, i)) << when << ", node " << i;

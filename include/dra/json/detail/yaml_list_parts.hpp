@@ -83,13 +83,12 @@ enum class list_line_kind : unsigned char { blank, item_start, deeper, other };
   }
 
   list_items_parts split{yaml.substr(0, *key + 6), yaml.substr(end), {}};
-  const std::size_t bytes = std::max({part_bytes, (end - begin) / max_parts + 1, std::size_t{1}});
+  const std::size_t bytes = std::max(part_bytes, (end - begin) / max_parts + 1);
   for (std::size_t from = begin; from < end;) {
     // The next part starts on the first line that starts an item at least `bytes` on.
     std::size_t cut = from + bytes >= end ? end : next_line(yaml, from + bytes - 1);
     while (cut < end && classify_list_line(line_at(yaml, cut), indent) != list_line_kind::item_start)
       cut = next_line(yaml, cut);
-    cut = std::min(cut, end);
     split.parts.push_back(yaml.substr(from, cut - from));
     from = cut;
   }
