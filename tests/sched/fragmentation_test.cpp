@@ -118,6 +118,27 @@ TEST(FragmentationGauge, ShapesWeighByHowManyPodsAskAndModelsNarrowWhatTheyCanUs
   EXPECT_NEAR(gauge.stranded(0, {}, f.ledger), 0.75 * 0.6 + 0.25 * 1.6, 1e-9);
 }
 
+TEST(FragmentationGauge, ShapesAskingForTheSameDevicesDifferOnlyInWhetherTheirCpuFits) {
+  // gpu-0 has 0.6 left, gpu-1 is idle. Pending, most common first: three pods of 1 cpu and 0.7 of a GPU (only gpu-1
+  // can take one: 0.6 stranded), two of 1 cpu and half a GPU (both can: none), one of 2 cpu and 0.7 of a GPU (as the
+  // first kind when its 2 cpu fit; else all 1.6 stranded).
+  gauge_fixture f(shared_gpu_nodes({{"node-a", "a100"}}) + gpu_template("most", "700m") +
+                  gpu_template("half", "500m") + gpu_template("most-again", "700m"));
+  f.ledger.add(share_of("gpu-0", "400m"));
+  sched::fragmentation_gauge<cel::selector_engine> gauge(f.doc.scenario(), f.nodes, engine);
+  const sched::amounts one_cpu{{"cpu", 1000}}, two_cpu{{"cpu", 2000}};
+  std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>> workload(3, {one_cpu, {&f.claims[0]}});
+  workload.insert(workload.end(), 2, {one_cpu, {&f.claims[1]}});
+  workload.push_back({two_cpu, {&f.claims[2]}});
+  gauge.set_workload(workload);
+  ASSERT_EQ(gauge.shapes().size(), 3u);
+  sched::node_usage four_left, one_left;
+  four_left.add(sched::amounts{{"cpu", 4000}});
+  one_left.add(sched::amounts{{"cpu", 7000}});
+  EXPECT_NEAR(gauge.stranded(0, four_left, f.ledger), 3.0 / 6 * 0.6 + 1.0 / 6 * 0.6, 1e-9);
+  EXPECT_NEAR(gauge.stranded(0, one_left, f.ledger), 3.0 / 6 * 0.6 + 1.0 / 6 * 1.6, 1e-9);
+}
+
 TEST(FragmentationGauge, FragmentsSayWhatNoShapeCanUse) {
   // gpu-0 has 0.3 left, gpu-1 is idle. Pending: three pods asking half a GPU, one a quarter.
   gauge_fixture f(shared_gpu_nodes({{"node-a", "a100"}}) + gpu_template("half", "500m") +

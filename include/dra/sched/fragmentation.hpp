@@ -109,7 +109,7 @@ class fragmentation_gauge {
 
   fragmentation_gauge(const model::scenario& s, std::span<const model::node* const> nodes, const Engine& engine)
       : s_(s), engine_(engine), devices_(nodes.size()), tables_(nodes.size()), versions_(nodes.size(), 0),
-        free_(nodes.size()), scores_(nodes.size()), before_(nodes.size()) {
+        free_(nodes.size()), scores_(nodes.size()) {
     std::map<std::string_view, std::size_t> index;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       index.emplace(nodes[i]->meta.name, i);
@@ -135,10 +135,15 @@ class fragmentation_gauge {
   // shapes too (they take cpu and memory a device's pod may need); a firstAvailable request counts as its first
   // alternative, and a pod with a request for all devices is left out.
   void set_workload(std::span<const std::pair<amounts, std::vector<const model::device_claim*>>> pods) {
-    std::map<std::string, std::pair<std::size_t, pod_shape>> counted;
+    struct counted_shape {
+      std::size_t count = 0;
+      std::string asks_key;  // the shape's asks alone: shapes that differ only in cpu and memory share it
+      pod_shape shape;
+    };
+    std::map<std::string, counted_shape> counted;
     for (const auto& [requests, claims] : pods) {
       pod_shape shape{amount_of(requests, "cpu"), amount_of(requests, "memory"), {}, 0};
-      std::string key = std::to_string(shape.cpu) + "/" + std::to_string(shape.memory);
+      std::string asks_key;
       bool modelled = true;
       for (const model::device_claim* claim : claims)
         for (const auto& request : claim->requests) {
@@ -150,29 +155,40 @@ class fragmentation_gauge {
             continue;
           }
           const device_ask ask{selection_of(*spec), spec->count, spec->capacity ? &*spec->capacity : nullptr};
-          key += "/" + std::to_string(ask.selection) + "x" + std::to_string(ask.count);
+          asks_key += "/" + std::to_string(ask.selection) + "x" + std::to_string(ask.count);
           if (ask.capacity != nullptr)
             for (const auto& [name, amount] : ask.capacity->requests)
-              key += ":" + std::string(name) + "=" + amount.to_string();
+              asks_key += ":" + std::string(name) + "=" + amount.to_string();
           shape.asks.push_back(ask);
         }
       if (!modelled) continue;
-      auto [it, fresh] = counted.try_emplace(std::move(key), 0, std::move(shape));
-      ++it->second.first;
+      std::string key = std::to_string(shape.cpu) + "/" + std::to_string(shape.memory) + asks_key;
+      auto [it, fresh] = counted.try_emplace(std::move(key), counted_shape{0, std::move(asks_key), std::move(shape)});
+      ++it->second.count;
     }
-    std::vector<std::pair<std::size_t, pod_shape>> by_count;
+    std::vector<counted_shape> by_count;
     for (auto& [key, entry] : counted) by_count.push_back(std::move(entry));
-    std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(by_count.begin(), by_count.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
     std::size_t total = 0, kept = 0;
-    for (const auto& e : by_count) total += e.first;
+    for (const auto& e : by_count) total += e.count;
     pods_ = total;
     shapes_.clear();
-    for (auto& [count, shape] : by_count) {
+    ask_sets_.clear();
+    ask_set_of_.clear();
+    std::map<std::string, std::size_t, std::less<>> ask_set_index;
+    std::size_t first_ask = 0;
+    for (auto& [count, asks_key, shape] : by_count) {
       if (static_cast<double>(kept) >= popular * static_cast<double>(total)) break;
       kept += count;
+      const auto [set, fresh] = ask_set_index.try_emplace(std::move(asks_key), ask_sets_.size());
+      if (fresh) ask_sets_.push_back({first_ask, shapes_.size()});
+      ask_set_of_.push_back(set->second);
+      first_ask += shape.asks.size();
       shapes_.push_back(std::move(shape));
       shapes_.back().weight = static_cast<double>(count);
     }
+    ask_set_fits_.assign(ask_sets_.size(), 0);
+    ask_set_usable_.assign(ask_sets_.size(), 0);
     kept_pods_ = kept;
     asks_ = 0;
     for (auto& shape : shapes_) {
@@ -180,8 +196,7 @@ class fragmentation_gauge {
       asks_ += shape.asks.size();
     }
     for (auto& t : tables_) t.reset();
-    for (auto& cached : scores_) cached.clear();
-    for (auto& b : before_) b = {};
+    for (auto& memo : scores_) memo = {};
     on_ = false;
     for (std::size_t i = 0; i < devices_.size() && !on_; ++i) {
       const node_table& t = table(i);
@@ -200,32 +215,28 @@ class fragmentation_gauge {
   [[nodiscard]] std::int64_t score(std::size_t i, cpu_and_memory used, cpu_and_memory asked,
                                    std::span<const model::allocation_result> results, const alloc::ledger& ledger) {
     sync(ledger);
-    const std::int64_t cpu_used = used.cpu, memory_used = used.memory;
-    const std::int64_t cpu = asked.cpu, memory = asked.memory;
+    node_scores& memo = scores_[i];
+    if (memo.stamp != versions_[i] + 1 || memo.cpu_used != used.cpu || memo.memory_used != used.memory) {
+      memo.stamp = versions_[i] + 1;
+      memo.cpu_used = used.cpu;
+      memo.memory_used = used.memory;
+      memo.before.reset();
+      memo.scores.clear();  // its room kept: the node is asked again after each change
+    }
     const std::uint64_t taken = digest(results);
-    std::vector<cached_score>& cached = scores_[i];
-    for (const auto& c : cached)
-      if (c.version == versions_[i] && c.cpu_used == cpu_used && c.memory_used == memory_used && c.cpu == cpu &&
-          c.memory == memory && c.taken == taken)
-        return c.score;
-    const node_state before = state_of(i, cpu_used, memory_used, ledger);
+    for (const auto& c : memo.scores)
+      if (c.cpu == asked.cpu && c.memory == asked.memory && c.taken == taken) return c.score;
+    const node_state before = state_of(i, used.cpu, used.memory, ledger);
     node_state after = before;
-    after.cpu -= cpu;
-    after.memory -= memory;
+    after.cpu -= asked.cpu;
+    after.memory -= asked.memory;
     for (const auto& allocation : results)
       for (const auto& r : allocation.results) take(i, after, r);
-    auto& [stamp, before_cpu, before_memory, value] = before_[i];
-    if (stamp != versions_[i] + 1 || before_cpu != cpu_used || before_memory != memory_used) {
-      stamp = versions_[i] + 1;
-      before_cpu = cpu_used;
-      before_memory = memory_used;
-      value = fragmentation(i, before);
-    }
-    const double lowered = value - fragmentation(i, after);
+    if (!memo.before) memo.before = fragmentation(i, before);
+    const double lowered = *memo.before - fragmentation(i, after);
     const auto score = static_cast<std::int64_t>(static_cast<double>(max_node_score) / (1 + std::exp(-lowered)));
-    std::erase_if(cached, [&](const cached_score& c) { return c.version != versions_[i]; });
-    if (cached.size() >= kept_scores) cached.erase(cached.begin());
-    cached.push_back({versions_[i], cpu_used, memory_used, cpu, memory, taken, score});
+    if (memo.scores.size() >= kept_scores) memo.scores.erase(memo.scores.begin());
+    memo.scores.push_back({asked.cpu, asked.memory, taken, score});
     return score;
   }
 
@@ -288,14 +299,20 @@ class fragmentation_gauge {
     std::vector<double> need;  // [ask][device]
     std::vector<char> counted;
   };
-  struct cached_score {
-    std::uint64_t version;
-    std::int64_t cpu_used, memory_used, cpu, memory;
-    std::uint64_t taken;  // digest of the devices and capacity the placement takes
+  // Per node, since its devices or its pods' cpu and memory last changed: its fragmentation, once worked out, and the
+  // scores of the kinds of placements asked of it. A long queue of many kinds asks every node about each kind between
+  // two changes of the node; each answer costs a pass over the shapes.
+  struct asked_score {
+    std::int64_t cpu, memory;  // the pod's
+    std::uint64_t taken;       // digest of the devices and capacity the placement takes
     std::int64_t score;
   };
-  // Per node: the kinds of pods scored since its devices last changed. A long queue of many kinds asks every node
-  // about each kind between two changes of the node; each answer costs a pass over the shapes.
+  struct node_scores {
+    std::uint64_t stamp = 0;  // the node's version + 1, so that a fresh entry is stale
+    std::int64_t cpu_used = 0, memory_used = 0;
+    std::optional<double> before;
+    std::vector<asked_score> scores;
+  };
   static constexpr std::size_t kept_scores = 64;
 
   // The devices and capacity a placement takes, as one number (each name hashed whole, the hashes combined in order).
@@ -460,9 +477,14 @@ class fragmentation_gauge {
   // each ask as many devices it can take with enough share left as it asks for.
   static bool fits(const pod_shape& shape, std::size_t first_ask, const node_table& t, const node_state& st,
                    std::size_t n) {
-    if (st.cpu < shape.cpu || st.memory < shape.memory) return false;
+    return st.cpu >= shape.cpu && st.memory >= shape.memory && devices_fit(shape.asks, first_ask, t, st, n);
+  }
+  // Whether the node's devices take `asks` (from `first_ask` on in the table): for each, as many devices with enough
+  // share left as it asks for.
+  static bool devices_fit(std::span<const device_ask> asks, std::size_t first_ask, const node_table& t,
+                          const node_state& st, std::size_t n) {
     std::size_t a = first_ask;
-    for (const device_ask& ask : shape.asks) {
+    for (const device_ask& ask : asks) {
       std::int64_t takers = 0;
       for (std::size_t k = 0; k < n; ++k)
         if (t.need[a * n + k] <= st.free[k] + 1e-9 && st.free[k] > 0) ++takers;
@@ -471,31 +493,42 @@ class fragmentation_gauge {
     }
     return true;
   }
+  // The free share of the node's counted devices that one of `asks` can take.
+  static double usable_share(std::size_t first_ask, std::size_t asks, const node_table& t, const node_state& st,
+                             std::size_t n) {
+    double usable = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!t.counted[k] || st.free[k] <= 0) continue;
+      for (std::size_t b = first_ask; b < first_ask + asks; ++b)
+        if (t.need[b * n + k] <= st.free[k] + 1e-9) {
+          usable += st.free[k];
+          break;
+        }
+    }
+    return usable;
+  }
 
   // The node's fragmentation in devices, over the kept shapes: for each, the free share of the node's counted devices
-  // a pod of that shape could not use (all of it when such a pod does not fit the node).
+  // a pod of that shape could not use (all of it when such a pod does not fit the node). Shapes that differ only in
+  // cpu and memory (most of a trace's) ask for the same devices: their devices are weighed once.
   double fragmentation(std::size_t i, const node_state& st) {
     const node_table& t = table(i);
     const std::size_t n = devices_[i].size();
     double idle = 0;
     for (std::size_t k = 0; k < n; ++k)
       if (t.counted[k]) idle += st.free[k];
+    for (std::size_t g = 0; g < ask_sets_.size(); ++g) {
+      const auto [first_ask, shape] = ask_sets_[g];
+      const std::vector<device_ask>& asks = shapes_[shape].asks;
+      ask_set_fits_[g] = devices_fit(asks, first_ask, t, st, n) ? 1 : 0;
+      ask_set_usable_[g] = ask_set_fits_[g] != 0 ? usable_share(first_ask, asks.size(), t, st, n) : 0;
+    }
     double total = 0;
-    std::size_t a = 0;
-    for (const pod_shape& shape : shapes_) {
-      double usable = 0;
-      const std::size_t first_ask = a;
-      a += shape.asks.size();
-      if (fits(shape, first_ask, t, st, n))
-        for (std::size_t k = 0; k < n; ++k) {
-          if (!t.counted[k] || st.free[k] <= 0) continue;
-          for (std::size_t b = first_ask; b < a; ++b)
-            if (t.need[b * n + k] <= st.free[k] + 1e-9) {
-              usable += st.free[k];
-              break;
-            }
-        }
-      total += shape.weight * (idle - usable);
+    for (std::size_t s = 0; s < shapes_.size(); ++s) {
+      const pod_shape& shape = shapes_[s];
+      const std::size_t g = ask_set_of_[s];
+      const bool fit = st.cpu >= shape.cpu && st.memory >= shape.memory && ask_set_fits_[g] != 0;
+      total += shape.weight * (idle - (fit ? ask_set_usable_[g] : 0.0));
     }
     return total;
   }
@@ -508,6 +541,16 @@ class fragmentation_gauge {
   std::unordered_map<alloc::device_ref, std::pair<std::size_t, std::size_t>, alloc::device_ref_hash> node_of_;
   std::vector<pod_shape> shapes_;
   std::size_t asks_ = 0;  // over every kept shape
+  // The kept shapes' distinct sets of asks: where the first shape with the set has its asks in the table, and that
+  // shape; per kept shape, its set; per set, while one node is weighed: whether its devices take the asks, and the
+  // share of them they can use.
+  struct ask_set {
+    std::size_t first_ask = 0, shape = 0;
+  };
+  std::vector<ask_set> ask_sets_;
+  std::vector<std::size_t> ask_set_of_;
+  std::vector<char> ask_set_fits_;
+  std::vector<double> ask_set_usable_;
   std::size_t pods_ = 0, kept_pods_ = 0;  // the pods the last workload had that the measure models, and kept
   std::vector<const model::device_request_spec*> selections_;  // a request of each selection
   std::map<std::vector<std::string>, std::size_t> selection_index_;
@@ -515,9 +558,7 @@ class fragmentation_gauge {
   std::vector<std::optional<node_table>> tables_;
   std::vector<std::uint64_t> versions_;  // per node: bumped when the ledger changes one of its devices
   std::vector<std::pair<std::uint64_t, std::vector<double>>> free_;  // per node: version stamp, devices' share left
-  std::vector<std::vector<cached_score>> scores_;
-  // Per node: its fragmentation as last worked out (version stamp + 1, cpu and memory used then, the value).
-  std::vector<std::tuple<std::uint64_t, std::int64_t, std::int64_t, double>> before_;
+  std::vector<node_scores> scores_;
   std::uint64_t generation_ = 0;
   std::size_t seen_ = 0;
   bool on_ = false;

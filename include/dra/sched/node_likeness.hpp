@@ -86,9 +86,27 @@ class node_likeness {
   // devices held as `ledger` says.
   [[nodiscard]] kind kind_of(std::size_t i, const node_usage& usage, std::uint64_t revision,
                              const alloc::ledger& ledger) {
-    sync(ledger);
-    auto& [version, usage_stamp, known] = cached_[i];
+    // A search asks this of each node it walks: the ledger's log is read only once it has grown.
+    if (ledger.generation() != generation_ || ledger.changes_seen() != seen_) sync(ledger);
+    const auto& [version, usage_stamp, known] = cached_[i];
     if (version == versions_[i] + 1 && usage_stamp == revision + 1) return known;
+    return work_out_kind(i, usage, revision, ledger);
+  }
+
+  // A new round of first_of_kind (one unit's search): every kind unseen again.
+  void new_round() noexcept { ++round_; }
+  // Whether no node of `k` was seen before in this round; it is seen from now on.
+  [[nodiscard]] bool first_of_kind(kind k) {
+    if (k >= seen_in_round_.size()) seen_in_round_.resize(std::max<std::size_t>(k + 1, 2 * seen_in_round_.size()), 0);
+    if (seen_in_round_[k] == round_) return false;
+    seen_in_round_[k] = round_;
+    return true;
+  }
+
+ private:
+  // Node i's kind, worked out from its hardware, its pods' requests and what the ledger holds of its devices.
+  kind work_out_kind(std::size_t i, const node_usage& usage, std::uint64_t revision, const alloc::ledger& ledger) {
+    auto& [version, usage_stamp, known] = cached_[i];
     std::string key = std::to_string(hardware_of_[i]) + '|' + std::to_string(usage.pods);
     for (const auto& [name, value] : usage.requested) key += '|' + std::string(name) + '=' + std::to_string(value);
     key += '|' + std::to_string(usage.scored.cpu) + '|' + std::to_string(usage.scored.memory);
@@ -108,17 +126,6 @@ class node_likeness {
     return known;
   }
 
-  // A new round of first_of_kind (one unit's search): every kind unseen again.
-  void new_round() noexcept { ++round_; }
-  // Whether no node of `k` was seen before in this round; it is seen from now on.
-  [[nodiscard]] bool first_of_kind(kind k) {
-    if (k >= seen_in_round_.size()) seen_in_round_.resize(std::max<std::size_t>(k + 1, 2 * seen_in_round_.size()), 0);
-    if (seen_in_round_[k] == round_) return false;
-    seen_in_round_[k] = round_;
-    return true;
-  }
-
- private:
   // A node's devices and allocatable, all names but the driver's left out.
   struct hardware {
     std::vector<model::resource_slice> slices;  // in the allocator's order

@@ -13,6 +13,7 @@ class unit_placer<Engine, Policy>::search {
   search(unit_placer& placer, const unit_request& request, std::uint64_t& steps)
       : p_(placer), request_(request), steps_(steps), shape_(placer.unfit_.shape_of(request.claims)),
         asked_(request.filter != nullptr ? cpu_and_memory::of(request.filter->requests()) : cpu_and_memory{}),
+        filtered_alike_(request.filter == nullptr || request.filter->reads_only_node_resources()),
         buffers_(std::exchange(placer.buffers_, {})) {
     ordered_.clear();
     ranked_positions_.clear();
@@ -189,16 +190,16 @@ class unit_placer<Engine, Policy>::search {
                                              : !ranked_positions_.empty() ? ranked_positions_[position]
                                                                           : p_.index_of(node);
     if (p_.scope_ != nullptr && (!index || !p_.in_scope(*index))) return true;
-    if (index)
+    // A ranked walk passed over the known-unfit nodes already (run_ranked).
+    if (index && ranked_positions_.empty())
       if (auto known = p_.unfit_.known_unfit(shape_, *index)) {
         if (*known) skipped(*index);
         return true;
       }
     // Filters that read only what alike nodes share filter them alike: a node is passed over before them.
-    const bool filtered_alike = request_.filter == nullptr || request_.filter->reads_only_node_resources();
-    if (index && filtered_alike && like_one_tried(*index)) return true;
+    if (index && filtered_alike_ && like_one_tried(*index)) return true;
     if (request_.filter != nullptr && (!index || !request_.filter->feasible(*index))) return true;
-    if (index && !filtered_alike && like_one_tried(*index)) return true;
+    if (index && !filtered_alike_ && like_one_tried(*index)) return true;
     if (const auto answer = known_fit(node, index)) return *answer;
     // Asked only once a class is known: a node that fits ends a first-fit run without it.
     const bool classified = !class_unfit_.empty();
@@ -364,6 +365,7 @@ class unit_placer<Engine, Policy>::search {
   std::uint64_t& steps_;
   std::size_t shape_;
   cpu_and_memory asked_;  // the pod's, which every node's fragmentation score reads
+  bool filtered_alike_;   // the pod's filters read only what alike nodes share (pod_node_filter)
   bool resource_ranked_ = false;
   bool in_node_order_ = false;
   typename unit_placer::search_buffers buffers_;  // the placer's, while the search runs
