@@ -81,14 +81,22 @@ struct gauge_fixture {
   }
 };
 
+// One kind of pending pod: 1 cpu and half a GPU. gpu-0 has 0.6 left, gpu-1 is idle: both can take one.
+struct half_gpu_pods {
+  gauge_fixture f{shared_gpu_nodes({{"node-a", "a100"}}) + gpu_template("half", "500m")};
+  sched::fragmentation_gauge<cel::selector_engine> gauge{f.doc.scenario(), f.nodes, engine};
+
+  half_gpu_pods() {
+    f.ledger.add(share_of("gpu-0", "400m"));
+    const std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>> workload{
+        {sched::amounts{{"cpu", 1000}}, {&f.claims[0]}}};
+    gauge.set_workload(workload);
+  }
+};
+
 TEST(FragmentationGauge, CountsTheFreeCapacityAPendingShapeCannotUse) {
-  // One kind of pending pod: 1 cpu and half a GPU. gpu-0 has 0.6 left, gpu-1 is idle: both can take one.
-  gauge_fixture f(shared_gpu_nodes({{"node-a", "a100"}}) + gpu_template("half", "500m"));
-  f.ledger.add(share_of("gpu-0", "400m"));
-  sched::fragmentation_gauge<cel::selector_engine> gauge(f.doc.scenario(), f.nodes, engine);
-  const std::vector<std::pair<sched::amounts, std::vector<const model::device_claim*>>> workload{
-      {sched::amounts{{"cpu", 1000}}, {&f.claims[0]}}};
-  gauge.set_workload(workload);
+  half_gpu_pods pods;
+  auto& [f, gauge] = pods;
   ASSERT_TRUE(gauge.on());
   EXPECT_DOUBLE_EQ(gauge.stranded(0, {}, f.ledger), 0);
   // Half a GPU more on gpu-0 leaves it 0.1, which no such pod can use: 0.1 stranded, 100 / (1 + e^0.1) = 47.
@@ -102,6 +110,18 @@ TEST(FragmentationGauge, CountsTheFreeCapacityAPendingShapeCannotUse) {
   sched::node_usage busy;
   busy.add(sched::amounts{{"cpu", 7500}});
   EXPECT_DOUBLE_EQ(gauge.stranded(0, busy, f.ledger), 1.6);
+}
+
+TEST(FragmentationGauge, AScoreIsWorkedOutAgainOnceTheNodesPodsTakeMoreCpu) {
+  // As above, half a GPU on the idle gpu-1 changes nothing (50). Once the node's pods take 7.5 of its 8 cpus, no such
+  // pod fits before (1.6 stranded) nor after (1.1: 0.6 and 0.5 left): it lowers fragmentation by 0.5, 62.
+  half_gpu_pods pods;
+  auto& [f, gauge] = pods;
+  const sched::cpu_and_memory one_cpu{1000, 0};
+  const std::vector<model::allocation_result> on_gpu1{share_of("gpu-1", "500m")};
+  EXPECT_EQ(gauge.score(0, {}, one_cpu, on_gpu1, f.ledger), 50);
+  EXPECT_EQ(gauge.score(0, {7500, 0}, one_cpu, on_gpu1, f.ledger), 62);
+  EXPECT_EQ(gauge.score(0, {}, one_cpu, on_gpu1, f.ledger), 50);
 }
 
 TEST(FragmentationGauge, ShapesWeighByHowManyPodsAskAndModelsNarrowWhatTheyCanUse) {

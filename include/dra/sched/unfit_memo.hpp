@@ -123,9 +123,7 @@ class unfit_memo {
         for (std::size_t i = 0; i < nodes; ++i) visit(i);
         return;
       }
-      for (std::size_t word = 0; word < open_.size(); ++word)
-        for (std::uint64_t bits = open_[word] | invalid_[word]; bits != 0; bits &= bits - 1)
-          visit(word * word_bits + static_cast<std::size_t>(std::countr_zero(bits)));
+      for_each_bit(0, open_.size(), [&](std::size_t word) { return open_[word] | invalid_[word]; }, visit);
     }
 
    private:
@@ -150,14 +148,10 @@ class unfit_memo {
     auto& sh = shapes_[shape];
     if (sh.stamps.empty() || from >= to) return;
     sync(sh);
-    for (std::size_t word = from / word_bits; word * word_bits < to; ++word) {
-      std::uint64_t bits = sh.invalid[word];
-      while (bits != 0) {
-        const std::size_t node = word * word_bits + static_cast<std::size_t>(std::countr_zero(bits));
-        bits &= bits - 1;
-        if (node >= from && node < to) visit(node);
-      }
-    }
+    for_each_bit(from / word_bits, (to + word_bits - 1) / word_bits, [&](std::size_t word) { return sh.invalid[word]; },
+                 [&](std::size_t node) {
+                   if (node >= from && node < to) visit(node);
+                 });
   }
 
   // Where a unit of `shape` fits on `node`, as a node-ranking policy found it (its results and their cost), while
@@ -247,6 +241,13 @@ class unfit_memo {
 
   static constexpr std::size_t word_bits = 64;
   [[nodiscard]] static std::uint64_t bit(std::size_t node) { return std::uint64_t{1} << (node % word_bits); }
+  // Calls `visit(node)` for each bit set in the words `word_at(w)` gives for w in [first, last), lowest first.
+  template <class WordAt, class Visit>
+  static void for_each_bit(std::size_t first, std::size_t last, WordAt word_at, Visit visit) {
+    for (std::size_t word = first; word < last; ++word)
+      for (std::uint64_t bits = word_at(word); bits != 0; bits &= bits - 1)
+        visit(word * word_bits + static_cast<std::size_t>(std::countr_zero(bits)));
+  }
   [[nodiscard]] std::uint64_t stamp(std::size_t node) const { return 1 + node_epochs_[node] + shared_epoch_; }
 
   // Brings a shape's bits up to date: a change to a shared pool opens every node again, a change to a node's own pools

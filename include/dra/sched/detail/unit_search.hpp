@@ -190,8 +190,8 @@ class unit_placer<Engine, Policy>::search {
                                              : !ranked_positions_.empty() ? ranked_positions_[position]
                                                                           : p_.index_of(node);
     if (p_.scope_ != nullptr && (!index || !p_.in_scope(*index))) return true;
-    // A ranked walk passed over the known-unfit nodes already (run_ranked).
-    if (index && ranked_positions_.empty())
+    // Both walks pass over the known-unfit nodes before they get here (next_open in node order, run_ranked).
+    if (index && !in_node_order_ && ranked_positions_.empty())
       if (auto known = p_.unfit_.known_unfit(shape_, *index)) {
         if (*known) skipped(*index);
         return true;
@@ -406,9 +406,10 @@ std::optional<std::size_t> unit_placer<Engine, Policy>::node_without_claims(cons
       const cpu_and_memory asked = cpu_and_memory::of(*requests);
       if (likeness_) likeness_->new_round();  // alike nodes score alike: the first of them is kept
       for (const std::size_t i : state_.devices->ranked_positions(node_policy_)) {
+        if (!in_scope(i)) continue;
         // A kind's first node answers for the rest of its kind: the filters are not run on them.
-        if (takes_alike ? !in_scope(i) || !first_of_its_kind(i) || !takes(i) : !allowed(i) || !first_of_its_kind(i))
-          continue;
+        if (takes_alike && !first_of_its_kind(i)) continue;
+        if (!takes(i) || (!takes_alike && !first_of_its_kind(i))) continue;
         const std::int64_t score = gauge_->score(i, used_cpu_and_memory(i), asked, {}, state_.ledger);
         if (score > best_score) {
           best = i;
